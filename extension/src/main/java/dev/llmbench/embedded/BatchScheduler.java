@@ -1,0 +1,117 @@
+package dev.llmbench.embedded;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A continuous-batching loop: each step admits waiting sequences up to the batch limit, sleeps for the
+ * profile's step time, then advances every running sequence by one chunk.
+ */
+final class BatchScheduler implements AutoCloseable {
+
+  private static final long SPIN_NANOS = 200_000;
+  private static final long MAX_LAG_NANOS = 5_000_000;
+
+  private final PerformanceProfile profile;
+  private final BlockingQueue<Sequence> waiting = new LinkedBlockingQueue<>();
+  private final List<Sequence> running = new ArrayList<>();
+  private final Thread thread;
+  private volatile boolean stopped;
+
+  final AtomicLong promptTokensTotal = new AtomicLong();
+  final AtomicLong generationTokensTotal = new AtomicLong();
+  final AtomicLong requestsFinished = new AtomicLong();
+  final AtomicLong steps = new AtomicLong();
+  private volatile int runningCount;
+
+  BatchScheduler(PerformanceProfile profile) {
+    this.profile = profile;
+    this.thread = new Thread(this::loop, "llmbench-embedded-scheduler");
+    this.thread.setDaemon(true);
+    this.thread.start();
+  }
+
+  void submit(Sequence sequence) {
+    waiting.add(sequence);
+  }
+
+  int runningCount() {
+    return runningCount;
+  }
+
+  int waitingCount() {
+    return waiting.size();
+  }
+
+  private void loop() {
+    long stepEnd = 0;
+    while (!stopped) {
+      try {
+        if (running.isEmpty()) {
+          Sequence first = waiting.poll(50, TimeUnit.MILLISECONDS);
+          if (first == null) continue;
+          admit(first);
+          stepEnd = System.nanoTime(); // a new busy period starts now
+        }
+        long admittedPromptTokens = 0;
+        for (Sequence s : running) {
+          if (s.generated() == 0) admittedPromptTokens += s.promptTokens;
+        }
+        Sequence next;
+        while (running.size() < profile.maxBatch() && (next = waiting.poll()) != null) {
+          admit(next);
+          admittedPromptTokens += next.promptTokens;
+        }
+        running.removeIf(Sequence::isCancelled);
+        runningCount = running.size();
+        if (running.isEmpty()) continue;
+        // Deadlines chain from the last one, so sleep jitter never accumulates into drift; after a
+        // long stall (GC, a busy host) the chain restarts rather than bursting steps to catch up.
+        stepEnd = Math.max(stepEnd, System.nanoTime() - MAX_LAG_NANOS);
+        stepEnd += profile.stepTime(running.size(), admittedPromptTokens).toNanos();
+        sleepUntil(stepEnd);
+        steps.incrementAndGet();
+        for (Iterator<Sequence> it = running.iterator(); it.hasNext(); ) {
+          Sequence s = it.next();
+          int before = s.generated();
+          boolean done = s.step(profile.tokensPerChunk());
+          generationTokensTotal.addAndGet(s.generated() - before);
+          if (done) {
+            it.remove();
+            requestsFinished.incrementAndGet();
+          }
+        }
+        runningCount = running.size();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private void admit(Sequence s) {
+    running.add(s);
+    promptTokensTotal.addAndGet(s.promptTokens);
+    s.events.add(Sequence.Event.ADMITTED);
+  }
+
+  private static void sleepUntil(long deadline) {
+    long remaining;
+    while ((remaining = deadline - System.nanoTime()) > SPIN_NANOS) {
+      LockSupport.parkNanos(remaining - SPIN_NANOS);
+    }
+    while (deadline - System.nanoTime() > 0) Thread.onSpinWait();
+  }
+
+  @Override
+  public void close() {
+    stopped = true;
+    thread.interrupt();
+  }
+}
