@@ -1,0 +1,25 @@
+package dev.llmbench;
+
+import dev.llmbench.client.ApiStyle;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The endpoint a test ran against, safe to print: the URL never carries credentials.
+ *
+ * @param url           base URL without user info
+ * @param model         model id sent in requests
+ * @param api           chat or completions
+ * @param embedded      whether it is the embedded engine (and which profile), or empty for a real server
+ * @param serverVersion what {@code /version} or {@code /props} said, when they said anything
+ * @param timeToReady   how long the readiness wait took
+ */
+public record EndpointInfo(
+    String url, String model, ApiStyle api, Optional<String> embedded, Optional<String> serverVersion,
+    Duration timeToReady) {
+
+  @Override
+  public String toString() {
+    return model + " at " + url + embedded.map(p -> " (embedded " + p + ")").orElse("");
+  }
+}

@@ -1,0 +1,50 @@
+package dev.llmbench;
+
+import dev.llmbench.load.AdaptiveBudget;
+import dev.llmbench.load.Budget;
+import dev.llmbench.load.LevelPlan;
+import dev.llmbench.load.LoadRunner;
+import dev.llmbench.metrics.RequestMetrics;
+import dev.llmbench.report.AllureSupport;
+import dev.llmbench.server.MetricsScraper;
+import dev.llmbench.server.ServerMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Runs one level against a ready endpoint: warm-up, measured load, server metrics around it. */
+final class LevelExecutor {
+
+  private LevelExecutor() {}
+
+  static SweepLevelResult run(LiveEndpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
+      List<Double> percentiles) {
+    LoadRunner.Sender sender = (index, scheduled) -> endpoint.client().send(info.api(), info.model(),
+        plan.workload().request(index, plan.maxTokens(), plan.ignoreEos(), plan.temperature()), scheduled);
+    Duration countGrace = endpoint.settings().requestTimeout().plusSeconds(5);
+    if (plan.warmupRequests() > 0) {
+      AllureSupport.step("Warm-up: " + plan.warmupRequests() + " requests, not counted", () -> {
+        LoadRunner.Sender warm = (index, scheduled) -> endpoint.client().send(info.api(), info.model(),
+            plan.workload().request(index, Math.min(16, plan.maxTokens()), plan.ignoreEos(), plan.temperature()), scheduled);
+        new LoadRunner(warm, endpoint.client()::cancelAll, countGrace)
+            .closedLoop(Math.max(1, plan.concurrency()), Budget.requests(plan.warmupRequests()));
+      });
+    }
+    Budget budget = plan.adaptive() != null ? new AdaptiveBudget(plan.adaptive(), plan.concurrency())
+        : plan.duration() != null ? Budget.duration(plan.duration())
+        : Budget.requests(plan.requests());
+    LoadRunner runner = new LoadRunner(sender, endpoint.client()::cancelAll,
+        plan.duration() != null ? plan.grace() : countGrace);
+    Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
+    LoadRunner.Outcome outcome = AllureSupport.step("Measure " + plan.label(), () -> plan.isOpenLoop()
+        ? runner.openLoop(plan.rate(), plan.burstiness(), plan.concurrency(), 42, budget)
+        : runner.closedLoop(plan.concurrency(), budget));
+    List<String> warnings = new ArrayList<>();
+    ServerMetrics server = scraper.map(s -> s.stop(warnings)).orElse(null);
+    List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
+    if (server != null) warnings.addAll(ServerCrossCheck.compare(metrics, server));
+    return new SweepLevelResult(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, warnings);
+  }
+
+}

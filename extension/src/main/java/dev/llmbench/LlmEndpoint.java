@@ -1,0 +1,64 @@
+package dev.llmbench;
+
+import dev.llmbench.client.ApiStyle;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The OpenAI-compatible server a test class benchmarks. Without a base URL the extension starts the
+ * embedded engine on 127.0.0.1, so the class runs on a machine with nothing installed.
+ *
+ * <p>Every attribute can be overridden without touching code, by JUnit configuration parameter or
+ * system property ({@code -Dllmbench.base-url=...}) or by environment variable ({@code LLMBENCH_BASE_URL}),
+ * in that order, before the attribute itself. Durations are written {@code 500ms}, {@code 30s},
+ * {@code 20m} or ISO-8601 ({@code PT20M}).
+ *
+ * <p>Before the first test of an endpoint, the extension waits until the server is really ready:
+ * {@code /health} (or {@code /v1/models}) answers 200 and a 1-token completion succeeds. Each endpoint is
+ * waited for once per run.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@ExtendWith(LlmEndpointExtension.class)
+public @interface LlmEndpoint {
+
+  /** {@code llmbench.base-url}: server root such as {@code http://127.0.0.1:8000}; empty for the embedded engine. */
+  String baseUrl() default "";
+
+  /** {@code llmbench.model}: model id; empty for the first id that {@code /v1/models} lists. */
+  String model() default "";
+
+  /** {@code llmbench.api}: {@code chat} or {@code completions}. */
+  ApiStyle api() default ApiStyle.CHAT;
+
+  /** {@code llmbench.api-key-env}: the environment variable holding the bearer token; never printed. */
+  String apiKeyEnv() default "OPENAI_API_KEY";
+
+  /** {@code llmbench.ready.timeout}: how long to wait for the server to be ready. */
+  String readyTimeout() default "20m";
+
+  /** {@code llmbench.ready.poll-interval}: time between readiness probes. */
+  String readyPollInterval() default "2s";
+
+  /** {@code llmbench.ready.progress-interval}: time between progress lines while waiting. */
+  String readyProgressInterval() default "30s";
+
+  /** {@code llmbench.request-timeout}: the longest one whole request may take. */
+  String requestTimeout() default "10m";
+
+  /** {@code llmbench.idle-timeout}: the longest gap between two bytes of a response. */
+  String idleTimeout() default "2m";
+
+  /** {@code llmbench.embedded.profile}: the embedded engine's performance profile. */
+  String embeddedProfile() default "gqa-dense";
+
+  /** {@code llmbench.embedded.startup-delay}: how long the embedded engine answers 503 before it is ready. */
+  String embeddedStartupDelay() default "0s";
+}

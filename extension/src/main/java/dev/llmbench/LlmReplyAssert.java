@@ -1,0 +1,91 @@
+package dev.llmbench;
+
+import java.util.Optional;
+import org.assertj.core.api.AbstractAssert;
+import org.assertj.core.api.AbstractStringAssert;
+import org.assertj.core.api.Assertions;
+
+/** Assertions on a model's reply to a smoke prompt; failures quote the prompt and the reply. */
+public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmReply> {
+
+  LlmReplyAssert(LlmReply actual) {
+    super(actual, LlmReplyAssert.class);
+  }
+
+  public LlmReplyAssert contentContains(String expected) {
+    isNotNull();
+    if (!actual.content().contains(expected)) {
+      failWithMessage("expected the reply to %s to contain %s but it was:%n  %s", quote(actual.prompt()), quote(expected),
+          quote(actual.content()));
+    }
+    return this;
+  }
+
+  public LlmReplyAssert contentContainsIgnoringCase(String expected) {
+    isNotNull();
+    if (!actual.content().toLowerCase().contains(expected.toLowerCase())) {
+      failWithMessage("expected the reply to %s to contain %s (any case) but it was:%n  %s", quote(actual.prompt()),
+          quote(expected), quote(actual.content()));
+    }
+    return this;
+  }
+
+  public AbstractStringAssert<?> content() {
+    isNotNull();
+    return Assertions.assertThat(actual.content()).as("content of the reply to %s", quote(actual.prompt()));
+  }
+
+  public LlmReplyAssert hasReasoning() {
+    isNotNull();
+    if (actual.reasoning().isEmpty()) {
+      failWithMessage("expected reasoning (reasoning_content or reasoning) in the reply to %s but there was none",
+          quote(actual.prompt()));
+    }
+    return this;
+  }
+
+  public LlmReplyAssert hasNoReasoning() {
+    isNotNull();
+    if (!actual.reasoning().isEmpty()) {
+      failWithMessage("expected no reasoning in the reply to %s but it had %d characters", quote(actual.prompt()),
+          actual.reasoning().length());
+    }
+    return this;
+  }
+
+  /** The reasoning is at least {@code min} characters long. */
+  public LlmReplyAssert hasReasoningOfAtLeast(int min) {
+    hasReasoning();
+    if (actual.reasoning().length() < min) {
+      failWithMessage("expected at least %d characters of reasoning in the reply to %s but there were %d",
+          min, quote(actual.prompt()), actual.reasoning().length());
+    }
+    return this;
+  }
+
+  public LlmReplyAssert finishedWith(String finishReason) {
+    isNotNull();
+    Optional<String> actualReason = actual.finishReason();
+    if (!actualReason.equals(Optional.of(finishReason))) {
+      failWithMessage("expected finish_reason %s for the reply to %s but it was %s", quote(finishReason),
+          quote(actual.prompt()), actualReason.map(LlmReplyAssert::quote).orElse("absent"));
+    }
+    return this;
+  }
+
+  /** The content has a fenced code block in {@code language}; returns an assertion on its code. */
+  public AbstractStringAssert<?> codeBlock(String language) {
+    isNotNull();
+    Optional<String> code = actual.codeBlock(language);
+    if (code.isEmpty()) {
+      failWithMessage("expected a ```%s code block in the reply to %s but it was:%n  %s", language, quote(actual.prompt()),
+          quote(actual.content()));
+    }
+    return Assertions.assertThat(code.get()).as("%s code in the reply to %s", language, quote(actual.prompt()));
+  }
+
+  private static String quote(String s) {
+    String flat = s.replaceAll("\\s+", " ").strip();
+    return "\"" + (flat.length() > 300 ? flat.substring(0, 300) + "…" : flat) + "\"";
+  }
+}

@@ -1,0 +1,98 @@
+package dev.llmbench;
+
+import dev.llmbench.metrics.RequestMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Service-level objectives, immutable: each {@code with*} returns a new one. A request is "good" when it
+ * succeeded and meets every threshold set here (vLLM's goodput); a level meets the objectives when each
+ * threshold holds at {@link #percentile()} and at least that share of requests was good.
+ *
+ * <pre>{@code ServiceLevels.none().withTtft(Duration.ofSeconds(2)).withTpot(Duration.ofMillis(50)).atPercentile(99)}</pre>
+ */
+public final class ServiceLevels {
+
+  private static final ServiceLevels NONE = new ServiceLevels(null, null, null, 99);
+
+  private final Duration ttft;
+  private final Duration tpot;
+  private final Duration e2eLatency;
+  private final double percentile;
+
+  private ServiceLevels(Duration ttft, Duration tpot, Duration e2eLatency, double percentile) {
+    if (percentile <= 0 || percentile > 100) {
+      throw new IllegalArgumentException("the SLO percentile must be in (0, 100], was " + percentile);
+    }
+    this.ttft = ttft;
+    this.tpot = tpot;
+    this.e2eLatency = e2eLatency;
+    this.percentile = percentile;
+  }
+
+  public static ServiceLevels none() {
+    return NONE;
+  }
+
+  public ServiceLevels withTtft(Duration max) {
+    return new ServiceLevels(positive(max, "TTFT"), tpot, e2eLatency, percentile);
+  }
+
+  public ServiceLevels withTpot(Duration max) {
+    return new ServiceLevels(ttft, positive(max, "TPOT"), e2eLatency, percentile);
+  }
+
+  public ServiceLevels withE2eLatency(Duration max) {
+    return new ServiceLevels(ttft, tpot, positive(max, "E2E latency"), percentile);
+  }
+
+  public ServiceLevels atPercentile(double percentile) {
+    return new ServiceLevels(ttft, tpot, e2eLatency, percentile);
+  }
+
+  private static Duration positive(Duration d, String what) {
+    if (d == null || d.isNegative() || d.isZero()) throw new IllegalArgumentException(what + " SLO must be positive, was " + d);
+    return d;
+  }
+
+  public Optional<Duration> ttft() {
+    return Optional.ofNullable(ttft);
+  }
+
+  public Optional<Duration> tpot() {
+    return Optional.ofNullable(tpot);
+  }
+
+  public Optional<Duration> e2eLatency() {
+    return Optional.ofNullable(e2eLatency);
+  }
+
+  public double percentile() {
+    return percentile;
+  }
+
+  public boolean isEmpty() {
+    return ttft == null && tpot == null && e2eLatency == null;
+  }
+
+  /** Whether one request succeeded and met every threshold. */
+  public boolean isMetBy(RequestMetrics r) {
+    if (!r.succeeded()) return false;
+    if (ttft != null && r.ttft().map(t -> t.compareTo(ttft) > 0).orElse(true)) return false;
+    if (tpot != null && r.tpot().map(t -> t.compareTo(tpot) > 0).orElse(false)) return false;
+    return e2eLatency == null || r.e2eLatency().compareTo(e2eLatency) <= 0;
+  }
+
+  @Override
+  public String toString() {
+    if (isEmpty()) return "no SLO";
+    List<String> parts = new ArrayList<>();
+    if (ttft != null) parts.add("TTFT ≤ " + Formats.duration(ttft));
+    if (tpot != null) parts.add("TPOT ≤ " + Formats.duration(tpot));
+    if (e2eLatency != null) parts.add("E2E ≤ " + Formats.duration(e2eLatency));
+    return String.join(", ", parts) + String.format(Locale.ROOT, " at p%s", Formats.number(percentile));
+  }
+}

@@ -1,0 +1,279 @@
+package dev.llmbench;
+
+import dev.llmbench.load.Budget;
+import dev.llmbench.load.LevelPlan;
+import dev.llmbench.metrics.Bootstrap;
+import dev.llmbench.metrics.ConfidenceInterval;
+import dev.llmbench.metrics.Distribution;
+import dev.llmbench.metrics.Percentiles;
+import dev.llmbench.metrics.Rate;
+import dev.llmbench.metrics.RequestMetrics;
+import dev.llmbench.metrics.TokenSource;
+import dev.llmbench.server.ServerMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The measured result of one level of a sweep, injected into the test method. Every figure is defined
+ * in docs/metrics.md; the window runs from the first request sent to the last one finished.
+ *
+ * <p>Its {@link #toString()} names the level only (e.g. {@code C=8}), so that reports that record
+ * parameters (Allure) see the same value on every run.
+ */
+public final class SweepLevelResult {
+
+  private final LevelPlan plan;
+  private final EndpointInfo endpoint;
+  private final List<RequestMetrics> requests;
+  private final Duration window;
+  private final ServiceLevels serviceLevels;
+  private final List<Double> percentiles;
+  private final Budget.StopReason stopReason;
+  private final ServerMetrics serverMetrics;
+  private final List<String> warnings;
+
+  private final Map<String, Long> errorsByType;
+  private final long succeeded;
+  private final long outputTokens;
+  private final long reasoningTokens;
+  private final long promptTokens;
+  private final long good;
+  private final TokenSource tokenSource;
+  private final Distribution ttft;
+  private final Distribution ttfo;
+  private final Distribution tpot;
+  private final Distribution itl;
+  private final Distribution e2e;
+  private final Distribution queueTime;
+  private final ConfidenceInterval outputThroughputCi;
+
+  public SweepLevelResult(LevelPlan plan, EndpointInfo endpoint, List<RequestMetrics> requests,
+      ServiceLevels serviceLevels, List<Double> percentiles, Budget.StopReason stopReason,
+      ServerMetrics serverMetrics, List<String> extraWarnings) {
+    this.plan = plan;
+    this.endpoint = endpoint;
+    this.requests = List.copyOf(requests);
+    this.serviceLevels = serviceLevels;
+    this.percentiles = List.copyOf(percentiles);
+    this.stopReason = stopReason;
+    this.serverMetrics = serverMetrics;
+
+    long first = requests.stream().mapToLong(r -> r.trace().startNanos()).min().orElse(0);
+    long last = requests.stream().mapToLong(r -> r.trace().endNanos()).max().orElse(0);
+    this.window = Duration.ofNanos(Math.max(0, last - first));
+
+    List<RequestMetrics> ok = requests.stream().filter(RequestMetrics::succeeded).toList();
+    this.succeeded = ok.size();
+    this.errorsByType = requests.stream().filter(r -> !r.succeeded())
+        .collect(Collectors.groupingBy(r -> r.trace().error().key(), LinkedHashMap::new, Collectors.counting()));
+    this.outputTokens = ok.stream().mapToLong(RequestMetrics::outputTokens).sum();
+    this.reasoningTokens = ok.stream().mapToLong(RequestMetrics::reasoningTokens).sum();
+    this.promptTokens = ok.stream().mapToLong(RequestMetrics::promptTokens).sum();
+    this.good = ok.stream().filter(serviceLevels::isMetBy).count();
+    this.tokenSource = tokenSource(ok);
+    this.ttft = Distribution.of(flat(ok, r -> r.ttft().stream().toList()));
+    this.ttfo = Distribution.of(flat(ok, r -> r.ttfo().stream().toList()));
+    this.tpot = Distribution.of(flat(ok, r -> r.tpot().stream().toList()));
+    this.itl = Distribution.of(flat(ok, RequestMetrics::itls));
+    this.e2e = Distribution.of(ok.stream().map(RequestMetrics::e2eLatency).toList());
+    this.queueTime = Distribution.of(requests.stream().map(RequestMetrics::queueTime).toList());
+    double meanInFlight = window.isZero() ? 0
+        : ok.stream().mapToDouble(r -> r.e2eLatency().toNanos()).sum() / window.toNanos();
+    this.outputThroughputCi = Bootstrap.ratio(ok, r -> r.outputTokens(), r -> r.e2eLatency().toNanos() / 1e9, meanInFlight);
+
+    List<String> w = new ArrayList<>(extraWarnings);
+    long mismatched = ok.stream().filter(RequestMetrics::chunkTokenMismatch).count();
+    if (mismatched > 0) {
+      w.add(mismatched + " of " + ok.size() + " requests: the server's usage and the number of streamed chunks differ "
+          + "by more than 10% (several tokens per chunk, e.g. speculative decoding or a reasoning parser); "
+          + "token counts use the server's usage");
+    }
+    if (tokenSource == TokenSource.CHUNK_COUNT_ESTIMATE || tokenSource == TokenSource.MIXED) {
+      w.add("the server sent no usage for some requests: their output tokens are estimated from chunk counts "
+          + "(it may need stream_options.include_usage)");
+    }
+    for (double p : percentiles) {
+      if (!e2e.isEmpty() && !e2e.supports(p)) {
+        w.add(Percentiles.label(p) + " rests on " + e2e.count() + " requests and is only the maximum; it needs at least "
+            + Percentiles.samplesNeeded(p));
+      }
+    }
+    this.warnings = List.copyOf(w);
+  }
+
+  private static TokenSource tokenSource(List<RequestMetrics> ok) {
+    if (ok.isEmpty()) return TokenSource.NONE;
+    boolean anyUsage = ok.stream().anyMatch(r -> r.tokenSource() == TokenSource.SERVER_USAGE);
+    boolean anyEstimate = ok.stream().anyMatch(r -> r.tokenSource() == TokenSource.CHUNK_COUNT_ESTIMATE);
+    return anyUsage && anyEstimate ? TokenSource.MIXED : anyUsage ? TokenSource.SERVER_USAGE : TokenSource.CHUNK_COUNT_ESTIMATE;
+  }
+
+  private static List<Duration> flat(List<RequestMetrics> ok, Function<RequestMetrics, List<Duration>> f) {
+    return ok.stream().flatMap(r -> f.apply(r).stream()).toList();
+  }
+
+  private double perSecond(double count) {
+    return window.isZero() ? 0 : count * 1e9 / window.toNanos();
+  }
+
+  // ----- what was asked
+
+  public LevelPlan plan() {
+    return plan;
+  }
+
+  public String label() {
+    return plan.label();
+  }
+
+  public int concurrency() {
+    return plan.concurrency();
+  }
+
+  public EndpointInfo endpoint() {
+    return endpoint;
+  }
+
+  public ServiceLevels serviceLevels() {
+    return serviceLevels;
+  }
+
+  public List<Double> percentiles() {
+    return percentiles;
+  }
+
+  // ----- counts
+
+  public List<RequestMetrics> requests() {
+    return requests;
+  }
+
+  public long requestCount() {
+    return requests.size();
+  }
+
+  public long succeeded() {
+    return succeeded;
+  }
+
+  public long failed() {
+    return requests.size() - succeeded;
+  }
+
+  /** Failures by type: {@code HTTP 503}, {@code TIMEOUT}, {@code BROKEN_STREAM}, ... in order of first sight. */
+  public Map<String, Long> errorsByType() {
+    return Collections.unmodifiableMap(errorsByType);
+  }
+
+  public double errorRate() {
+    return requests.isEmpty() ? 0 : (double) failed() / requests.size();
+  }
+
+  public long outputTokens() {
+    return outputTokens;
+  }
+
+  public long reasoningTokens() {
+    return reasoningTokens;
+  }
+
+  public long promptTokens() {
+    return promptTokens;
+  }
+
+  public TokenSource tokenSource() {
+    return tokenSource;
+  }
+
+  // ----- rates over the window
+
+  /** First request sent to last request finished (vLLM's {@code duration}). */
+  public Duration window() {
+    return window;
+  }
+
+  public Rate outputThroughput() {
+    return Rate.tokensPerSecond(perSecond(outputTokens));
+  }
+
+  public Rate totalTokenThroughput() {
+    return Rate.tokensPerSecond(perSecond(outputTokens + promptTokens));
+  }
+
+  public Rate requestThroughput() {
+    return Rate.requestsPerSecond(perSecond(succeeded));
+  }
+
+  /** Requests that met every SLO, per second (vLLM's {@code request_goodput}). */
+  public Rate goodput() {
+    return Rate.requestsPerSecond(perSecond(good));
+  }
+
+  /** Share of all sent requests (failures count as missed) that met every SLO, 0..1. */
+  public double sloAttainment() {
+    return requests.isEmpty() ? 0 : (double) good / requests.size();
+  }
+
+  /** 95% bootstrap interval of output tokens per second. */
+  public ConfidenceInterval outputThroughputCi() {
+    return outputThroughputCi;
+  }
+
+  // ----- latency distributions of the successful requests
+
+  public Distribution ttft() {
+    return ttft;
+  }
+
+  public Distribution ttfo() {
+    return ttfo;
+  }
+
+  public Distribution tpot() {
+    return tpot;
+  }
+
+  public Distribution itl() {
+    return itl;
+  }
+
+  public Distribution e2eLatency() {
+    return e2e;
+  }
+
+  public Distribution queueTime() {
+    return queueTime;
+  }
+
+  /** 95% bootstrap interval of a percentile of a distribution of this level. */
+  public ConfidenceInterval percentileCi(Distribution d, double p) {
+    return Bootstrap.percentile(d.nanos(), p);
+  }
+
+  // ----- context
+
+  public Budget.StopReason stopReason() {
+    return stopReason;
+  }
+
+  public Optional<ServerMetrics> serverMetrics() {
+    return Optional.ofNullable(serverMetrics);
+  }
+
+  /** Things a reader should know before trusting the figures: estimates, too few samples, mismatches. */
+  public List<String> warnings() {
+    return warnings;
+  }
+
+  @Override
+  public String toString() {
+    return plan.label();
+  }
+}

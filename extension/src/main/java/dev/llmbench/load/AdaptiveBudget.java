@@ -1,0 +1,62 @@
+package dev.llmbench.load;
+
+import dev.llmbench.client.RequestTrace;
+import dev.llmbench.metrics.Bootstrap;
+import dev.llmbench.metrics.ConfidenceInterval;
+import dev.llmbench.metrics.RequestMetrics;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Keeps a level sending until the 95% interval of output throughput is narrow enough and the level has
+ * the samples its percentiles need, or until a request or time cap.
+ */
+public final class AdaptiveBudget implements Budget {
+
+  private final LevelPlan.AdaptivePlan plan;
+  private final int checkEvery;
+  private volatile boolean converged;
+  private volatile StopReason reason = StopReason.REQUEST_CAP;
+  private volatile ConfidenceInterval last;
+
+  public AdaptiveBudget(LevelPlan.AdaptivePlan plan, int concurrency) {
+    this.plan = plan;
+    this.checkEvery = Math.max(4, concurrency);
+  }
+
+  @Override
+  public boolean mayIssue(int issued, Duration elapsed) {
+    if (converged) {
+      reason = StopReason.CONVERGED;
+      return false;
+    }
+    if (issued >= plan.maxRequests()) {
+      reason = StopReason.REQUEST_CAP;
+      return false;
+    }
+    if (elapsed.compareTo(plan.maxDuration()) >= 0) {
+      reason = StopReason.TIME_CAP;
+      return false;
+    }
+    return true;
+  }
+
+  @Override
+  public void completed(List<RequestTrace> done) {
+    if (done.size() < plan.minRequests() || done.size() % checkEvery != 0) return;
+    List<RequestMetrics> ok = done.stream().filter(RequestTrace::succeeded).map(RequestMetrics::of).toList();
+    if (ok.size() < plan.minRequests()) return;
+    long first = done.stream().mapToLong(RequestTrace::startNanos).min().orElse(0);
+    long lastEnd = done.stream().mapToLong(RequestTrace::endNanos).max().orElse(0);
+    double window = (lastEnd - first) / 1e9;
+    if (window <= 0) return;
+    double inFlight = ok.stream().mapToDouble(r -> r.e2eLatency().toNanos() / 1e9).sum() / window;
+    last = Bootstrap.ratio(ok, r -> r.outputTokens(), r -> r.e2eLatency().toNanos() / 1e9, inFlight);
+    if (last.relativeHalfWidth() <= plan.targetHalfWidth()) converged = true;
+  }
+
+  @Override
+  public StopReason stopReason() {
+    return reason;
+  }
+}

@@ -1,0 +1,46 @@
+package dev.llmbench.report;
+
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.metrics.Distribution;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/** The table terminal users know from ad-hoc sweep scripts: one row per level. */
+public final class ConsoleTable {
+
+  private ConsoleTable() {}
+
+  public static String render(List<SweepLevelResult> levels) {
+    int width = levels.stream().mapToInt(l -> rowLabel(l).length()).max().orElse(4);
+    int countWidth = levels.stream().mapToInt(l -> Long.toString(l.requestCount()).length()).max().orElse(1);
+    StringBuilder out = new StringBuilder();
+    for (SweepLevelResult l : levels) {
+      out.append(String.format(Locale.ROOT, "%-" + width + "s | %" + countWidth + "d/%" + countWidth + "d ok (%d err) | wall=%5.1fs | %6.1f tok/s | lat avg=%s p50=%s p99=%s | ttft avg=%s p99=%s",
+          rowLabel(l), l.succeeded(), l.requestCount(), l.failed(), l.window().toNanos() / 1e9,
+          l.outputThroughput().perSecond(),
+          s(l.e2eLatency().mean().orElse(null)), s(l.e2eLatency().percentile(50).orElse(null)),
+          s(l.e2eLatency().percentile(99).orElse(null)), s(l.ttft().mean().orElse(null)),
+          s(l.ttft().percentile(99).orElse(null))));
+      if (!l.errorsByType().isEmpty()) out.append(" | errors ").append(l.errorsByType());
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  /** {@code C= 1}, as the familiar scripts print it, or the level's own label when it is more than a concurrency. */
+  static String rowLabel(SweepLevelResult l) {
+    if (!l.plan().isOpenLoop() && l.label().equals("C=" + l.concurrency())) {
+      return String.format(Locale.ROOT, "C=%2d", l.concurrency());
+    }
+    return l.label();
+  }
+
+  private static String s(Duration d) {
+    return d == null ? " -  " : String.format(Locale.ROOT, "%5.2f", d.toNanos() / 1e9);
+  }
+
+  static String ms(Distribution d, double p) {
+    return d.percentile(p).map(v -> String.format(Locale.ROOT, "%.1f", v.toNanos() / 1e6)).orElse("-");
+  }
+}

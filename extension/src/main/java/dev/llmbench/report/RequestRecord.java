@@ -1,0 +1,47 @@
+package dev.llmbench.report;
+
+import dev.llmbench.client.Chunk;
+import dev.llmbench.metrics.RequestMetrics;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One request as exported to JSON and CSV. Times in milliseconds; {@code start_offset_ms} and
+ * {@code chunk_arrivals_ms} are relative to the level's first send and to this request's send.
+ */
+public record RequestRecord(
+    int index,
+    long startEpochMs,
+    double startOffsetMs,
+    double queueMs,
+    Double ttftMs,
+    Double ttfoMs,
+    Double tpotMs,
+    double e2eMs,
+    int outputTokens,
+    int reasoningTokens,
+    int promptTokens,
+    String tokenSource,
+    List<Double> chunkArrivalsMs,
+    String finishReason,
+    String error) {
+
+  public static RequestRecord of(int index, RequestMetrics r, long levelStartNanos) {
+    long start = r.trace().startNanos();
+    return new RequestRecord(index, r.trace().startedAt().toEpochMilli(), ms(start - levelStartNanos), ms(r.queueTime()),
+        r.ttft().map(RequestRecord::ms).orElse(null), r.ttfo().map(RequestRecord::ms).orElse(null),
+        r.tpot().map(RequestRecord::ms).orElse(null), ms(r.e2eLatency()), r.outputTokens(), r.reasoningTokens(),
+        r.promptTokens(), r.tokenSource().name(),
+        r.trace().tokenChunks().stream().map(Chunk::arrivalNanos).map(t -> ms(t - start)).toList(),
+        r.trace().finishReason(),
+        r.trace().failure().map(e -> e.key() + ": " + e.message()).orElse(null));
+  }
+
+  static double ms(Duration d) {
+    return ms(d.toNanos());
+  }
+
+  static double ms(long nanos) {
+    return Math.round(nanos / 1e3) / 1e3; // microsecond resolution
+  }
+}

@@ -1,0 +1,45 @@
+package dev.llmbench.samples;
+
+import static dev.llmbench.LlmBenchAssertions.assertThat;
+
+import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.LlmClient;
+import dev.llmbench.LlmEndpoint;
+import dev.llmbench.Slo;
+import dev.llmbench.SweepLevelResult;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a team checks after every deployment change: is the model still right, and how fast is it at each
+ * level of load. Here the endpoint is the embedded engine with the "mla-pcie" profile (a 1T MLA MoE on
+ * PCIe GPUs); point it at a real server with {@code -Dllmbench.base-url=http://host:8000}.
+ */
+@LlmEndpoint(embeddedProfile = "mla-pcie")
+class EmbeddedDeploymentBenchmarkTest {
+
+  @Test
+  void knowsTheCapitalOfFrance(LlmClient llm) {
+    assertThat(llm.chat("What is the capital of France? Answer in one sentence."))
+        .contentContains("Paris");
+  }
+
+  @Test
+  void writesAPrimeCheckingFunction(LlmClient llm) {
+    assertThat(llm.chat("Write a Python function that checks whether a number is prime."))
+        .codeBlock("python")
+        .contains("def ")
+        .contains("return");
+  }
+
+  /** One test per level, named C=1 ... C=32; the table and the scaling analysis print after the last. */
+  @ConcurrencySweep(value = {1, 2, 4, 8, 16, 32}, maxTokens = 32)
+  @Slo(ttft = "1s", tpot = "60ms", percentile = 90)
+  void throughputScalesWithLoad(SweepLevelResult level) {
+    assertThat(level)
+        .hasNoErrors()
+        .meetsSlo();
+    assertThat(level).outputTokensPerSecond().isGreaterThan(40.0 * Math.min(level.concurrency(), 12));
+    assertThat(level).latencyP90().isLessThan(Duration.ofSeconds(5));
+  }
+}
