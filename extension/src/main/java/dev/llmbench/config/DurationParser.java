@@ -6,10 +6,10 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Reads durations as people write them in annotations and properties: {@code 20m}, {@code 1.5s}, {@code 500ms}, {@code PT20M}. */
+/** Reads durations as people write them in annotations and properties: {@code 20m}, {@code 1.5s}, {@code 500ms}, {@code 100us}, {@code PT20M}. */
 public final class DurationParser {
 
-  private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)");
+  private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(us|µs|ms|s|m|min|h)");
 
   private DurationParser() {}
 
@@ -20,6 +20,7 @@ public final class DurationParser {
     if (m.matches()) {
       double v = Double.parseDouble(m.group(1));
       double nanos = switch (m.group(2)) {
+        case "us", "µs" -> v * 1e3;
         case "ms" -> v * 1e6;
         case "s" -> v * 1e9;
         case "m", "min" -> v * 60e9;

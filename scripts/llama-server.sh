@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Prepares, starts and stops llama.cpp's llama-server on 127.0.0.1 for LLMBench's real-engine tests.
+#
+#   scripts/llama-server.sh prepare            debootstrap a Debian forky root with llama.cpp-tools, write the model
+#   scripts/llama-server.sh start PORT SLOTS   start llama-server (1 thread) and print its base URL
+#   scripts/llama-server.sh stop PORT          stop the server started on PORT
+#
+# Debian 12 has no llama.cpp and forky's needs a newer libc, so it runs in a chroot (cached in
+# LLAMA_ROOT, default .llama/root). Idempotent; fails fast with one line saying why, never hangs.
+set -euo pipefail
+
+ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
+LLAMA_ROOT="${LLAMA_ROOT:-$ROOT_DIR/.llama/root}"
+MODEL_IN_ROOT=/opt/llmbench/tiny.gguf
+CTX_PER_SLOT="${CTX_PER_SLOT:-512}"
+
+die() { echo "llama-server.sh: $*" >&2; exit 1; }
+
+mirror() {
+  local m
+  m=$(grep -hoE '^(URIs:|deb) +https?://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
+      | grep -E 'debian(/|$)' | grep -v security | head -n1 | awk '{print $2}')
+  echo "${m:-http://deb.debian.org/debian}"
+}
+
+prepare() {
+  [ "$(id -u)" = 0 ] || die "must run as root (debootstrap and chroot need it)"
+  if [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] && [ -f "$LLAMA_ROOT$MODEL_IN_ROOT" ]; then
+    echo "llama-server already prepared in $LLAMA_ROOT"; return 0
+  fi
+  if ! command -v debootstrap >/dev/null; then
+    timeout 300 apt-get update -qq >/dev/null || die "apt-get update failed: no network to Debian's registry?"
+    timeout 300 apt-get install -y -qq debootstrap >/dev/null || die "could not install debootstrap from Debian's packages"
+  fi
+  local m; m=$(mirror)
+  if [ ! -x "$LLAMA_ROOT/usr/bin/apt-get" ]; then
+    rm -rf "$LLAMA_ROOT"; mkdir -p "$LLAMA_ROOT"
+    echo "debootstrap forky from $m into $LLAMA_ROOT (about a minute)"
+    timeout 900 debootstrap --variant=minbase forky "$LLAMA_ROOT" "$m" /usr/share/debootstrap/scripts/sid \
+      > "$LLAMA_ROOT.debootstrap.log" 2>&1 \
+      || die "debootstrap of Debian forky failed (see $LLAMA_ROOT.debootstrap.log)"
+  fi
+  mount -t proc proc "$LLAMA_ROOT/proc" 2>/dev/null || true
+  trap 'umount "$LLAMA_ROOT/proc" 2>/dev/null || true' RETURN
+  echo "installing llama.cpp-tools, python3-gguf and python3-numpy in the root"
+  timeout 900 chroot "$LLAMA_ROOT" apt-get -o Acquire::Check-Valid-Until=false update -qq >/dev/null \
+    || die "apt-get update inside the forky root failed"
+  DEBIAN_FRONTEND=noninteractive timeout 900 chroot "$LLAMA_ROOT" apt-get -o Acquire::Check-Valid-Until=false \
+    install -y -qq --no-install-recommends llama.cpp-tools python3-gguf python3-numpy >/dev/null \
+    || die "could not install llama.cpp-tools in the forky root"
+  mkdir -p "$LLAMA_ROOT/opt/llmbench"
+  cp "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT/opt/llmbench/"
+  timeout 300 chroot "$LLAMA_ROOT" python3 /opt/llmbench/make_tiny_gguf.py "$MODEL_IN_ROOT" \
+    || die "could not write the tiny GGUF model"
+  echo "prepared: $(chroot "$LLAMA_ROOT" llama-server --version 2>&1 | grep -m1 -i version || echo llama-server)"
+}
+
+start() {
+  local port="${1:?port}" slots="${2:-1}"
+  [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] || die "not prepared: run '$0 prepare' first"
+  stop "$port" >/dev/null 2>&1 || true
+  local log="$ROOT_DIR/.llama/server-$port.log"
+  mkdir -p "$(dirname "$log")"
+  nohup chroot "$LLAMA_ROOT" llama-server -m "$MODEL_IN_ROOT" --host 127.0.0.1 --port "$port" -np "$slots" \
+    -c $((slots * CTX_PER_SLOT)) -t 1 --metrics --alias llmbench-tiny --no-webui > "$log" 2>&1 &
+  echo $! > "$ROOT_DIR/.llama/server-$port.pid"
+  # Only check it is alive here: waiting for readiness is LLMBench's job, tested against the real 503 phase.
+  sleep 0.2
+  kill -0 "$(cat "$ROOT_DIR/.llama/server-$port.pid")" 2>/dev/null || die "llama-server exited at once (see $log)"
+  echo "http://127.0.0.1:$port"
+}
+
+stop() {
+  local port="${1:?port}" pidfile="$ROOT_DIR/.llama/server-$port.pid"
+  [ -f "$pidfile" ] || return 0
+  local pid; pid=$(cat "$pidfile")
+  pkill -P "$pid" 2>/dev/null || true
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+  pkill -f "llama-server .*--port $port" 2>/dev/null || true
+  rm -f "$pidfile"
+}
+
+case "${1:-}" in
+  prepare) prepare ;;
+  start) shift; start "$@" ;;
+  stop) shift; stop "$@" ;;
+  *) die "usage: $0 prepare | start PORT [SLOTS] | stop PORT" ;;
+esac
