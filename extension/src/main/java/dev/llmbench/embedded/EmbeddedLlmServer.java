@@ -27,6 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class EmbeddedLlmServer implements AutoCloseable {
 
+  static {
+    // Real engines (uvicorn, llama.cpp) disable Nagle; without it a chunk written right after the role
+    // chunk waits for the client's delayed ACK, adding ~40 ms to TTFT. Read once, before the first server.
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int DEFAULT_MAX_TOKENS = 1024;
 

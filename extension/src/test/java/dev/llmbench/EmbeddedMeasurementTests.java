@@ -1,0 +1,87 @@
+package dev.llmbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import dev.llmbench.metrics.Distribution;
+import dev.llmbench.metrics.TokenSource;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+/**
+ * Measurements against embedded profiles with known timings. fixed-20ms decodes one token every 20 ms
+ * with no prefill cost, so TTFT, TPOT and ITL must each read 20 ms: within 2% or 1 ms, whichever is larger.
+ */
+class EmbeddedMeasurementTests {
+
+  static final Duration STEP = Duration.ofMillis(20);
+  static final Duration TOLERANCE = Duration.ofMillis(1); // larger than 2% of 20 ms
+  static final Duration HTTP_OVERHEAD = Duration.ofMillis(5);
+
+  @Test
+  void fixedTwentyMillisecondProfileIsMeasuredAsSuch() {
+    assertAllPass(FixedStepTestCases.class, 2);
+  }
+
+  @Test
+  void reasoningComesFirstAndIsCountedApart() {
+    assertAllPass(ReasoningTestCases.class, 2);
+  }
+
+  /** Fails with the fixture's own failure messages, so a miss shows the measured values. */
+  static void assertAllPass(Class<?> fixture, int tests) {
+    var events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).execute().testEvents();
+    assertThat(events.failed().stream().map(e -> e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
+        .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("?")))
+        .isEmpty();
+    assertThat(events.succeeded().count()).isEqualTo(tests);
+  }
+
+  static void within(Distribution d, String name) {
+    Duration median = d.percentile(50).orElseThrow();
+    assertThat(median).as(name + " median").isBetween(STEP.minus(TOLERANCE), STEP.plus(TOLERANCE));
+  }
+
+  @LlmEndpoint(embeddedProfile = "fixed-20ms")
+  static class FixedStepTestCases {
+    @ConcurrencySweep(value = {1, 4}, maxTokens = 20, requests = 10)
+    void sweep(SweepLevelResult r) {
+      LlmBenchAssertions.assertThat(r).hasNoErrors();
+      if (r.concurrency() == 1) {
+        // An idle engine admits the request at once: one step to the first token, plus the HTTP round
+        // trip of a new request to the JDK server (measured at ~3.5 ms here), which TPOT and ITL do not carry.
+        assertThat(r.ttft().percentile(50).orElseThrow()).isBetween(STEP, STEP.plus(HTTP_OVERHEAD));
+      } else {
+        // A request that arrives mid-step waits for the step boundary, as in any continuous-batching engine.
+        assertThat(r.ttft().percentile(50).orElseThrow()).isBetween(STEP, STEP.multipliedBy(2).plus(HTTP_OVERHEAD));
+      }
+      within(r.tpot(), "TPOT");
+      within(r.itl(), "ITL");
+      assertThat(r.tpot().mean().orElseThrow()).isBetween(STEP.minus(TOLERANCE), STEP.plus(TOLERANCE));
+      assertThat(r.outputTokens()).isEqualTo(r.requestCount() * 20);
+      assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+      // C streams of 20 ms per token: C x 50 tok/s, less the step-boundary waits between requests.
+      assertThat(r.outputThroughput().perSecond()).isBetween(r.concurrency() * 50 * 0.85, r.concurrency() * 50 * 1.01);
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "reasoning")
+  static class ReasoningTestCases {
+    @ConcurrencySweep(value = {2}, maxTokens = 48, requests = 4)
+    void sweep(SweepLevelResult r) {
+      LlmBenchAssertions.assertThat(r).hasNoErrors();
+      assertThat(r.ttft().percentile(50).orElseThrow()).isLessThan(r.ttfo().percentile(50).orElseThrow());
+      assertThat(r.reasoningTokens()).isEqualTo(4 * 32);
+      assertThat(r.outputTokens()).isEqualTo(4 * 48);
+    }
+
+    @org.junit.jupiter.api.Test
+    void smokeReplyKeepsReasoningApart(LlmClient llm) {
+      LlmReply reply = llm.chat("What is the capital of France?");
+      LlmBenchAssertions.assertThat(reply).contentContains("Paris").hasReasoningOfAtLeast(20).finishedWith("stop");
+      assertThat(reply.content()).doesNotContain("step by step");
+      assertThat(reply.usage().orElseThrow().reasoningTokens()).isEqualTo(32);
+    }
+  }
+}
