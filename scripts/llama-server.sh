@@ -25,7 +25,8 @@ mirror() {
 
 prepare() {
   [ "$(id -u)" = 0 ] || die "must run as root (debootstrap and chroot need it)"
-  if [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] && [ -f "$LLAMA_ROOT$MODEL_IN_ROOT" ]; then
+  if [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] && [ -f "$LLAMA_ROOT$MODEL_IN_ROOT" ] \
+     && cmp -s "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT/opt/llmbench/make_tiny_gguf.py"; then
     echo "llama-server already prepared in $LLAMA_ROOT"; return 0
   fi
   if ! command -v debootstrap >/dev/null; then
@@ -40,6 +41,7 @@ prepare() {
       > "$LLAMA_ROOT.debootstrap.log" 2>&1 \
       || die "debootstrap of Debian forky failed (see $LLAMA_ROOT.debootstrap.log)"
   fi
+  if [ ! -x "$LLAMA_ROOT/usr/bin/llama-server" ]; then
   mount -t proc proc "$LLAMA_ROOT/proc" 2>/dev/null || true
   trap 'umount "$LLAMA_ROOT/proc" 2>/dev/null || true' RETURN
   echo "installing llama.cpp-tools, python3-gguf and python3-numpy in the root"
@@ -48,6 +50,7 @@ prepare() {
   DEBIAN_FRONTEND=noninteractive timeout 900 chroot "$LLAMA_ROOT" apt-get -o Acquire::Check-Valid-Until=false \
     install -y -qq --no-install-recommends llama.cpp-tools python3-gguf python3-numpy >/dev/null \
     || die "could not install llama.cpp-tools in the forky root"
+  fi
   mkdir -p "$LLAMA_ROOT/opt/llmbench"
   cp "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT/opt/llmbench/"
   timeout 300 chroot "$LLAMA_ROOT" python3 /opt/llmbench/make_tiny_gguf.py "$MODEL_IN_ROOT" \

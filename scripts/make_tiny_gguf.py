@@ -19,7 +19,7 @@ words = ("the a of to and in is it that for on with as was at by be this are fro
 tokens, scores, types = ["<unk>", "<s>", "</s>", "<|im_start|>", "<|im_end|>"], [0.0] * 5, [2, 3, 3, 3, 3]
 for b in range(256):
     tokens.append("<0x%02X>" % b); scores.append(0.0); types.append(6)
-pieces = ["\u2581" + w for w in words] + list("abcdefghijklmnopqrstuvwxyz") + ["\u2581"]
+pieces = list(dict.fromkeys(["\u2581" + w for w in words] + list("abcdefghijklmnopqrstuvwxyz") + ["\u2581"]))
 for i, p in enumerate(pieces):
     tokens.append(p); scores.append(-float(i)); types.append(1)
 n_vocab = len(tokens)

@@ -51,7 +51,9 @@ public final class OpenAiClient implements AutoCloseable {
         .readTimeout(idleTimeout)
         .writeTimeout(Duration.ofSeconds(30))
         .callTimeout(requestTimeout)
-        .retryOnConnectionFailure(false) // a retried request would hide an error and skew timings
+        // Retries only a request the server never read: a pooled connection it had closed (llama-server
+        // closes after each stream). Never a request that got a response.
+        .retryOnConnectionFailure(true)
         .build();
   }
 
@@ -81,7 +83,14 @@ public final class OpenAiClient implements AutoCloseable {
     int promptEstimate = request.messages().stream().mapToInt(m -> m.content().length()).sum() / 4 + 1;
     long start = System.nanoTime();
     StreamCollector collector = new StreamCollector(json, Math.min(scheduledNanos, start), start, promptEstimate);
-    try (Response response = http.newCall(httpRequest).execute()) {
+    Response opened;
+    try {
+      opened = http.newCall(httpRequest).execute();
+    } catch (IOException | RuntimeException e) {
+      collector.failedBeforeResponse(e);
+      return collector.trace();
+    }
+    try (Response response = opened) {
       ResponseBody body = response.body();
       if (!response.isSuccessful()) {
         collector.httpError(response.code(), body.string());

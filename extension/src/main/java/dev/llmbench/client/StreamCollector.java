@@ -133,6 +133,12 @@ final class StreamCollector extends EventSourceListener {
     error = new RequestError(ErrorKind.HTTP_STATUS, status, excerpt(body));
   }
 
+  /** No response at all: a timeout or a connection that failed, never a broken stream. */
+  void failedBeforeResponse(Throwable t) {
+    String message = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    error = new RequestError(t instanceof InterruptedIOException ? ErrorKind.TIMEOUT : ErrorKind.CONNECTION, 0, message);
+  }
+
   void failed(Throwable t) {
     if (error == null) error = fromException(t);
   }

@@ -1,0 +1,50 @@
+package dev.llmbench.samples.realengine;
+
+import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.LlmEndpoint;
+import dev.llmbench.SweepLevelResult;
+import java.time.Duration;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * The same sweeps against a real engine: llama.cpp's llama-server with a tiny seeded model, started by
+ * {@code scripts/real-engine.sh} (one server with 1 slot, one with 4). Run with {@code -Preal-engine}.
+ * Token counts must equal the server's own Prometheus counters exactly.
+ */
+@Tag("real-engine")
+class LlamaServerBenchmarkTest {
+
+  static final int MAX_TOKENS = 32;
+
+  /** One slot: requests queue, so TTFT grows with concurrency. */
+  @Nested
+  @LlmEndpoint(baseUrl = "http://127.0.0.1:8091", readyTimeout = "2m")
+  class SingleSlot {
+    @ConcurrencySweep(value = {1, 2, 4}, maxTokens = MAX_TOKENS, inputTokens = 16, requests = 8)
+    void requestsQueue(SweepLevelResult level) {
+      assertThat(level).hasNoErrors().hasServerTokenCountsMatching();
+      Duration generation = level.tpot().percentile(50).orElseThrow().multipliedBy(MAX_TOKENS);
+      if (level.concurrency() > 1) {
+        // Each request waits for at least half of another's generation before its first token.
+        assertThat(level.ttft().percentile(50).orElseThrow()).isGreaterThan(generation.dividedBy(2));
+      }
+      assertThat(level).serverGaugePeak("llamacpp:requests_processing").isLessThanOrEqualTo(1.0);
+    }
+  }
+
+  /** Four slots: requests run side by side, so TTFT stays low and throughput does not fall. */
+  @Nested
+  @LlmEndpoint(baseUrl = "http://127.0.0.1:8092", readyTimeout = "2m")
+  class FourSlots {
+    @ConcurrencySweep(value = {1, 2, 4}, maxTokens = MAX_TOKENS, inputTokens = 16, requests = 8)
+    void requestsRunTogether(SweepLevelResult level) {
+      assertThat(level).hasNoErrors().hasServerTokenCountsMatching();
+      Duration generation = level.tpot().percentile(50).orElseThrow().multipliedBy(MAX_TOKENS);
+      assertThat(level.ttft().percentile(50).orElseThrow()).isLessThan(generation.dividedBy(2));
+    }
+  }
+}

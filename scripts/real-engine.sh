@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs the real-engine benchmarks: prepares llama-server (cached), starts one server with 1 slot on
+# 8091 and one with 4 slots on 8092, runs `mvnw -Preal-engine`, and stops them whatever happens.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if ! bash scripts/llama-server.sh prepare; then
+  echo "real-engine: llama-server could not be prepared (reason above); real-engine benchmarks not run" >&2
+  exit 1
+fi
+trap 'bash scripts/llama-server.sh stop 8091; bash scripts/llama-server.sh stop 8092' EXIT
+bash scripts/llama-server.sh start 8091 1 || exit 1
+bash scripts/llama-server.sh start 8092 4 || exit 1
+./mvnw -pl sample-tests -am -Preal-engine test -Dsurefire.failIfNoSpecifiedTests=false "$@"
