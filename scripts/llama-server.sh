@@ -74,7 +74,8 @@ start() {
 }
 
 stop() {
-  local port="${1:?port}" pidfile="$ROOT_DIR/.llama/server-$port.pid"
+  local port="${1:?port}"
+  local pidfile="$ROOT_DIR/.llama/server-$port.pid"
   [ -f "$pidfile" ] || return 0
   local pid; pid=$(cat "$pidfile")
   pkill -P "$pid" 2>/dev/null || true
