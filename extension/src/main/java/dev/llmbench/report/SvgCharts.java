@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.labels.StandardXYItemLabelGenerator;
@@ -37,9 +36,24 @@ public final class SvgCharts {
 
   static {
     System.setProperty("java.awt.headless", "true");
+    // Rotated labels (the y-axis title) as <text>, not glyph outlines: selectable and checkable.
+    org.jfree.chart.text.TextUtils.setUseDrawRotatedStringWorkaround(false);
   }
 
   private SvgCharts() {}
+
+  private static final java.text.NumberFormat POWER_OF_TWO = new DecimalFormat("0") {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public StringBuffer format(double number, StringBuffer to, java.text.FieldPosition pos) {
+      return to.append(Math.round(Math.pow(2, number)));
+    }
+  };
+
+  private static double log2(int c) {
+    return Math.log(c) / Math.log(2);
+  }
 
   /** Chart file names (without extension) to SVG documents, for a closed-loop sweep. */
   public static Map<String, String> forSweep(String title, List<SweepLevelResult> levels) {
@@ -81,18 +95,16 @@ public final class SvgCharts {
       XYSeries s = new XYSeries(name);
       for (SweepLevelResult l : levels) {
         double v = f.apply(l);
-        if (!Double.isNaN(v)) s.add(l.concurrency(), v);
+        if (!Double.isNaN(v)) s.add(log2(l.concurrency()), v);
       }
       data.addSeries(s);
     });
-    LogAxis x = new LogAxis("Concurrency (requests in flight, log2 scale)");
-    x.setBase(2);
-    x.setTickUnit(new NumberTickUnit(1));
-    x.setNumberFormatOverride(new DecimalFormat("0"));
-    x.setMinorTickMarksVisible(false);
-    int min = levels.get(0).concurrency();
-    int max = levels.get(levels.size() - 1).concurrency();
-    x.setRange(min / 1.4, max * 1.4);
+    // Plotted at log2(C) on a linear axis whose tick labels read 2^v: ticks land on 1, 2, 4, 8, ...
+    NumberAxis x = new NumberAxis("Concurrency (requests in flight, log2 scale)");
+    x.setTickUnit(new NumberTickUnit(1, POWER_OF_TWO));
+    double min = log2(levels.get(0).concurrency());
+    double max = log2(levels.get(levels.size() - 1).concurrency());
+    x.setRange(min - 0.5, max + 0.5);
     NumberAxis y = new NumberAxis(yLabel);
     y.setAutoRangeIncludesZero(true);
     return draw(title, new XYPlot(data, x, y, renderer(valueFormat, series.size())), series.size() > 1);
