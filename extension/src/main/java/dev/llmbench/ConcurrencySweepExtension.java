@@ -90,7 +90,7 @@ final class ConcurrencySweepExtension implements TestTemplateInvocationContextPr
       }
     }
     int total = plans.size();
-    return plans.stream().map(plan -> invocation(plan, plans.indexOf(plan) + 1, total, common));
+    return java.util.stream.IntStream.range(0, total).mapToObj(i -> invocation(plans.get(i), i + 1, total, common));
   }
 
   static TestTemplateInvocationContext invocation(LevelPlan plan, int index, int total, SweepConfig common) {

@@ -20,14 +20,11 @@ final class LevelExecutor {
 
   static SweepLevelResult run(LiveEndpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
       List<Double> percentiles) {
-    LoadRunner.Sender sender = (index, scheduled) -> endpoint.client().send(info.api(), info.model(),
-        plan.workload().request(index, plan.maxTokens(), plan.ignoreEos(), plan.temperature()), scheduled);
+    LoadRunner.Sender sender = sender(endpoint, info, plan, plan.maxTokens());
     Duration countGrace = endpoint.settings().requestTimeout().plusSeconds(5);
     if (plan.warmupRequests() > 0) {
       AllureSupport.step("Warm-up: " + plan.warmupRequests() + " requests, not counted", () -> {
-        LoadRunner.Sender warm = (index, scheduled) -> endpoint.client().send(info.api(), info.model(),
-            plan.workload().request(index, Math.min(16, plan.maxTokens()), plan.ignoreEos(), plan.temperature()), scheduled);
-        new LoadRunner(warm, endpoint.client()::cancelAll, countGrace)
+        new LoadRunner(sender(endpoint, info, plan, Math.min(16, plan.maxTokens())), endpoint.client()::cancelAll, countGrace)
             .closedLoop(Math.max(1, plan.concurrency()), Budget.requests(plan.warmupRequests()));
       });
     }
@@ -45,6 +42,11 @@ final class LevelExecutor {
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
     if (server != null) warnings.addAll(ServerCrossCheck.compare(metrics, server));
     return new SweepLevelResult(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, warnings);
+  }
+
+  private static LoadRunner.Sender sender(LiveEndpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {
+    return (index, scheduled) -> endpoint.client().send(info.api(), info.model(),
+        plan.workload().request(index, maxTokens, plan.ignoreEos(), plan.temperature()), scheduled);
   }
 
 }

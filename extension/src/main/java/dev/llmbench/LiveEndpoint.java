@@ -3,6 +3,7 @@ package dev.llmbench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.client.Excerpt;
 import dev.llmbench.client.OpenAiClient;
 import dev.llmbench.client.RequestTrace;
 import dev.llmbench.embedded.EmbeddedLlmServer;
@@ -121,7 +122,7 @@ final class LiveEndpoint implements AutoCloseable {
       if (health.isPresent() && health.get().status() == 404) health = probe.get("/v1/models");
       int status = health.map(OpenAiClient.HttpAnswer::status).orElse(0);
       if (status != 200) {
-        last.set("GET /health answered " + status + " " + excerpt(health.map(OpenAiClient.HttpAnswer::body).orElse("")));
+        last.set("GET /health answered " + status + " " + Excerpt.of(health.map(OpenAiClient.HttpAnswer::body).orElse(""), 200));
         return false;
       }
       if (model.get() == null) {
@@ -160,11 +161,6 @@ final class LiveEndpoint implements AutoCloseable {
       }
     }
     return Optional.empty();
-  }
-
-  private static String excerpt(String s) {
-    String flat = s.replaceAll("\\s+", " ").strip();
-    return flat.length() <= 200 ? flat : flat.substring(0, 200) + "…";
   }
 
   @Override

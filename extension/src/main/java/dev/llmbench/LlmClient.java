@@ -1,6 +1,7 @@
 package dev.llmbench;
 
 import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.client.Excerpt;
 import dev.llmbench.client.LlmHttpException;
 import dev.llmbench.client.RequestTrace;
 import dev.llmbench.metrics.RequestMetrics;
@@ -37,7 +38,7 @@ public final class LlmClient {
    */
   public LlmReply send(CompletionRequest request) {
     String prompt = request.prompt();
-    return AllureSupport.step("Prompt: " + shorten(prompt), () -> {
+    return AllureSupport.step("Prompt: " + Excerpt.of(prompt, 60), () -> {
       AllureSupport.attach("prompt", "text/plain", "txt", prompt);
       RequestTrace trace = endpoint.client().send(info.api(), info.model(), request);
       if (!trace.succeeded()) {
@@ -53,11 +54,6 @@ public final class LlmClient {
 
   public EndpointInfo endpoint() {
     return info;
-  }
-
-  private static String shorten(String s) {
-    String flat = s.replaceAll("\\s+", " ").strip();
-    return flat.length() <= 60 ? flat : flat.substring(0, 60) + "…";
   }
 
   /** Stable across runs (Allure records it as a parameter): the model and URL, never the key. */

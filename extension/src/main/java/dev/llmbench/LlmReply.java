@@ -1,5 +1,6 @@
 package dev.llmbench;
 
+import dev.llmbench.client.Excerpt;
 import dev.llmbench.client.Usage;
 import dev.llmbench.metrics.RequestMetrics;
 import java.util.ArrayList;
@@ -68,7 +69,6 @@ public final class LlmReply {
 
   @Override
   public String toString() {
-    String c = content().replaceAll("\\s+", " ");
-    return "LlmReply[" + (c.length() > 80 ? c.substring(0, 80) + "…" : c) + "]";
+    return "LlmReply[" + Excerpt.of(content(), 80) + "]";
   }
 }

@@ -1,5 +1,6 @@
 package dev.llmbench;
 
+import dev.llmbench.client.Excerpt;
 import java.util.Optional;
 import org.assertj.core.api.AbstractAssert;
 import org.assertj.core.api.AbstractStringAssert;
@@ -85,7 +86,6 @@ public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmRepl
   }
 
   private static String quote(String s) {
-    String flat = s.replaceAll("\\s+", " ").strip();
-    return "\"" + (flat.length() > 300 ? flat.substring(0, 300) + "…" : flat) + "\"";
+    return "\"" + Excerpt.of(s, 300) + "\"";
   }
 }

@@ -181,9 +181,7 @@ final class StreamCollector extends EventSourceListener {
   }
 
   static String excerpt(String s) {
-    if (s == null) return "";
-    String flat = s.replaceAll("\\s+", " ").strip();
-    return flat.length() <= EXCERPT ? flat : flat.substring(0, EXCERPT) + "…";
+    return Excerpt.of(s, EXCERPT);
   }
 
   /** Thrown out of {@link #onEvent} to stop reading a stream that is not what it should be. */

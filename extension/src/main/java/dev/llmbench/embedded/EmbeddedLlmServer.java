@@ -180,9 +180,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
     boolean ignoreEos = body.path("ignore_eos").asBoolean(false);
     long seed = body.path("seed").asLong(0);
-    String id = (chat ? "chatcmpl-" : "cmpl-") + ids.incrementAndGet();
+    long n = ids.incrementAndGet();
+    String id = (chat ? "chatcmpl-" : "cmpl-") + n;
     Sequence seq = new Sequence(promptTokens, maxTokens, ignoreEos, chat ? profile.reasoningTokens() : 0,
-        TextModel.answer(prompt, seed), seed ^ ids.get());
+        TextModel.answer(prompt, seed), seed ^ n);
     scheduler.submit(seq);
     try {
       if (stream) stream(ex, seq, id, chat, includeUsage);

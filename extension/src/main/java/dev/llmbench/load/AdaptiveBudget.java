@@ -5,6 +5,7 @@ import dev.llmbench.metrics.Bootstrap;
 import dev.llmbench.metrics.ConfidenceInterval;
 import dev.llmbench.metrics.RequestMetrics;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,7 +18,7 @@ public final class AdaptiveBudget implements Budget {
   private final int checkEvery;
   private volatile boolean converged;
   private volatile StopReason reason = StopReason.REQUEST_CAP;
-  private volatile ConfidenceInterval last;
+  private final List<RequestTrace> done = new ArrayList<>(); // completed() calls never overlap
 
   public AdaptiveBudget(LevelPlan.AdaptivePlan plan, int concurrency) {
     this.plan = plan;
@@ -42,7 +43,8 @@ public final class AdaptiveBudget implements Budget {
   }
 
   @Override
-  public void completed(List<RequestTrace> done) {
+  public void completed(RequestTrace trace) {
+    done.add(trace);
     if (done.size() < plan.minRequests() || done.size() % checkEvery != 0) return;
     List<RequestMetrics> ok = done.stream().filter(RequestTrace::succeeded).map(RequestMetrics::of).toList();
     if (ok.size() < plan.minRequests()) return;
@@ -51,8 +53,8 @@ public final class AdaptiveBudget implements Budget {
     double window = (lastEnd - first) / 1e9;
     if (window <= 0) return;
     double inFlight = ok.stream().mapToDouble(r -> r.e2eLatency().toNanos() / 1e9).sum() / window;
-    last = Bootstrap.ratio(ok, r -> r.outputTokens(), r -> r.e2eLatency().toNanos() / 1e9, inFlight);
-    if (last.relativeHalfWidth() <= plan.targetHalfWidth()) converged = true;
+    ConfidenceInterval ci = Bootstrap.ratio(ok, r -> r.outputTokens(), r -> r.e2eLatency().toNanos() / 1e9, inFlight);
+    if (ci.relativeHalfWidth() <= plan.targetHalfWidth()) converged = true;
   }
 
   @Override

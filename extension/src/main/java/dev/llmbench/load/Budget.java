@@ -2,7 +2,6 @@ package dev.llmbench.load;
 
 import dev.llmbench.client.RequestTrace;
 import java.time.Duration;
-import java.util.List;
 
 /** Decides whether a level may send another request, and says why it stopped. */
 public interface Budget {
@@ -24,8 +23,8 @@ public interface Budget {
   /** Whether request number {@code issued} (0-based) may be sent, {@code elapsed} after the level began. */
   boolean mayIssue(int issued, Duration elapsed);
 
-  /** Called after each request completes, with every request completed so far. */
-  default void completed(List<RequestTrace> done) {}
+  /** Called after each request completes, one call at a time. */
+  default void completed(RequestTrace trace) {}
 
   /** Why sending stopped; meaningful once {@link #mayIssue} has said no. */
   StopReason stopReason();

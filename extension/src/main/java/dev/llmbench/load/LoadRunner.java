@@ -63,7 +63,7 @@ public final class LoadRunner {
           RequestTrace trace = sender.send(index, System.nanoTime());
           synchronized (done) {
             done.add(trace);
-            budget.completed(List.copyOf(done));
+            budget.completed(trace);
           }
         }
       });
@@ -100,7 +100,7 @@ public final class LoadRunner {
           RequestTrace trace = sender.send(index, scheduled);
           synchronized (done) {
             done.add(trace);
-            budget.completed(List.copyOf(done));
+            budget.completed(trace);
           }
         } finally {
           if (slots != null) slots.release();

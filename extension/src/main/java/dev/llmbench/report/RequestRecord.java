@@ -1,5 +1,6 @@
 package dev.llmbench.report;
 
+import dev.llmbench.SweepLevelResult;
 import dev.llmbench.client.Chunk;
 import dev.llmbench.metrics.RequestMetrics;
 import java.time.Duration;
@@ -25,6 +26,13 @@ public record RequestRecord(
     List<Double> chunkArrivalsMs,
     String finishReason,
     String error) {
+
+  /** Every request of a level, in order, with offsets from the level's first send. */
+  public static List<RequestRecord> allOf(SweepLevelResult level) {
+    List<RequestMetrics> all = level.requests();
+    long levelStart = all.stream().mapToLong(m -> m.trace().startNanos()).min().orElse(0);
+    return java.util.stream.IntStream.range(0, all.size()).mapToObj(i -> of(i, all.get(i), levelStart)).toList();
+  }
 
   public static RequestRecord of(int index, RequestMetrics r, long levelStartNanos) {
     long start = r.trace().startNanos();

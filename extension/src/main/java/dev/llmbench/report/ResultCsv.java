@@ -1,8 +1,6 @@
 package dev.llmbench.report;
 
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.metrics.RequestMetrics;
-import java.util.List;
 import java.util.Locale;
 
 /** Per-request records of a level as CSV; every time column is in milliseconds, as its header says. */
@@ -14,11 +12,8 @@ public final class ResultCsv {
   private ResultCsv() {}
 
   public static String write(SweepLevelResult r) {
-    List<RequestMetrics> all = r.requests();
-    long levelStart = all.stream().mapToLong(m -> m.trace().startNanos()).min().orElse(0);
     StringBuilder out = new StringBuilder(HEADER).append('\n');
-    for (int i = 0; i < all.size(); i++) {
-      RequestRecord rec = RequestRecord.of(i, all.get(i), levelStart);
+    for (RequestRecord rec : RequestRecord.allOf(r)) {
       out.append(String.join(",", Integer.toString(rec.index()), num(rec.startOffsetMs()), num(rec.queueMs()),
           num(rec.ttftMs()), num(rec.ttfoMs()), num(rec.tpotMs()), num(rec.e2eMs()),
           Integer.toString(rec.outputTokens()), Integer.toString(rec.reasoningTokens()),

@@ -14,7 +14,6 @@ import dev.llmbench.metrics.RequestMetrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -35,7 +34,6 @@ public final class ResultJson {
   public static String write(SweepLevelResult r) {
     ObjectNode root = MAPPER.createObjectNode();
     List<RequestMetrics> all = r.requests();
-    List<RequestMetrics> ok = all.stream().filter(RequestMetrics::succeeded).toList();
     root.put("duration", r.window().toNanos() / 1e9);
     root.put("completed", r.succeeded());
     root.put("failed", r.failed());
@@ -92,10 +90,7 @@ public final class ResultJson {
     r.warnings().forEach(warnings::add);
     r.serverMetrics().ifPresent(sm -> own.set("server_metrics", MAPPER.valueToTree(sm)));
 
-    long levelStart = all.stream().mapToLong(m -> m.trace().startNanos()).min().orElse(0);
-    List<RequestRecord> records = new ArrayList<>();
-    for (int i = 0; i < all.size(); i++) records.add(RequestRecord.of(i, all.get(i), levelStart));
-    root.set("requests", MAPPER.valueToTree(records));
+    root.set("requests", MAPPER.valueToTree(RequestRecord.allOf(r)));
     try {
       return MAPPER.writeValueAsString(root);
     } catch (IOException e) {
