@@ -7,6 +7,7 @@ import dev.llmbench.client.Excerpt;
 import dev.llmbench.client.OpenAiClient;
 import dev.llmbench.client.RequestTrace;
 import dev.llmbench.embedded.EmbeddedLlmServer;
+import dev.llmbench.report.AllureRunFiles;
 import dev.llmbench.report.AllureSupport;
 import java.io.IOException;
 import java.net.URI;
@@ -32,11 +33,13 @@ final class LiveEndpoint implements AutoCloseable {
   private final EmbeddedLlmServer embedded;
   private final OpenAiClient client;
   private final OpenAiClient probe;
+  private final AllureRunFiles runFiles;
   private EndpointInfo info;
   private RuntimeException notReady;
 
-  private LiveEndpoint(EndpointSettings settings) {
+  private LiveEndpoint(EndpointSettings settings, AllureRunFiles runFiles) {
     this.settings = settings;
+    this.runFiles = runFiles;
     this.embedded = settings.isEmbedded()
         ? EmbeddedLlmServer.start(settings.embeddedProfile(), 0, settings.embeddedStartupDelay())
         : null;
@@ -53,8 +56,12 @@ final class LiveEndpoint implements AutoCloseable {
   /** The endpoint for this test's settings, created on first use and closed when the run ends. */
   static LiveEndpoint of(ExtensionContext context) {
     EndpointSettings settings = EndpointSettings.of(context);
-    return context.getRoot().getStore(NAMESPACE)
-        .getOrComputeIfAbsent(settings.key(), k -> new LiveEndpoint(settings), LiveEndpoint.class);
+    ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
+    // Stored first, so it is closed (and writes its files) after every endpoint.
+    AllureRunFiles runFiles = store.getOrComputeIfAbsent(AllureRunFiles.class, k -> new AllureRunFiles(
+        AllureRunFiles.resultsDir(context.getConfigurationParameter("allure.results.directory")),
+        context.getConfigurationParameter(AllureRunFiles.CONFIG_DIR_KEY).map(java.nio.file.Path::of)), AllureRunFiles.class);
+    return store.getOrComputeIfAbsent(settings.key(), k -> new LiveEndpoint(settings, runFiles), LiveEndpoint.class);
   }
 
   OpenAiClient client() {
@@ -75,6 +82,7 @@ final class LiveEndpoint implements AutoCloseable {
     try {
       info = AllureSupport.step("Wait until " + client.baseUrl() + " is ready", this::waitUntilReady);
       AllureSupport.parameter("time to ready", Formats.duration(info.timeToReady()));
+      runFiles.endpointReady(info);
       return info;
     } catch (RuntimeException e) {
       notReady = e;
