@@ -20,7 +20,8 @@ mirror() {
   local m
   m=$(grep -hoE '^(URIs:|deb) +https?://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
       | grep -E 'debian(/|$)' | grep -v security | head -n1 | awk '{print $2}')
-  echo "${m:-http://deb.debian.org/debian}"
+  [ -n "$m" ] || die "no Debian mirror found in /etc/apt/sources.list*: debootstrap needs the one apt uses"
+  echo "$m"
 }
 
 prepare() {

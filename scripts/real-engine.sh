@@ -10,5 +10,5 @@ fi
 trap 'bash scripts/llama-server.sh stop 8091; bash scripts/llama-server.sh stop 8092' EXIT
 bash scripts/llama-server.sh start 8091 1 || exit 1
 bash scripts/llama-server.sh start 8092 4 || exit 1
-./mvnw -q install -DskipTests || exit 1
-./mvnw -pl sample-tests -Preal-engine test "$@"
+mvn -q install -DskipTests || exit 1
+mvn -pl sample-tests -Preal-engine test "$@"

@@ -18,8 +18,16 @@ public record EndpointInfo(
     String url, String model, ApiStyle api, Optional<String> embedded, Optional<String> serverVersion,
     Duration timeToReady) {
 
+  /**
+   * What reports call the endpoint: its URL, or {@code embedded <profile>} for the embedded engine, whose
+   * port changes every run and would break history ids.
+   */
+  public String reportName() {
+    return embedded.map(p -> "embedded " + p).orElse(url);
+  }
+
   @Override
   public String toString() {
-    return model + " at " + url + embedded.map(p -> " (embedded " + p + ")").orElse("");
+    return model + " at " + reportName();
   }
 }

@@ -81,7 +81,7 @@ final class LiveEndpoint implements AutoCloseable {
     if (notReady != null) throw new EndpointNotReadyException("not waited for again: " + notReady.getMessage(), notReady);
     try {
       info = AllureSupport.step("Wait until " + client.baseUrl() + " is ready", this::waitUntilReady);
-      AllureSupport.parameter("time to ready", Formats.duration(info.timeToReady()));
+      AllureSupport.volatileParameter("time to ready", Formats.duration(info.timeToReady()));
       runFiles.endpointReady(info);
       return info;
     } catch (RuntimeException e) {

@@ -60,7 +60,7 @@ final class SweepLevelExtension implements BeforeTestExecutionCallback, Paramete
     AllureSupport.parameter("prompts", plan.workload().name());
     LiveEndpoint endpoint = LiveEndpoint.of(context);
     EndpointInfo info = endpoint.ensureReady();
-    AllureSupport.parameter("endpoint", info.url());
+    AllureSupport.parameter("endpoint", info.reportName());
     AllureSupport.parameter("model", info.model());
     SweepLevelResult result = LevelExecutor.run(endpoint, info, plan, slo, percentiles);
     SweepState state = state(context);

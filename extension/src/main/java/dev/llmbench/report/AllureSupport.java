@@ -38,6 +38,11 @@ public final class AllureSupport {
     if (active()) Allure.parameter(name, value);
   }
 
+  /** A parameter shown in the report but left out of Allure's history id, for values that change every run. */
+  public static void volatileParameter(String name, String value) {
+    if (active()) Allure.parameter(name, value, true);
+  }
+
   public static void label(String name, String value) {
     if (active()) Allure.label(name, value);
   }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Turns the sample run's Allure results into a report (Allure 3 from npm; history kept across runs in
+# sample-tests/.allure-history), then opens it in headless Chromium over 127.0.0.1, expands the
+# sweep's throughput chart and saves a screenshot. Fails in one line if the chart is missing.
+#
+#   scripts/allure-report.sh           generate and check
+#   scripts/allure-report.sh --serve   generate, then serve the report on 127.0.0.1 until Ctrl-C
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RESULTS=sample-tests/target/allure-results
+REPORT=sample-tests/target/allure-report
+die() { echo "allure-report: $*" >&2; exit 1; }
+
+[ -d "$RESULTS" ] || die "no $RESULTS: run the sample benchmarks first (the README's first command)"
+command -v npm >/dev/null || die "npm is needed (Node.js 20): apt-get install nodejs npm"
+if [ ! -d allure-config/node_modules/allure ] || [ ! -d allure-config/node_modules/puppeteer-core ]; then
+  (cd allure-config && timeout 300 npm ci --no-audit --no-fund --loglevel=error) \
+    || die "npm ci in allure-config failed: is the npm registry reachable?"
+fi
+(cd allure-config && npx allure generate "../$RESULTS" --config allurerc.json >/dev/null) || die "allure generate failed"
+echo "report: $REPORT/index.html (open it served: scripts/allure-report.sh --serve)"
+if [ "${1:-}" = --serve ]; then
+  cd allure-config && exec npx allure open "../$REPORT"
+fi
+
+# CHROMIUM names another Chromium-based browser (e.g. google-chrome on GitHub's runners).
+if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
+  [ "$(id -u)" = 0 ] || die "chromium is needed for the report check: apt-get install chromium"
+  (timeout 600 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq chromium) >/dev/null \
+    || die "could not install chromium from Debian's packages"
+fi
+node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult) C=32" "chart: throughput" \
+  sample-tests/target/allure-chart.png
