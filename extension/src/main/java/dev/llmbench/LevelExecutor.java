@@ -23,9 +23,10 @@ final class LevelExecutor {
     LoadRunner.Sender sender = sender(endpoint, info, plan, plan.maxTokens());
     Duration countGrace = endpoint.settings().requestTimeout().plusSeconds(5);
     if (plan.warmupRequests() > 0) {
+      // Through the same loop as the level, so its first measured request does not pay for a cold code path.
       AllureSupport.step("Warm-up: " + plan.warmupRequests() + " requests, not counted", () -> {
-        new LoadRunner(sender(endpoint, info, plan, Math.min(16, plan.maxTokens())), endpoint.client()::cancelAll, countGrace)
-            .closedLoop(Math.max(1, plan.concurrency()), Budget.requests(plan.warmupRequests()));
+        drive(new LoadRunner(sender(endpoint, info, plan, Math.min(16, plan.maxTokens())), endpoint.client()::cancelAll,
+            countGrace), plan, Budget.requests(plan.warmupRequests()));
       });
     }
     Budget budget = plan.adaptive() != null ? new AdaptiveBudget(plan.adaptive(), plan.concurrency())
@@ -34,14 +35,18 @@ final class LevelExecutor {
     LoadRunner runner = new LoadRunner(sender, endpoint.client()::cancelAll,
         plan.duration() != null ? plan.grace() : countGrace);
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
-    LoadRunner.Outcome outcome = AllureSupport.step("Measure " + plan.label(), () -> plan.isOpenLoop()
-        ? runner.openLoop(plan.rate(), plan.burstiness(), plan.concurrency(), 42, budget)
-        : runner.closedLoop(plan.concurrency(), budget));
+    LoadRunner.Outcome outcome = AllureSupport.step("Measure " + plan.label(), () -> drive(runner, plan, budget));
     List<String> warnings = new ArrayList<>();
     ServerMetrics server = scraper.map(s -> s.stop(warnings)).orElse(null);
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
     if (server != null) warnings.addAll(ServerCrossCheck.compare(metrics, server));
     return new SweepLevelResult(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, warnings);
+  }
+
+  private static LoadRunner.Outcome drive(LoadRunner runner, LevelPlan plan, Budget budget) {
+    return plan.isOpenLoop()
+        ? runner.openLoop(plan.rate(), plan.burstiness(), plan.concurrency(), plan.seed(), budget)
+        : runner.closedLoop(plan.concurrency(), budget);
   }
 
   private static LoadRunner.Sender sender(LiveEndpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {

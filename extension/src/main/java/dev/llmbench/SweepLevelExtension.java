@@ -52,8 +52,13 @@ final class SweepLevelExtension implements BeforeTestExecutionCallback, Paramete
 
   @Override
   public void beforeTestExecution(ExtensionContext context) {
-    AllureSupport.parameter("concurrency", Integer.toString(plan.concurrency()));
-    if (plan.isOpenLoop()) AllureSupport.parameter("rate", plan.rate() + " req/s");
+    if (plan.isOpenLoop()) {
+      AllureSupport.parameter("rate", Formats.number(plan.rate()) + " req/s");
+      AllureSupport.parameter("burstiness", Formats.number(plan.burstiness()));
+      if (plan.concurrency() > 0) AllureSupport.parameter("max concurrency", Integer.toString(plan.concurrency()));
+    } else {
+      AllureSupport.parameter("concurrency", Integer.toString(plan.concurrency()));
+    }
     AllureSupport.parameter("requests", plan.duration() != null ? "for " + Formats.duration(plan.duration())
         : plan.adaptive() != null ? "adaptive" : Integer.toString(plan.requests()));
     AllureSupport.parameter("max_tokens", Integer.toString(plan.maxTokens()));

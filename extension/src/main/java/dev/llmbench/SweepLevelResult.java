@@ -1,5 +1,6 @@
 package dev.llmbench;
 
+import dev.llmbench.client.Chunk;
 import dev.llmbench.load.Budget;
 import dev.llmbench.load.LevelPlan;
 import dev.llmbench.metrics.Bootstrap;
@@ -13,6 +14,7 @@ import dev.llmbench.server.ServerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -219,6 +221,39 @@ public final class SweepLevelResult {
   /** Share of all sent requests (failures count as missed) that met every SLO, 0..1. */
   public double sloAttainment() {
     return requests.isEmpty() ? 0 : (double) good / requests.size();
+  }
+
+  /**
+   * The most output tokens in any one second of the window (vLLM's {@code max_output_tokens_per_s}):
+   * token-bearing chunks bucketed by arrival second, each request's tokens spread over its chunks.
+   */
+  public Rate peakOutputThroughput() {
+    long start = requests.stream().mapToLong(r -> r.trace().startNanos()).min().orElse(0);
+    Map<Long, Double> buckets = new HashMap<>();
+    for (RequestMetrics r : requests) {
+      List<Chunk> chunks = r.trace().tokenChunks();
+      if (!r.succeeded() || chunks.isEmpty()) continue;
+      double perChunk = (double) r.outputTokens() / chunks.size();
+      for (Chunk c : chunks) buckets.merge((c.arrivalNanos() - start) / 1_000_000_000L, perChunk, Double::sum);
+    }
+    return Rate.tokensPerSecond(buckets.values().stream().mapToDouble(Double::doubleValue).max().orElse(0));
+  }
+
+  /** The most requests in flight at once during the level (vLLM's {@code max_concurrent_requests}). */
+  public int peakConcurrency() {
+    List<long[]> events = new ArrayList<>();
+    for (RequestMetrics r : requests) {
+      events.add(new long[] {r.trace().startNanos(), 1});
+      events.add(new long[] {r.trace().endNanos(), -1});
+    }
+    events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1])); // ends first on ties
+    int now = 0;
+    int peak = 0;
+    for (long[] e : events) {
+      now += (int) e[1];
+      peak = Math.max(peak, now);
+    }
+    return peak;
   }
 
   /** 95% bootstrap interval of output tokens per second. */

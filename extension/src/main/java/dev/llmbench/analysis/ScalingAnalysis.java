@@ -1,10 +1,13 @@
 package dev.llmbench.analysis;
 
+import dev.llmbench.Formats;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.metrics.RequestMetrics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Reads a concurrency sweep the way an engineer reads the table: where throughput stops scaling, where
@@ -14,6 +17,9 @@ public final class ScalingAnalysis {
 
   /** Efficiency below this at the top level means the deployment is bound by something other than compute. */
   static final double POOR_EFFICIENCY = 0.5;
+
+  /** An open-loop level is past saturation when its late requests take this much longer than its early ones. */
+  static final double QUEUE_GROWTH = 1.5;
 
   /**
    * One level's scaling.
@@ -83,6 +89,56 @@ public final class ScalingAnalysis {
       }
     }
     return new ScalingAnalysis(List.copyOf(points), List.copyOf(findings));
+  }
+
+  /**
+   * Findings for a whole sweep: per workload group, the closed-loop scaling reading, or for an open loop
+   * where the server stops keeping up with the offered rate.
+   */
+  public static List<String> findings(List<SweepLevelResult> levels) {
+    List<String> all = new ArrayList<>();
+    SweepGroups.of(levels).forEach((group, members) -> {
+      String prefix = group.isEmpty() ? "" : "[" + group + "] ";
+      List<String> found = members.get(0).plan().isOpenLoop() ? openLoop(members) : of(members).findings();
+      found.forEach(f -> all.add(prefix + f));
+    });
+    return all;
+  }
+
+  /**
+   * Levels by ascending offered rate. A level kept up when its queue did not build: the mean latency of
+   * its last third of requests (by send time) is at most {@value #QUEUE_GROWTH}x that of its first third.
+   * Completed requests per window would mislead here: a short level's window includes the last request's
+   * latency.
+   */
+  static List<String> openLoop(List<SweepLevelResult> byRate) {
+    List<String> findings = new ArrayList<>();
+    SweepLevelResult keptUp = null;
+    for (SweepLevelResult l : byRate) {
+      Optional<Double> growth = latencyGrowth(l);
+      if (growth.isPresent() && growth.get() <= QUEUE_GROWTH) {
+        keptUp = l;
+      } else if (growth.isPresent()) {
+        findings.add(String.format(Locale.ROOT, "at %s req/s the latency of the last third of requests is %.1fx that of "
+            + "the first third: requests queue, the server is past saturation", Formats.number(l.plan().rate()), growth.get()));
+        break;
+      }
+    }
+    findings.add(0, keptUp == null
+        ? "the server kept up with none of the offered rates"
+        : "the server kept up with offered rates up to " + Formats.number(keptUp.plan().rate()) + " req/s (no queue built up)");
+    return findings;
+  }
+
+  /** Mean E2E latency of the last third of successful requests over that of the first third, by send time. */
+  static Optional<Double> latencyGrowth(SweepLevelResult l) {
+    List<RequestMetrics> ok = l.requests().stream().filter(RequestMetrics::succeeded)
+        .sorted(Comparator.comparingLong(r -> r.trace().startNanos())).toList();
+    int third = ok.size() / 3;
+    if (third == 0) return Optional.empty();
+    double first = ok.subList(0, third).stream().mapToLong(r -> r.e2eLatency().toNanos()).average().orElse(0);
+    double last = ok.subList(ok.size() - third, ok.size()).stream().mapToLong(r -> r.e2eLatency().toNanos()).average().orElse(0);
+    return first == 0 ? Optional.empty() : Optional.of(last / first);
   }
 
   public List<Point> points() {

@@ -19,6 +19,7 @@ import java.time.Duration;
  * @param workload       the prompts
  * @param warmupRequests requests sent and discarded before measuring
  * @param adaptive       adaptive-mode settings, or null
+ * @param seed           seed of the prompt order and of an open loop's arrival times
  */
 public record LevelPlan(
     String label,
@@ -34,7 +35,8 @@ public record LevelPlan(
     Double temperature,
     Workload workload,
     int warmupRequests,
-    AdaptivePlan adaptive) {
+    AdaptivePlan adaptive,
+    long seed) {
 
   public boolean isOpenLoop() {
     return rate > 0;

@@ -1,9 +1,11 @@
 package dev.llmbench.report;
 
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.analysis.SweepGroups;
 import dev.llmbench.metrics.Distribution;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /** The table terminal users know from ad-hoc sweep scripts: one row per level. */
@@ -11,7 +13,16 @@ public final class ConsoleTable {
 
   private ConsoleTable() {}
 
+  /** One row per level; a sweep crossing several workloads gets a heading per workload. */
   public static String render(List<SweepLevelResult> levels) {
+    Map<String, List<SweepLevelResult>> groups = SweepGroups.of(levels);
+    if (groups.size() == 1) return rows(levels);
+    StringBuilder out = new StringBuilder();
+    groups.forEach((group, members) -> out.append("-- ").append(group).append('\n').append(rows(members)));
+    return out.toString();
+  }
+
+  private static String rows(List<SweepLevelResult> levels) {
     int width = levels.stream().mapToInt(l -> rowLabel(l).length()).max().orElse(4);
     int countWidth = levels.stream().mapToInt(l -> Long.toString(l.requestCount()).length()).max().orElse(1);
     StringBuilder out = new StringBuilder();

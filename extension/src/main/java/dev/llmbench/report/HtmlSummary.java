@@ -2,7 +2,6 @@ package dev.llmbench.report;
 
 import dev.llmbench.Formats;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.analysis.ScalingAnalysis;
 import dev.llmbench.metrics.ConfidenceInterval;
 import dev.llmbench.metrics.Distribution;
 import dev.llmbench.metrics.Percentiles;
@@ -72,14 +71,15 @@ public final class HtmlSummary {
     return h.toString();
   }
 
-  public static String sweep(String title, List<SweepLevelResult> levels, Map<String, String> charts) {
+  public static String sweep(String title, List<SweepLevelResult> levels, String table, List<String> findings,
+      Map<String, String> charts) {
     StringBuilder h = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
         .append(esc(title)).append("</title>").append(STYLE).append("</head><body>");
     h.append("<h2>").append(esc(title)).append("</h2>");
     if (!levels.isEmpty()) h.append("<p>").append(esc(levels.get(0).endpoint().toString())).append("</p>");
-    h.append("<pre>").append(esc(ConsoleTable.render(levels))).append("</pre>");
+    h.append("<pre>").append(esc(table)).append("</pre>");
     h.append("<ul>");
-    ScalingAnalysis.of(levels).findings().forEach(f -> h.append("<li>").append(esc(f)).append("</li>"));
+    findings.forEach(f -> h.append("<li>").append(esc(f)).append("</li>"));
     h.append("</ul>");
     charts.values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
     for (SweepLevelResult l : levels) {

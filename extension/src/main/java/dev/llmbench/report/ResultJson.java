@@ -43,7 +43,11 @@ public final class ResultJson {
     if (!r.serviceLevels().isEmpty()) root.put("request_goodput", r.goodput().perSecond());
     root.put("output_throughput", r.outputThroughput().perSecond());
     root.put("total_token_throughput", r.totalTokenThroughput().perSecond());
-    root.put("max_concurrency", r.concurrency());
+    root.put("max_output_tokens_per_s", r.peakOutputThroughput().perSecond());
+    root.put("max_concurrent_requests", r.peakConcurrency());
+    if (r.plan().isOpenLoop()) root.put("request_rate", r.plan().rate());
+    if (r.plan().isOpenLoop()) root.put("burstiness", r.plan().burstiness());
+    if (r.concurrency() > 0) root.put("max_concurrency", r.concurrency());
     stats(root, "ttft", r.ttft(), r.percentiles());
     stats(root, "tpot", r.tpot(), r.percentiles());
     stats(root, "itl", r.itl(), r.percentiles());

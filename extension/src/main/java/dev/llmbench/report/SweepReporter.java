@@ -46,13 +46,14 @@ public final class SweepReporter {
   /** Prints and writes the sweep's table, analysis, charts and page; returns the table. */
   public String sweep(List<SweepLevelResult> levels) {
     String table = ConsoleTable.render(levels);
-    String findings = String.join("\n", ScalingAnalysis.of(levels).findings());
+    List<String> found = ScalingAnalysis.findings(levels);
+    String findings = String.join("\n", found);
     System.out.println("\n[llmbench] " + title + "\n" + table + findings + "\n[llmbench] report: "
         + dir.resolve("index.html").toAbsolutePath() + "\n");
     Map<String, String> charts = SvgCharts.forSweep(title, levels);
     charts.forEach((name, svg) -> write(name + ".svg", svg));
     write("table.txt", table + "\n" + findings + "\n");
-    write("index.html", HtmlSummary.sweep(title, levels, charts));
+    write("index.html", HtmlSummary.sweep(title, levels, table, found, charts));
     AllureSupport.attach("sweep table", "text/plain", "txt", table + "\n" + findings + "\n");
     charts.forEach((name, svg) -> AllureSupport.attach("chart: " + name, "image/svg+xml", "svg", svg));
     return table;

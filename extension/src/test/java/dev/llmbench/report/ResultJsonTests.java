@@ -43,7 +43,7 @@ class ResultJsonTests {
           "length", new Usage(7, 4, null), Map.of(), 2, true, null)));
     }
     LevelPlan plan = new LevelPlan("C=" + c, c, 0, 1, 2 * c, null, Duration.ofSeconds(1), 4, 0, true, null,
-        Workload.builtIn(1), 0, null);
+        Workload.builtIn(1), 0, null, 1);
     EndpointInfo info = new EndpointInfo("http://127.0.0.1:1/", "m", ApiStyle.CHAT, Optional.empty(), Optional.empty(), Duration.ZERO);
     return new SweepLevelResult(plan, info, requests, ServiceLevels.none().withTtft(Duration.ofMillis(25)),
         List.of(50.0, 99.0), Budget.StopReason.REQUEST_COUNT, null, List.of());
@@ -66,6 +66,8 @@ class ResultJsonTests {
     assertThat(json.get("request_goodput").asDouble()).isCloseTo(4 / 0.065, within(1e-6));
     assertThat(json.get("ttfts").get(0).asDouble()).isCloseTo(0.020, within(1e-12)); // seconds, as vLLM
     assertThat(json.get("itls").get(0)).hasSize(3);
+    assertThat(json.get("max_concurrent_requests").asInt()).isEqualTo(4); // 50 ms requests, 5 ms apart
+    assertThat(json.get("max_output_tokens_per_s").asDouble()).isEqualTo(16.0); // all within the first second
   }
 
   @Test
