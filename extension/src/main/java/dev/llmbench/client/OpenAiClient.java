@@ -54,6 +54,7 @@ public final class OpenAiClient implements AutoCloseable {
         // Retries only a request the server never read: a pooled connection it had closed (llama-server
         // closes after each stream). Never a request that got a response.
         .retryOnConnectionFailure(true)
+        .socketFactory(new NoDelaySocketFactory())
         .build();
   }
 
