@@ -8,6 +8,9 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import okhttp3.Call;
 import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
@@ -31,6 +34,7 @@ public final class OpenAiClient implements AutoCloseable {
   private final HttpUrl baseUrl;
   private final String apiKey;
   private final ObjectMapper json = new ObjectMapper();
+  private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
 
   /**
    * @param baseUrl        server root, e.g. {@code http://127.0.0.1:8000} (a trailing {@code /v1} is dropped)
@@ -84,9 +88,19 @@ public final class OpenAiClient implements AutoCloseable {
     int promptEstimate = request.messages().stream().mapToInt(m -> m.content().length()).sum() / 4 + 1;
     long start = System.nanoTime();
     StreamCollector collector = new StreamCollector(json, Math.min(scheduledNanos, start), start, promptEstimate);
+    Call call = http.newCall(httpRequest);
+    inFlight.add(call);
+    try {
+      return read(call, collector);
+    } finally {
+      inFlight.remove(call);
+    }
+  }
+
+  private RequestTrace read(Call call, StreamCollector collector) {
     Response opened;
     try {
-      opened = http.newCall(httpRequest).execute();
+      opened = call.execute();
     } catch (IOException | RuntimeException e) {
       collector.failedBeforeResponse(e);
       return collector.trace();
@@ -174,7 +188,8 @@ public final class OpenAiClient implements AutoCloseable {
 
   /** Aborts every request of this client still running; each then records its failure. */
   public void cancelAll() {
-    http.dispatcher().cancelAll();
+    // The dispatcher forgets a call once its headers are in, so streams being read are cancelled here.
+    inFlight.forEach(Call::cancel);
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.llmbench.metrics.RequestMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Keeps a level sending until the 95% interval of output throughput is narrow enough and the level has
@@ -55,6 +56,11 @@ public final class AdaptiveBudget implements Budget {
     double inFlight = ok.stream().mapToDouble(r -> r.e2eLatency().toNanos() / 1e9).sum() / window;
     ConfidenceInterval ci = Bootstrap.ratio(ok, r -> r.outputTokens(), r -> r.e2eLatency().toNanos() / 1e9, inFlight);
     if (ci.relativeHalfWidth() <= plan.targetHalfWidth()) converged = true;
+  }
+
+  @Override
+  public Optional<Duration> timeLimit() {
+    return Optional.of(plan.maxDuration());
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.llmbench.load;
 
 import dev.llmbench.client.RequestTrace;
 import java.time.Duration;
+import java.util.Optional;
 
 /** Decides whether a level may send another request, and says why it stopped. */
 public interface Budget {
@@ -26,6 +27,11 @@ public interface Budget {
   /** Called after each request completes, one call at a time. */
   default void completed(RequestTrace trace) {}
 
+  /** The time after which no request is sent, if the budget has one. */
+  default Optional<Duration> timeLimit() {
+    return Optional.empty();
+  }
+
   /** Why sending stopped; meaningful once {@link #mayIssue} has said no. */
   StopReason stopReason();
 
@@ -48,6 +54,11 @@ public interface Budget {
       @Override
       public boolean mayIssue(int issued, Duration elapsed) {
         return elapsed.compareTo(duration) < 0;
+      }
+
+      @Override
+      public Optional<Duration> timeLimit() {
+        return Optional.of(duration);
       }
 
       @Override

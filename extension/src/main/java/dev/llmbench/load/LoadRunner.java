@@ -6,6 +6,7 @@ import dev.llmbench.client.RequestTrace;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -52,12 +53,16 @@ public final class LoadRunner {
     AtomicInteger issued = new AtomicInteger();
     long begin = System.nanoTime();
     ExecutorService workers = Executors.newFixedThreadPool(concurrency, daemon("llmbench-closed-loop"));
+    CountDownLatch stoppedSending = new CountDownLatch(1);
     for (int w = 0; w < concurrency; w++) {
       workers.execute(() -> {
         while (!Thread.currentThread().isInterrupted()) {
           int index;
           synchronized (issued) {
-            if (!budget.mayIssue(issued.get(), Duration.ofNanos(System.nanoTime() - begin))) return;
+            if (!budget.mayIssue(issued.get(), Duration.ofNanos(System.nanoTime() - begin))) {
+              stoppedSending.countDown();
+              return;
+            }
             index = issued.getAndIncrement();
           }
           RequestTrace trace = sender.send(index, System.nanoTime());
@@ -68,7 +73,7 @@ public final class LoadRunner {
         }
       });
     }
-    return finish(workers, done, budget);
+    return finish(workers, done, budget, stoppedSending, begin);
   }
 
   /**
@@ -107,13 +112,23 @@ public final class LoadRunner {
         }
       });
     }
-    return finish(workers, done, budget);
+    return finish(workers, done, budget, new CountDownLatch(0), begin); // the schedule above has stopped sending
   }
 
-  private Outcome finish(ExecutorService workers, List<RequestTrace> done, Budget budget) {
+  /**
+   * Waits until sending has stopped (the budget said no, or its time limit passed), then up to the grace
+   * period for requests in flight, then cancels them.
+   */
+  private Outcome finish(ExecutorService workers, List<RequestTrace> done, Budget budget, CountDownLatch stoppedSending,
+      long begin) {
     workers.shutdown();
+    long sendingEnds = budget.timeLimit().map(d -> begin + d.toNanos()).orElse(Long.MAX_VALUE);
     long cancelledAt = Long.MAX_VALUE;
     try {
+      while (!stoppedSending.await(20, TimeUnit.MILLISECONDS) && !workers.isTerminated()
+          && System.nanoTime() - sendingEnds < 0) {
+        // Sending goes on; a count budget ends when its requests are sent, a timed one at its limit.
+      }
       if (!workers.awaitTermination(grace.toNanos(), TimeUnit.NANOSECONDS)) {
         cancelledAt = System.nanoTime();
         cancelInFlight.run();

@@ -3,6 +3,7 @@ package dev.llmbench.report;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.analysis.SweepGroups;
 import dev.llmbench.metrics.Distribution;
+import dev.llmbench.metrics.Percentiles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,9 +17,15 @@ public final class ConsoleTable {
   /** One row per level; a sweep crossing several workloads gets a heading per workload. */
   public static String render(List<SweepLevelResult> levels) {
     Map<String, List<SweepLevelResult>> groups = SweepGroups.of(levels);
-    if (groups.size() == 1) return rows(levels);
     StringBuilder out = new StringBuilder();
-    groups.forEach((group, members) -> out.append("-- ").append(group).append('\n').append(rows(members)));
+    if (groups.size() == 1) {
+      out.append(rows(levels));
+    } else {
+      groups.forEach((group, members) -> out.append("-- ").append(group).append('\n').append(rows(members)));
+    }
+    if (levels.stream().anyMatch(l -> !l.e2eLatency().isEmpty() && !l.e2eLatency().supports(99))) {
+      out.append("* p99 of fewer than ").append(Percentiles.samplesNeeded(99)).append(" requests is only their maximum\n");
+    }
     return out.toString();
   }
 
@@ -31,8 +38,7 @@ public final class ConsoleTable {
           rowLabel(l), l.succeeded(), l.requestCount(), l.failed(), l.window().toNanos() / 1e9,
           l.outputThroughput().perSecond(),
           s(l.e2eLatency().mean().orElse(null)), s(l.e2eLatency().percentile(50).orElse(null)),
-          s(l.e2eLatency().percentile(99).orElse(null)), s(l.ttft().mean().orElse(null)),
-          s(l.ttft().percentile(99).orElse(null))));
+          p99(l.e2eLatency()), s(l.ttft().mean().orElse(null)), p99(l.ttft())));
       if (!l.errorsByType().isEmpty()) out.append(" | errors ").append(l.errorsByType());
       out.append('\n');
     }
@@ -45,6 +51,11 @@ public final class ConsoleTable {
       return String.format(Locale.ROOT, "C=%2d", l.concurrency());
     }
     return l.label();
+  }
+
+  /** p99 in seconds, starred when it rests on too few samples to be more than the maximum. */
+  private static String p99(Distribution d) {
+    return s(d.percentile(99).orElse(null)) + (!d.isEmpty() && !d.supports(99) ? "*" : "");
   }
 
   private static String s(Duration d) {

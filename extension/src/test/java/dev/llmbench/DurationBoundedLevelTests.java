@@ -1,0 +1,35 @@
+package dev.llmbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import dev.llmbench.load.Budget;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+/** A level bounded by time: it stops sending, gives requests in flight a grace period, then cancels and counts them. */
+class DurationBoundedLevelTests {
+
+  @Test
+  void requestsStillRunningAfterTheGraceAreCancelledAndCounted() {
+    var events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(LongRequestsTestCases.class)).execute().testEvents();
+    assertThat(events.failed().stream().map(e -> e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
+        .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("?"))).isEmpty();
+    assertThat(events.succeeded().count()).isEqualTo(1);
+  }
+
+  @LlmEndpoint(embeddedProfile = "fixed-20ms")
+  static class LongRequestsTestCases {
+    // Each request needs 100 x 20 ms = 2 s; the level sends for 600 ms and waits 300 ms more.
+    @ConcurrencySweep(value = 2, duration = "600ms", grace = "300ms", maxTokens = 100, warmupRequests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r.stopReason()).isEqualTo(Budget.StopReason.DURATION);
+      assertThat(r.requestCount()).isEqualTo(2);
+      assertThat(r.errorsByType()).containsEntry("CANCELLED", 2L);
+      assertThat(r.succeeded()).isZero();
+      // 600 ms of sending + 300 ms of grace, not the 2 s each request would take.
+      assertThat(r.window()).isBetween(Duration.ofMillis(880), Duration.ofMillis(1200));
+    }
+  }
+}
