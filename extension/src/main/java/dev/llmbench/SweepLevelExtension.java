@@ -70,6 +70,7 @@ final class SweepLevelExtension implements BeforeTestExecutionCallback, Paramete
     SweepLevelResult result = LevelExecutor.run(endpoint, info, plan, slo, percentiles);
     SweepState state = state(context);
     synchronized (state) {
+      context.getStore(NAMESPACE).put(EarlierLevels.class, new EarlierLevels(plan.label(), state.results));
       state.results.add(result);
     }
     context.getStore(NAMESPACE).put(SweepLevelResult.class, result);
@@ -78,14 +79,16 @@ final class SweepLevelExtension implements BeforeTestExecutionCallback, Paramete
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    return parameter.getParameter().getType() == SweepLevelResult.class;
+    Class<?> type = parameter.getParameter().getType();
+    return type == SweepLevelResult.class || type == EarlierLevels.class;
   }
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    SweepLevelResult result = context.getStore(NAMESPACE).get(SweepLevelResult.class, SweepLevelResult.class);
-    if (result == null) throw new IllegalStateException(plan.label() + " was not measured");
-    return result;
+    Class<?> type = parameter.getParameter().getType();
+    Object value = context.getStore(NAMESPACE).get(type, type);
+    if (value == null) throw new IllegalStateException(plan.label() + " was not measured");
+    return value;
   }
 
   @Override

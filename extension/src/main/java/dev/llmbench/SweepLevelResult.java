@@ -55,6 +55,7 @@ public final class SweepLevelResult {
   private final Distribution e2e;
   private final Distribution queueTime;
   private final ConfidenceInterval outputThroughputCi;
+  private final Optional<DecodeRates> decodeRates;
 
   public SweepLevelResult(LevelPlan plan, EndpointInfo endpoint, List<RequestMetrics> requests,
       ServiceLevels serviceLevels, List<Double> percentiles, Budget.StopReason stopReason,
@@ -107,6 +108,11 @@ public final class SweepLevelResult {
             + Percentiles.samplesNeeded(p));
       }
     }
+    this.decodeRates = DecodeRates.of(ok);
+    decodeRates.filter(d -> !d.agree()).ifPresent(d -> w.add(String.format(java.util.Locale.ROOT,
+        "decode rate: the client measured %.1f tok/s per request (1 / TPOT, median), the server's timings say %.1f "
+            + "(predicted_per_second, median): they differ by more than %.0f%%", d.client(), d.server(),
+        DecodeRates.TOLERANCE * 100)));
     this.warnings = List.copyOf(w);
   }
 
@@ -300,6 +306,33 @@ public final class SweepLevelResult {
 
   public Optional<ServerMetrics> serverMetrics() {
     return Optional.ofNullable(serverMetrics);
+  }
+
+  /** The client's decode rate next to the one the server reports in {@code timings}, when it reports one (llama.cpp). */
+  public Optional<DecodeRates> decodeRates() {
+    return decodeRates;
+  }
+
+  /**
+   * Per-request decode speed as the client measured it (1 / TPOT) and as the server timed it
+   * ({@code timings.predicted_per_second}), medians over the level's successful requests.
+   */
+  public record DecodeRates(double client, double server) {
+
+    /** How far the two may differ: the client's TPOT also carries network and chunking jitter. */
+    public static final double TOLERANCE = 0.10;
+
+    static Optional<DecodeRates> of(List<RequestMetrics> ok) {
+      double[] client = ok.stream().flatMap(r -> r.outputTokensPerSecondPerUser().stream()).mapToDouble(Double::doubleValue).toArray();
+      double[] server = ok.stream().map(r -> r.trace().serverTimings().get("predicted_per_second"))
+          .filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+      if (client.length == 0 || server.length == 0) return Optional.empty();
+      return Optional.of(new DecodeRates(Percentiles.of(client, 50), Percentiles.of(server, 50)));
+    }
+
+    public boolean agree() {
+      return Math.abs(client - server) <= TOLERANCE * server;
+    }
   }
 
   /** Things a reader should know before trusting the figures: estimates, too few samples, mismatches. */

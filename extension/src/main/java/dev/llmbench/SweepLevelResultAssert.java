@@ -232,6 +232,19 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return this;
   }
 
+  /** The client's decode rate (1 / TPOT) is within {@value SweepLevelResult.DecodeRates#TOLERANCE} of the server's own timing. */
+  public SweepLevelResultAssert hasDecodeRateMatchingServer() {
+    isNotNull();
+    SweepLevelResult.DecodeRates d = actual.decodeRates().orElse(null);
+    if (d == null) {
+      failWithMessage("%s: the server sent no timings.predicted_per_second to compare with (llama.cpp does)", actual.label());
+    } else if (!d.agree()) {
+      failWithMessage("%s: the client measured %.1f tok/s per request but the server timed %.1f; allowed difference %.0f%%",
+          actual.label(), d.client(), d.server(), SweepLevelResult.DecodeRates.TOLERANCE * 100);
+    }
+    return this;
+  }
+
   /** A server counter's rise during the level, e.g. {@code vllm:num_preemptions_total}. */
   public AbstractDoubleAssert<?> serverCounter(String name) {
     isNotNull();

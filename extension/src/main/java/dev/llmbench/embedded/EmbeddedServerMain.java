@@ -16,7 +16,7 @@ public final class EmbeddedServerMain implements Callable<Integer> {
   int port;
 
   @Option(names = "--profile", defaultValue = "mla-pcie",
-      description = "performance profile: mla-pcie, gqa-dense, reasoning, fixed-20ms, speculative, instant (default ${DEFAULT-VALUE})")
+      description = "performance profile: mla-pcie, gqa-dense, reasoning, fixed-20ms, speculative, single-slot, instant (default ${DEFAULT-VALUE})")
   String profile;
 
   @Option(names = "--model", description = "model id to serve instead of the profile's")

@@ -71,6 +71,11 @@ public record PerformanceProfile(
       micros(40), 128, 0, 3,
       "speculative decoding: 3 tokens per chunk, ~200 tok/s single stream"));
 
+  /** One sequence at a time, like llama-server with one slot: every other request waits in the queue. */
+  public static final PerformanceProfile SINGLE_SLOT = register(new PerformanceProfile(
+      "single-slot", "single-slot-cpu", Duration.ofMillis(5), Duration.ZERO, micros(100), 1, 0, 1,
+      "one slot, 5 ms per token: requests queue, as on llama-server -np 1"));
+
   /** 1 ms steps: fast enough for tests of the extension itself. */
   public static final PerformanceProfile INSTANT = register(new PerformanceProfile(
       "instant", "instant", Duration.ofMillis(1), Duration.ZERO, Duration.ZERO, 1024, 0, 1,

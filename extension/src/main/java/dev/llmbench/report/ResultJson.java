@@ -93,6 +93,10 @@ public final class ResultJson {
     ArrayNode warnings = own.putArray("warnings");
     r.warnings().forEach(warnings::add);
     r.serverMetrics().ifPresent(sm -> own.set("server_metrics", MAPPER.valueToTree(sm)));
+    r.decodeRates().ifPresent(d -> {
+      own.put("decode_rate_client", d.client());
+      own.put("decode_rate_server", d.server());
+    });
 
     root.set("requests", MAPPER.valueToTree(RequestRecord.allOf(r)));
     try {

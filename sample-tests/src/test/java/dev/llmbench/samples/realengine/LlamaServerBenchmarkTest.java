@@ -4,6 +4,7 @@ import static dev.llmbench.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.EarlierLevels;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.SweepLevelResult;
 import java.time.Duration;
@@ -31,7 +32,7 @@ class LlamaServerBenchmarkTest {
   class SingleSlot {
     @ConcurrencySweep(value = {1, 2, 4}, maxTokens = MAX_TOKENS, inputTokens = 16, requests = 8)
     void requestsQueue(SweepLevelResult level) {
-      assertThat(level).hasNoErrors().hasServerTokenCountsMatching();
+      assertThat(level).hasNoErrors().hasServerTokenCountsMatching().hasDecodeRateMatchingServer();
       // Each request waits for at least half of another's generation before its first token.
       if (level.concurrency() > 1) {
         assertThat(level.ttft().percentile(50).orElseThrow()).isGreaterThan(halfAGeneration(level));
@@ -40,14 +41,17 @@ class LlamaServerBenchmarkTest {
     }
   }
 
-  /** Four slots: requests run side by side, so TTFT stays low. */
+  /** Four slots: requests run side by side, so TTFT stays low and aggregate throughput does not fall. */
   @Nested
   @LlmEndpoint(baseUrl = "http://127.0.0.1:8092", readyTimeout = "2m")
   class FourSlots {
     @ConcurrencySweep(value = {1, 2, 4}, maxTokens = MAX_TOKENS, inputTokens = 16, requests = 8)
-    void requestsRunTogether(SweepLevelResult level) {
-      assertThat(level).hasNoErrors().hasServerTokenCountsMatching();
+    void requestsRunTogether(SweepLevelResult level, EarlierLevels earlier) {
+      assertThat(level).hasNoErrors().hasServerTokenCountsMatching().hasDecodeRateMatchingServer();
       assertThat(level.ttft().percentile(50).orElseThrow()).isLessThan(halfAGeneration(level));
+      // More load never costs aggregate throughput (10% for noise on 2 cores).
+      earlier.last().ifPresent(previous -> assertThat(level).outputTokensPerSecond()
+          .isGreaterThanOrEqualTo(0.9 * previous.outputThroughput().perSecond()));
     }
   }
 }

@@ -1,0 +1,70 @@
+package dev.llmbench;
+
+import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import dev.llmbench.server.PrometheusText;
+import dev.llmbench.server.ServerMetrics;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+/** Server-side metrics around each level, on the embedded engine (which speaks vLLM's metric names). */
+class ServerMetricsTests {
+
+  @Test
+  void parsesPrometheusTextWithLabelsTypesAndFamily() {
+    PrometheusText text = PrometheusText.parse("""
+        # HELP vllm:num_requests_waiting Requests waiting.
+        # TYPE vllm:num_requests_waiting gauge
+        vllm:num_requests_waiting{model_name="m"} 3
+        # TYPE vllm:generation_tokens counter
+        vllm:generation_tokens_total{model_name="m"} 1.5e3 1700000000000
+        garbage line
+        """);
+    assertThat(text.family()).isEqualTo("vllm");
+    assertThat(text.series()).containsEntry("vllm:num_requests_waiting{model_name=\"m\"}", 3.0)
+        .containsEntry("vllm:generation_tokens_total{model_name=\"m\"}", 1500.0);
+    assertThat(text.typeOf("vllm:num_requests_waiting{model_name=\"m\"}")).isEqualTo("gauge");
+    assertThat(text.typeOf("vllm:generation_tokens_total{model_name=\"m\"}")).isEqualTo("counter");
+  }
+
+  @Test
+  void countersSumOverLabelSetsAndGaugesKeepTheirPeak() {
+    ServerMetrics m = new ServerMetrics("vllm",
+        java.util.Map.of("vllm:prompt_tokens_total{model_name=\"a\"}", 10.0, "vllm:prompt_tokens_total{model_name=\"b\"}", 5.0),
+        java.util.Map.of("vllm:num_requests_waiting{model_name=\"a\"}", 4.0), 3);
+    assertThat(m.counter("vllm:prompt_tokens_total")).contains(15.0);
+    assertThat(m.gaugePeak("vllm:num_requests_waiting")).contains(4.0);
+    assertThat(m.counter("vllm:nothing")).isEmpty();
+  }
+
+  @Test
+  void queueDepthPreemptionsAndTokenCountsOfALevel() {
+    var events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(SingleSlotTestCases.class)).execute().testEvents();
+    assertThat(events.failed().stream().map(e -> e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
+        .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("?")))
+        .isEmpty();
+    assertThat(events.succeeded().count()).isEqualTo(2);
+  }
+
+  @LlmEndpoint(embeddedProfile = "single-slot")
+  static class SingleSlotTestCases {
+    @ConcurrencySweep(value = {1, 4}, requests = 8, maxTokens = 20)
+    void sweep(SweepLevelResult level, EarlierLevels earlier) {
+      assertThat(level).hasNoErrors().hasServerTokenCountsMatching();
+      assertThat(level).serverCounter("vllm:num_preemptions_total").isZero();
+      assertThat(level).serverCounter("vllm:generation_tokens_total").isEqualTo(8.0 * 20);
+      assertThat(level.serverMetrics().orElseThrow().family()).isEqualTo("vllm");
+      assertThat(earlier.all()).hasSize(level.concurrency() == 1 ? 0 : 1);
+      assertThat(earlier.toString()).isEqualTo("levels before " + level.label());
+      if (level.concurrency() == 4) {
+        // One slot, four clients: three wait while one runs.
+        assertThat(level).serverGaugePeak("vllm:num_requests_waiting").isGreaterThanOrEqualTo(2.0);
+        assertThat(level.ttft().percentile(50).orElseThrow())
+            .isGreaterThan(earlier.last().orElseThrow().ttft().percentile(50).orElseThrow().multipliedBy(5));
+      }
+    }
+  }
+
+}
