@@ -2,7 +2,10 @@
 # Prepares, starts and stops llama.cpp's llama-server on 127.0.0.1 for LLMBench's real-engine tests.
 #
 #   scripts/llama-server.sh prepare            debootstrap a Debian forky root with llama.cpp-tools, write the model
-#   scripts/llama-server.sh start PORT SLOTS   start llama-server (1 thread) and print its base URL
+#   scripts/llama-server.sh start PORT SLOTS [MODEL]
+#                                              start llama-server (1 thread) and print its base URL; MODEL is
+#                                              tiny (default, ~3.5M params) or slow-load (~300M params, F16:
+#                                              ~1.3 s of real 503 "Loading model" for readiness tests)
 #   scripts/llama-server.sh stop PORT          stop the server started on PORT
 #
 # Debian 12 has no llama.cpp and forky's needs a newer libc, so it runs in a chroot (cached in
@@ -11,7 +14,7 @@ set -euo pipefail
 
 ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 LLAMA_ROOT="${LLAMA_ROOT:-$ROOT_DIR/.llama/root}"
-MODEL_IN_ROOT=/opt/llmbench/tiny.gguf
+MODEL_DIR=/opt/llmbench
 CTX_PER_SLOT="${CTX_PER_SLOT:-512}"
 
 die() { echo "llama-server.sh: $*" >&2; exit 1; }
@@ -26,8 +29,9 @@ mirror() {
 
 prepare() {
   [ "$(id -u)" = 0 ] || die "must run as root (debootstrap and chroot need it)"
-  if [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] && [ -f "$LLAMA_ROOT$MODEL_IN_ROOT" ] \
-     && cmp -s "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT/opt/llmbench/make_tiny_gguf.py"; then
+  if [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] && [ -f "$LLAMA_ROOT$MODEL_DIR/tiny.gguf" ] \
+     && [ -f "$LLAMA_ROOT$MODEL_DIR/slow-load.gguf" ] \
+     && cmp -s "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT$MODEL_DIR/make_tiny_gguf.py"; then
     echo "llama-server already prepared in $LLAMA_ROOT"; return 0
   fi
   if ! command -v debootstrap >/dev/null; then
@@ -43,29 +47,39 @@ prepare() {
       || die "debootstrap of Debian forky failed (see $LLAMA_ROOT.debootstrap.log)"
   fi
   if [ ! -x "$LLAMA_ROOT/usr/bin/llama-server" ]; then
-  mount -t proc proc "$LLAMA_ROOT/proc" 2>/dev/null || true
-  trap 'umount "$LLAMA_ROOT/proc" 2>/dev/null || true' RETURN
-  echo "installing llama.cpp-tools, python3-gguf and python3-numpy in the root"
-  timeout 900 chroot "$LLAMA_ROOT" apt-get -o Acquire::Check-Valid-Until=false update -qq >/dev/null \
-    || die "apt-get update inside the forky root failed"
-  DEBIAN_FRONTEND=noninteractive timeout 900 chroot "$LLAMA_ROOT" apt-get -o Acquire::Check-Valid-Until=false \
-    install -y -qq --no-install-recommends llama.cpp-tools python3-gguf python3-numpy >/dev/null \
-    || die "could not install llama.cpp-tools in the forky root"
+    mount -t proc proc "$LLAMA_ROOT/proc" 2>/dev/null || true
+    trap 'umount "$LLAMA_ROOT/proc" 2>/dev/null || true' RETURN
+    echo "installing llama.cpp-tools, python3-gguf and python3-numpy in the root"
+    timeout 900 chroot "$LLAMA_ROOT" apt-get -o Acquire::Check-Valid-Until=false update -qq >/dev/null \
+      || die "apt-get update inside the forky root failed"
+    DEBIAN_FRONTEND=noninteractive timeout 900 chroot "$LLAMA_ROOT" apt-get -o Acquire::Check-Valid-Until=false \
+      install -y -qq --no-install-recommends llama.cpp-tools python3-gguf python3-numpy >/dev/null \
+      || die "could not install llama.cpp-tools in the forky root"
   fi
-  mkdir -p "$LLAMA_ROOT/opt/llmbench"
-  cp "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT/opt/llmbench/"
-  timeout 300 chroot "$LLAMA_ROOT" python3 /opt/llmbench/make_tiny_gguf.py "$MODEL_IN_ROOT" \
+  # Models are written under temporary names and the generator copied last, as the stamp that they are
+  # complete: an interrupted prepare is redone, never mistaken for done.
+  mkdir -p "$LLAMA_ROOT$MODEL_DIR"
+  rm -f "$LLAMA_ROOT$MODEL_DIR/make_tiny_gguf.py"
+  cp "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT$MODEL_DIR/generate.py"
+  echo "writing the seeded tiny and slow-load models"
+  timeout 300 chroot "$LLAMA_ROOT" python3 "$MODEL_DIR/generate.py" "$MODEL_DIR/tiny.gguf.tmp" >/dev/null \
     || die "could not write the tiny GGUF model"
+  timeout 600 chroot "$LLAMA_ROOT" python3 "$MODEL_DIR/generate.py" "$MODEL_DIR/slow-load.gguf.tmp" \
+    --embd 1024 --layers 24 --ff 2816 --f16 >/dev/null || die "could not write the slow-load GGUF model"
+  mv "$LLAMA_ROOT$MODEL_DIR/tiny.gguf.tmp" "$LLAMA_ROOT$MODEL_DIR/tiny.gguf"
+  mv "$LLAMA_ROOT$MODEL_DIR/slow-load.gguf.tmp" "$LLAMA_ROOT$MODEL_DIR/slow-load.gguf"
+  cp "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT$MODEL_DIR/make_tiny_gguf.py"
   echo "prepared: $(chroot "$LLAMA_ROOT" llama-server --version 2>&1 | grep -m1 -i version || echo llama-server)"
 }
 
 start() {
-  local port="${1:?port}" slots="${2:-1}"
+  local port="${1:?port}" slots="${2:-1}" model="${3:-tiny}"
   [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] || die "not prepared: run '$0 prepare' first"
+  [ -f "$LLAMA_ROOT$MODEL_DIR/$model.gguf" ] || die "no model '$model' (tiny or slow-load); run '$0 prepare'"
   stop "$port" >/dev/null 2>&1 || true
   local log="$ROOT_DIR/.llama/server-$port.log"
   mkdir -p "$(dirname "$log")"
-  nohup chroot "$LLAMA_ROOT" llama-server -m "$MODEL_IN_ROOT" --host 127.0.0.1 --port "$port" -np "$slots" \
+  nohup chroot "$LLAMA_ROOT" llama-server -m "$MODEL_DIR/$model.gguf" --host 127.0.0.1 --port "$port" -np "$slots" \
     -c $((slots * CTX_PER_SLOT)) -t 1 --metrics --alias llmbench-tiny --no-webui > "$log" 2>&1 &
   echo $! > "$ROOT_DIR/.llama/server-$port.pid"
   # Only check it is alive here: waiting for readiness is LLMBench's job, tested against the real 503 phase.
@@ -91,5 +105,5 @@ case "${1:-}" in
   prepare) prepare ;;
   start) shift; start "$@" ;;
   stop) shift; stop "$@" ;;
-  *) die "usage: $0 prepare | start PORT [SLOTS] | stop PORT" ;;
+  *) die "usage: $0 prepare | start PORT [SLOTS] [tiny|slow-load] | stop PORT" ;;
 esac

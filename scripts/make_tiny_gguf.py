@@ -4,13 +4,21 @@ No model hub is reachable, so LLMBench's real-engine tests run llama-server on t
 gibberish, but its serving (SSE framing, usage, slots, queueing, /metrics) is the real engine's.
 Byte-identical for the same arguments.
 """
-import sys
+import argparse
 
 import gguf
 import numpy as np
 
-path = sys.argv[1]
-n_embd, n_layer, n_head, n_head_kv, n_ff, ctx = 256, 4, 4, 4, 768, 4096
+args = argparse.ArgumentParser()
+args.add_argument("path")
+args.add_argument("--embd", type=int, default=256)
+args.add_argument("--layers", type=int, default=4)
+args.add_argument("--ff", type=int, default=768)
+args.add_argument("--f16", action="store_true", help="store weights as F16 (half the file)")
+a = args.parse_args()
+path = a.path
+n_embd, n_layer, n_head, n_head_kv, n_ff, ctx = a.embd, a.layers, 4, 4, a.ff, 4096
+dtype = np.float16 if a.f16 else np.float32
 rng = np.random.default_rng(1234)
 
 words = ("the a of to and in is it that for on with as was at by be this are from or an which have not "
@@ -34,7 +42,7 @@ w.add_head_count(n_head)
 w.add_head_count_kv(n_head_kv)
 w.add_layer_norm_rms_eps(1e-5)
 w.add_rope_dimension_count(n_embd // n_head)
-w.add_file_type(0)  # all F32
+w.add_file_type(1 if a.f16 else 0)  # mostly F16, or all F32
 w.add_tokenizer_model("llama")
 w.add_token_list(tokens)
 w.add_token_scores(scores)
@@ -50,7 +58,7 @@ w.add_chat_template(
 
 
 def t(*shape):
-    return (rng.standard_normal(shape) * 0.02).astype(np.float32)
+    return (rng.standard_normal(shape, dtype=np.float32) * 0.02).astype(dtype)
 
 
 w.add_tensor("token_embd.weight", t(n_vocab, n_embd))
@@ -70,4 +78,4 @@ w.write_header_to_file()
 w.write_kv_data_to_file()
 w.write_tensors_to_file()
 w.close()
-print(f"wrote {path}: vocab {n_vocab}, {n_layer} layers, n_embd {n_embd}")
+print(f"wrote {path}: vocab {n_vocab}, {n_layer} layers, n_embd {n_embd}, {dtype.__name__}")

@@ -7,7 +7,7 @@ if ! bash scripts/llama-server.sh prepare; then
   echo "real-engine: llama-server could not be prepared (reason above); real-engine benchmarks not run" >&2
   exit 1
 fi
-trap 'bash scripts/llama-server.sh stop 8091; bash scripts/llama-server.sh stop 8092' EXIT
+trap 'for p in 8091 8092 8093; do bash scripts/llama-server.sh stop $p; done' EXIT
 bash scripts/llama-server.sh start 8091 1 || exit 1
 bash scripts/llama-server.sh start 8092 4 || exit 1
 mvn -q install -DskipTests || exit 1

@@ -2,6 +2,7 @@ package dev.llmbench;
 
 import dev.llmbench.client.ApiStyle;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -13,10 +14,15 @@ import java.util.Optional;
  * @param embedded      whether it is the embedded engine (and which profile), or empty for a real server
  * @param serverVersion what {@code /version} or {@code /props} said, when they said anything
  * @param timeToReady   how long the readiness wait took
+ * @param readinessLog  what the wait saw, one line per change of status: {@code +1.2 s GET /health answered 503 ...}
  */
 public record EndpointInfo(
     String url, String model, ApiStyle api, Optional<String> embedded, Optional<String> serverVersion,
-    Duration timeToReady) {
+    Duration timeToReady, List<String> readinessLog) {
+
+  public EndpointInfo {
+    readinessLog = List.copyOf(readinessLog);
+  }
 
   /**
    * What reports call the endpoint: its URL, or {@code embedded <profile>} for the embedded engine, whose

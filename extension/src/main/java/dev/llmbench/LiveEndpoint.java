@@ -91,8 +91,7 @@ final class LiveEndpoint implements AutoCloseable {
   }
 
   private EndpointInfo waitUntilReady() {
-    long begin = System.nanoTime();
-    AtomicReference<String> last = new AtomicReference<>("no answer yet");
+    ReadinessLog log = new ReadinessLog();
     AtomicReference<String> model = new AtomicReference<>(settings.model().isEmpty() ? null : settings.model());
     AtomicLong nextProgress = new AtomicLong(settings.readyProgressInterval().toNanos());
     String url = client.baseUrl().toString();
@@ -103,53 +102,56 @@ final class LiveEndpoint implements AutoCloseable {
           .pollInterval(settings.readyPollInterval())
           .atMost(settings.readyTimeout())
           .conditionEvaluationListener(condition -> {
-            long elapsed = System.nanoTime() - begin;
+            long elapsed = log.elapsed().toNanos();
             if (elapsed >= nextProgress.get()) {
               nextProgress.addAndGet(settings.readyProgressInterval().toNanos());
               System.out.printf("[llmbench] waiting for %s: %s elapsed, last: %s%n", url,
-                  Formats.duration(Duration.ofNanos(elapsed)), last.get());
+                  Formats.duration(Duration.ofNanos(elapsed)), log.last());
             }
           })
-          .until(() -> probeOnce(last, model));
+          .until(() -> probeOnce(log, model));
     } catch (ConditionTimeoutException e) {
+      AllureSupport.attach("readiness", "text/plain", "txt", String.join("\n", log.lines()));
       throw new EndpointNotReadyException("LLM endpoint " + url + " was not ready after "
-          + Formats.duration(Duration.ofNanos(System.nanoTime() - begin)) + " (limit " + Formats.duration(settings.readyTimeout())
-          + "); last status: " + last.get() + ". Check that the server is running and loading the model, "
+          + Formats.duration(log.elapsed()) + " (limit " + Formats.duration(settings.readyTimeout())
+          + "); last status: " + log.last() + ". Check that the server is running and loading the model, "
           + "or raise llmbench.ready.timeout.", e);
     }
-    Duration timeToReady = Duration.ofNanos(System.nanoTime() - begin);
+    Duration timeToReady = log.elapsed();
     System.out.printf("[llmbench] %s ready after %s, model '%s'%n", url, Formats.duration(timeToReady), model.get());
+    AllureSupport.attach("readiness", "text/plain", "txt", String.join("\n", log.lines()));
     return new EndpointInfo(url, model.get(), settings.api(),
-        embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()), serverVersion(), timeToReady);
+        embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()), serverVersion(), timeToReady,
+        log.lines());
   }
 
-  /** One probe: health route, model id, then a 1-token completion. Records what it saw in {@code last}. */
-  private boolean probeOnce(AtomicReference<String> last, AtomicReference<String> model) {
+  /** One probe: health route, model id, then a 1-token completion. Records what it saw in the log. */
+  private boolean probeOnce(ReadinessLog log, AtomicReference<String> model) {
     try {
       Optional<OpenAiClient.HttpAnswer> health = probe.get("/health");
       if (health.isPresent() && health.get().status() == 404) health = probe.get("/v1/models");
       int status = health.map(OpenAiClient.HttpAnswer::status).orElse(0);
       if (status != 200) {
-        last.set("GET /health answered " + status + " " + Excerpt.of(health.map(OpenAiClient.HttpAnswer::body).orElse(""), 200));
+        log.saw("GET /health answered " + status + " " + Excerpt.of(health.map(OpenAiClient.HttpAnswer::body).orElse(""), 200));
         return false;
       }
       if (model.get() == null) {
         List<String> ids = probe.modelIds();
         if (ids.isEmpty()) {
-          last.set("/v1/models lists no model yet");
+          log.saw("/v1/models lists no model yet");
           return false;
         }
         model.set(ids.get(0));
       }
       RequestTrace t = probe.send(settings.api(), model.get(), CompletionRequest.of("Hi").withMaxTokens(1).withStream(false));
       if (!t.succeeded()) {
-        last.set("a 1-token completion failed: " + t.error().key() + " " + t.error().message());
+        log.saw("a 1-token completion failed: " + t.error().key() + " " + t.error().message());
         return false;
       }
-      last.set("ready");
+      log.saw("ready");
       return true;
     } catch (IOException | RuntimeException e) {
-      last.set(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+      log.saw(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
       return false;
     }
   }

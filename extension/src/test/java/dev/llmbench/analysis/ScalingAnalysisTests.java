@@ -39,7 +39,7 @@ class ScalingAnalysisTests {
     String label = rate > 0 ? "rate=" + rate + "/s" : "C=" + c;
     LevelPlan plan = new LevelPlan(label, c, rate, 1, n, null, Duration.ofSeconds(1), tokens, 0, true, null,
         Workload.builtIn(1), 0, null, 1);
-    EndpointInfo info = new EndpointInfo("http://127.0.0.1:1/", "m", ApiStyle.CHAT, Optional.empty(), Optional.empty(), Duration.ZERO);
+    EndpointInfo info = new EndpointInfo("http://127.0.0.1:1/", "m", ApiStyle.CHAT, Optional.empty(), Optional.empty(), Duration.ZERO, List.of());
     return new SweepLevelResult(plan, info, requests, ServiceLevels.none(), List.of(50.0), Budget.StopReason.REQUEST_COUNT,
         null, List.of());
   }

@@ -44,7 +44,7 @@ class ResultJsonTests {
     }
     LevelPlan plan = new LevelPlan("C=" + c, c, 0, 1, 2 * c, null, Duration.ofSeconds(1), 4, 0, true, null,
         Workload.builtIn(1), 0, null, 1);
-    EndpointInfo info = new EndpointInfo("http://127.0.0.1:1/", "m", ApiStyle.CHAT, Optional.empty(), Optional.empty(), Duration.ZERO);
+    EndpointInfo info = new EndpointInfo("http://127.0.0.1:1/", "m", ApiStyle.CHAT, Optional.empty(), Optional.empty(), Duration.ZERO, List.of());
     return new SweepLevelResult(plan, info, requests, ServiceLevels.none().withTtft(Duration.ofMillis(25)),
         List.of(50.0, 99.0), Budget.StopReason.REQUEST_COUNT, null, List.of());
   }
