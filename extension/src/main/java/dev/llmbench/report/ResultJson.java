@@ -74,6 +74,8 @@ public final class ResultJson {
     own.put("rate", r.plan().rate());
     own.put("model", r.endpoint().model());
     own.put("endpoint", r.endpoint().url());
+    own.put("time_to_ready_s", r.endpoint().timeToReady().toNanos() / 1e9);
+    r.endpoint().serverVersion().ifPresent(v -> own.put("server_version", v));
     own.put("max_tokens", r.plan().maxTokens());
     own.put("prompts", r.plan().workload().name());
     own.put("token_source", r.tokenSource().name());

@@ -67,6 +67,8 @@ class ResultJsonTests {
     assertThat(json.get("ttfts").get(0).asDouble()).isCloseTo(0.020, within(1e-12)); // seconds, as vLLM
     assertThat(json.get("itls").get(0)).hasSize(3);
     assertThat(json.get("max_concurrent_requests").asInt()).isEqualTo(4); // 50 ms requests, 5 ms apart
+    assertThat(json.get("llmbench").get("time_to_ready_s").asDouble()).isZero();
+    assertThat(json.get("llmbench").get("label").asText()).isEqualTo("C=2");
     assertThat(json.get("max_output_tokens_per_s").asDouble()).isEqualTo(16.0); // all within the first second
   }
 
