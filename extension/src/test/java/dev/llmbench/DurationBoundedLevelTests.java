@@ -1,22 +1,17 @@
 package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import dev.llmbench.load.Budget;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 
 /** A level bounded by time: it stops sending, gives requests in flight a grace period, then cancels and counts them. */
 class DurationBoundedLevelTests {
 
   @Test
   void requestsStillRunningAfterTheGraceAreCancelledAndCounted() {
-    var events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(LongRequestsTestCases.class)).execute().testEvents();
-    assertThat(events.failed().stream().map(e -> e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
-        .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("?"))).isEmpty();
-    assertThat(events.succeeded().count()).isEqualTo(1);
+    FixtureRuns.assertAllPass(LongRequestsTestCases.class, 1);
   }
 
   @LlmEndpoint(embeddedProfile = "fixed-20ms")

@@ -1,13 +1,11 @@
 package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import dev.llmbench.metrics.Distribution;
 import dev.llmbench.metrics.TokenSource;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 
 /**
  * Measurements against embedded profiles with known timings. fixed-20ms decodes one token every 20 ms
@@ -22,21 +20,12 @@ class EmbeddedMeasurementTests {
 
   @Test
   void fixedTwentyMillisecondProfileIsMeasuredAsSuch() {
-    assertAllPass(FixedStepTestCases.class, 2);
+    FixtureRuns.assertAllPass(FixedStepTestCases.class, 2);
   }
 
   @Test
   void reasoningComesFirstAndIsCountedApart() {
-    assertAllPass(ReasoningTestCases.class, 2);
-  }
-
-  /** Fails with the fixture's own failure messages, so a miss shows the measured values. */
-  static void assertAllPass(Class<?> fixture, int tests) {
-    var events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).execute().testEvents();
-    assertThat(events.failed().stream().map(e -> e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
-        .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("?")))
-        .isEmpty();
-    assertThat(events.succeeded().count()).isEqualTo(tests);
+    FixtureRuns.assertAllPass(ReasoningTestCases.class, 2);
   }
 
   /** Median time to a complete {@code /health} answer over a kept-alive connection, after a warm-up. */

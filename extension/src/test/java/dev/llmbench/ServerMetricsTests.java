@@ -2,12 +2,10 @@ package dev.llmbench;
 
 import static dev.llmbench.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import dev.llmbench.server.PrometheusText;
 import dev.llmbench.server.ServerMetrics;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 
 /** Server-side metrics around each level, on the embedded engine (which speaks vLLM's metric names). */
 class ServerMetricsTests {
@@ -41,11 +39,7 @@ class ServerMetricsTests {
 
   @Test
   void queueDepthPreemptionsAndTokenCountsOfALevel() {
-    var events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(SingleSlotTestCases.class)).execute().testEvents();
-    assertThat(events.failed().stream().map(e -> e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
-        .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("?")))
-        .isEmpty();
-    assertThat(events.succeeded().count()).isEqualTo(2);
+    FixtureRuns.assertAllPass(SingleSlotTestCases.class, 2);
   }
 
   @LlmEndpoint(embeddedProfile = "single-slot")
