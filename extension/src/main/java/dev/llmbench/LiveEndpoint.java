@@ -11,6 +11,7 @@ import dev.llmbench.report.AllureRunFiles;
 import dev.llmbench.report.AllureSupport;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -60,7 +61,7 @@ final class LiveEndpoint implements AutoCloseable {
     // Stored first, so it is closed (and writes its files) after every endpoint.
     AllureRunFiles runFiles = store.getOrComputeIfAbsent(AllureRunFiles.class, k -> new AllureRunFiles(
         AllureRunFiles.resultsDir(context.getConfigurationParameter("allure.results.directory")),
-        context.getConfigurationParameter(AllureRunFiles.CONFIG_DIR_KEY).map(java.nio.file.Path::of)), AllureRunFiles.class);
+        context.getConfigurationParameter(AllureRunFiles.CONFIG_DIR_KEY).map(Path::of)), AllureRunFiles.class);
     return store.getOrComputeIfAbsent(settings.key(), k -> new LiveEndpoint(settings, runFiles), LiveEndpoint.class);
   }
 

@@ -17,7 +17,9 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -109,7 +111,7 @@ public final class SweepLevelResult {
       }
     }
     this.decodeRates = DecodeRates.of(ok);
-    decodeRates.filter(d -> !d.agree()).ifPresent(d -> w.add(String.format(java.util.Locale.ROOT,
+    decodeRates.filter(d -> !d.agree()).ifPresent(d -> w.add(String.format(Locale.ROOT,
         "decode rate: the client measured %.1f tok/s per request (1 / TPOT, median), the server's timings say %.1f "
             + "(predicted_per_second, median): they differ by more than %.0f%%", d.client(), d.server(),
         DecodeRates.TOLERANCE * 100)));
@@ -325,7 +327,7 @@ public final class SweepLevelResult {
     static Optional<DecodeRates> of(List<RequestMetrics> ok) {
       double[] client = ok.stream().flatMap(r -> r.outputTokensPerSecondPerUser().stream()).mapToDouble(Double::doubleValue).toArray();
       double[] server = ok.stream().map(r -> r.trace().serverTimings().get("predicted_per_second"))
-          .filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+          .filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
       if (client.length == 0 || server.length == 0) return Optional.empty();
       return Optional.of(new DecodeRates(Percentiles.of(client, 50), Percentiles.of(server, 50)));
     }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -163,14 +165,14 @@ public final class OpenAiClient implements AutoCloseable {
   }
 
   /** The model ids from {@code /v1/models}, in the server's order. */
-  public java.util.List<String> modelIds() throws IOException {
+  public List<String> modelIds() throws IOException {
     HttpAnswer answer = get("/v1/models").orElseThrow();
     if (answer.status() != 200) {
       throw new LlmHttpException(resolve("/v1/models").toString(),
           new RequestError(ErrorKind.HTTP_STATUS, answer.status(), StreamCollector.excerpt(answer.body())));
     }
     JsonNode data = json.readTree(answer.body()).path("data");
-    java.util.List<String> ids = new java.util.ArrayList<>();
+    List<String> ids = new ArrayList<>();
     data.forEach(m -> ids.add(m.path("id").asText()));
     return ids;
   }

@@ -3,9 +3,9 @@ package dev.llmbench.embedded;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** Runs the embedded engine standalone, so any OpenAI client (curl, vllm bench serve) can be pointed at it. */
 @Command(name = "llmbench-embedded", mixinStandardHelpOptions = true,

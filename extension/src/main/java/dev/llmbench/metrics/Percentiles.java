@@ -1,8 +1,8 @@
 package dev.llmbench.metrics;
 
 import java.util.Locale;
-import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile.EstimationType;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
 /** Percentiles as numpy computes them by default (linear interpolation, Hyndman-Fan type 7), and their sample needs. */
 public final class Percentiles {

@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -84,12 +85,9 @@ public final class AllureRunFiles implements AutoCloseable {
       Files.writeString(resultsDir.resolve("environment.properties"), props);
       Files.writeString(resultsDir.resolve("executor.json"), executor());
       Optional<Path> custom = configDir.map(d -> d.resolve("categories.json")).filter(Files::isRegularFile);
-      if (custom.isPresent()) {
-        Files.copy(custom.get(), resultsDir.resolve("categories.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      } else {
-        try (InputStream in = AllureRunFiles.class.getResourceAsStream(BUNDLED_CATEGORIES)) {
-          if (in != null) Files.copy(in, resultsDir.resolve("categories.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
+      try (InputStream in = custom.isPresent() ? Files.newInputStream(custom.get())
+          : AllureRunFiles.class.getResourceAsStream(BUNDLED_CATEGORIES)) {
+        if (in != null) Files.copy(in, resultsDir.resolve("categories.json"), StandardCopyOption.REPLACE_EXISTING);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("could not write Allure run files into " + resultsDir, e);

@@ -2,6 +2,7 @@ package dev.llmbench.report;
 
 import io.qameta.allure.Allure;
 import io.qameta.allure.AllureLifecycle;
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
 
@@ -49,7 +50,7 @@ public final class AllureSupport {
 
   public static void attach(String name, String mimeType, String extension, String content) {
     if (active()) {
-      Allure.addAttachment(name, mimeType, new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), extension);
+      Allure.addAttachment(name, mimeType, new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), extension);
     }
   }
 

@@ -6,8 +6,8 @@ import dev.llmbench.metrics.Distribution;
 import dev.llmbench.metrics.Percentiles;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 
 /** The table terminal users know from ad-hoc sweep scripts: one row per level. */
 public final class ConsoleTable {

@@ -5,6 +5,7 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.metrics.ConfidenceInterval;
 import dev.llmbench.metrics.Distribution;
 import dev.llmbench.metrics.Percentiles;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,7 +52,7 @@ public final class HtmlSummary {
     StringBuilder h = new StringBuilder("<table><tr><th>metric (ms)</th><th>n</th><th>mean</th>");
     for (double p : r.percentiles()) h.append("<th>").append(Percentiles.label(p)).append("</th>");
     h.append("</tr>");
-    Map<String, Distribution> ds = new java.util.LinkedHashMap<>();
+    Map<String, Distribution> ds = new LinkedHashMap<>();
     ds.put("TTFT", r.ttft());
     ds.put("TTFO", r.ttfo());
     ds.put("TPOT", r.tpot());

@@ -1,5 +1,6 @@
 package dev.llmbench.report;
 
+import dev.llmbench.Formats;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.analysis.ScalingAnalysis;
 import dev.llmbench.analysis.SweepGroups;
@@ -165,7 +166,7 @@ public final class SvgCharts {
     // Each point is labelled with the level it came from.
     renderer.setDefaultItemLabelGenerator((dataset, series, item) -> {
       SweepLevelResult l = pointsOf.get(series).get(item);
-      return open ? DecimalFormat.getInstance(java.util.Locale.ROOT).format(l.plan().rate()) + "/s" : "C=" + l.concurrency();
+      return open ? Formats.number(l.plan().rate()) + "/s" : "C=" + l.concurrency();
     });
     return draw(title, new XYPlot(data, x, y, renderer), true);
   }
