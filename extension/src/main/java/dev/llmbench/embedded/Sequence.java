@@ -18,6 +18,8 @@ final class Sequence {
   }
 
   final int promptTokens;
+  /** When the request was read, on the HTTP thread: an idle engine's first step starts from here. */
+  final long arrivalNanos = System.nanoTime();
   final int maxTokens;
   final boolean ignoreEos;
   final int reasoningBudget;
