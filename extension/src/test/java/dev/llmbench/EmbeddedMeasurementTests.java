@@ -16,7 +16,7 @@ class EmbeddedMeasurementTests {
   static final Duration STEP = Duration.ofMillis(20);
   static final Duration TOLERANCE = Duration.ofMillis(1); // larger than 2% of 20 ms
   static final Duration HTTP_OVERHEAD = Duration.ofMillis(5);
-  static final Duration ENGINE_HANDOFF = Duration.ofNanos(1_500_000);
+  static final Duration ROUND_TRIP_NOISE = Duration.ofMillis(1);
 
   @Test
   void fixedTwentyMillisecondProfileIsMeasuredAsSuch() {
@@ -59,13 +59,13 @@ class EmbeddedMeasurementTests {
       LlmBenchAssertions.assertThat(r).hasNoErrors();
       if (r.concurrency() == 1) {
         // An idle engine admits the request at once: one step to the first token, plus the HTTP round trip,
-        // which TPOT and ITL do not carry. The round trip is measured here, on the same server: on this
-        // machine any localhost HTTP exchange takes 1-4 ms (curl against python's http.server too). What
-        // remains above 20 ms is the engine's hand-off of the token from its scheduler thread to the HTTP
-        // thread, measured at 1.4-1.9 ms here: 0.4-0.9 ms beyond "within 1 ms", and the issue note says so.
+        // which TPOT and ITL do not carry and no profile models. The round trip is measured here, on the
+        // same server: on this machine any localhost HTTP exchange takes 1-4 ms (curl against python's
+        // http.server too). TTFT less that measured round trip was 20.3-21.6 ms over five runs: within 1 ms
+        // of the profile in most, up to 0.6 ms beyond it in others, as the round trip itself varies by that.
         Duration roundTrip = medianRoundTrip(r.endpoint().url() + "health");
         assertThat(r.ttft().percentile(50).orElseThrow().minus(roundTrip)).as("TTFT median less the HTTP round trip "
-            + roundTrip).isBetween(STEP.minus(TOLERANCE), STEP.plus(TOLERANCE).plus(ENGINE_HANDOFF));
+            + roundTrip).isBetween(STEP.minus(TOLERANCE), STEP.plus(TOLERANCE).plus(ROUND_TRIP_NOISE));
         assertThat(roundTrip).isLessThan(HTTP_OVERHEAD);
       } else {
         // A request that arrives mid-step waits for the step boundary, as in any continuous-batching engine.

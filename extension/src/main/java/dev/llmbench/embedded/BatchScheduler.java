@@ -29,6 +29,7 @@ final class BatchScheduler implements AutoCloseable {
   final AtomicLong requestsFinished = new AtomicLong();
   final AtomicLong steps = new AtomicLong();
   private volatile int runningCount;
+  private volatile long nextStepEnd;
 
   BatchScheduler(PerformanceProfile profile) {
     this.profile = profile;
@@ -45,18 +46,41 @@ final class BatchScheduler implements AutoCloseable {
     return runningCount;
   }
 
+  /**
+   * The next event of {@code s}. With a single sequence running, the HTTP thread spins through the last
+   * moments of the step instead of parking, so that delivering the token costs no thread wake-up (about
+   * a millisecond on small VMs); with more, parking is cheaper than several threads spinning.
+   */
+  Sequence.Event nextEvent(Sequence s) throws InterruptedException {
+    Sequence.Event e = s.events.poll();
+    if (e != null) return e;
+    if (runningCount == 1) {
+      long spinFrom = nextStepEnd - SPIN_NANOS;
+      long wait = spinFrom - System.nanoTime();
+      if (wait > 0 && (e = s.events.poll(wait, TimeUnit.NANOSECONDS)) != null) return e;
+      long giveUp = System.nanoTime() + 2 * SPIN_NANOS;
+      while (System.nanoTime() - giveUp < 0) {
+        if ((e = s.events.poll()) != null) return e;
+        Thread.onSpinWait();
+      }
+    }
+    return s.events.take();
+  }
+
   int waitingCount() {
     return waiting.size();
   }
 
   private void loop() {
     long stepEnd = 0;
+    List<Sequence> admitted = new ArrayList<>();
     while (!stopped) {
       try {
+        admitted.clear();
         if (running.isEmpty()) {
           Sequence first = waiting.poll(50, TimeUnit.MILLISECONDS);
           if (first == null) continue;
-          admit(first);
+          admit(first, admitted);
           // A new busy period starts when the request arrived, not when this thread woke up to it: the
           // hand-off between threads is the simulator's cost, not the profile's.
           stepEnd = first.arrivalNanos;
@@ -67,7 +91,7 @@ final class BatchScheduler implements AutoCloseable {
         }
         Sequence next;
         while (running.size() < profile.maxBatch() && (next = waiting.poll()) != null) {
-          admit(next);
+          admit(next, admitted);
           admittedPromptTokens += next.promptTokens;
         }
         running.removeIf(Sequence::isCancelled);
@@ -77,6 +101,10 @@ final class BatchScheduler implements AutoCloseable {
         // long stall (GC, a busy host) the chain restarts rather than bursting steps to catch up.
         stepEnd = Math.max(stepEnd, System.nanoTime() - MAX_LAG_NANOS);
         stepEnd += profile.stepTime(running.size(), admittedPromptTokens).toNanos();
+        nextStepEnd = stepEnd;
+        runningCount = running.size();
+        // Announced only now, so that an HTTP thread that reads the role chunk already sees this step's end.
+        admitted.forEach(a -> a.events.add(Sequence.Event.ADMITTED));
         sleepUntil(stepEnd);
         steps.incrementAndGet();
         for (Iterator<Sequence> it = running.iterator(); it.hasNext(); ) {
@@ -97,10 +125,10 @@ final class BatchScheduler implements AutoCloseable {
     }
   }
 
-  private void admit(Sequence s) {
+  private void admit(Sequence s, List<Sequence> admitted) {
     running.add(s);
+    admitted.add(s);
     promptTokensTotal.addAndGet(s.promptTokens);
-    s.events.add(Sequence.Event.ADMITTED);
   }
 
   private static void sleepUntil(long deadline) {

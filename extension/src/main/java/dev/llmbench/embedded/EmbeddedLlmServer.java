@@ -130,6 +130,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   }
 
   private void generate(HttpExchange ex, boolean chat) throws IOException {
+    long arrival = System.nanoTime();
     requestsTotal.incrementAndGet();
     if (!"POST".equals(ex.getRequestMethod())) {
       sendJson(ex, 405, error("use POST", "invalid_request_error"));
@@ -182,7 +183,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     long seed = body.path("seed").asLong(0);
     long n = ids.incrementAndGet();
     String id = (chat ? "chatcmpl-" : "cmpl-") + n;
-    Sequence seq = new Sequence(promptTokens, maxTokens, ignoreEos, chat ? profile.reasoningTokens() : 0,
+    Sequence seq = new Sequence(arrival, promptTokens, maxTokens, ignoreEos, chat ? profile.reasoningTokens() : 0,
         TextModel.answer(prompt, seed), seed ^ n);
     scheduler.submit(seq);
     try {
@@ -204,7 +205,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     OutputStream os = ex.getResponseBody();
     long created = System.currentTimeMillis() / 1000;
     while (true) {
-      Sequence.Event e = seq.events.take();
+      Sequence.Event e = scheduler.nextEvent(seq);
       ObjectNode chunk = JSON.createObjectNode().put("id", id)
           .put("object", chat ? "chat.completion.chunk" : "text_completion")
           .put("created", created).put("model", profile.model());
@@ -248,7 +249,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     StringBuilder reasoning = new StringBuilder();
     String finish;
     while (true) {
-      Sequence.Event e = seq.events.take();
+      Sequence.Event e = scheduler.nextEvent(seq);
       if (e.isEnd()) {
         finish = e.finishReason();
         break;

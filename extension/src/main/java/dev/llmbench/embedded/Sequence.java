@@ -18,8 +18,8 @@ final class Sequence {
   }
 
   final int promptTokens;
-  /** When the request was read, on the HTTP thread: an idle engine's first step starts from here. */
-  final long arrivalNanos = System.nanoTime();
+  /** When the request reached the server: an idle engine's first step starts from here. */
+  final long arrivalNanos;
   final int maxTokens;
   final boolean ignoreEos;
   final int reasoningBudget;
@@ -31,7 +31,9 @@ final class Sequence {
   private int reasoningGenerated;
   private volatile boolean cancelled;
 
-  Sequence(int promptTokens, int maxTokens, boolean ignoreEos, int reasoningBudget, List<String> answer, long seed) {
+  Sequence(long arrivalNanos, int promptTokens, int maxTokens, boolean ignoreEos, int reasoningBudget,
+      List<String> answer, long seed) {
+    this.arrivalNanos = arrivalNanos;
     this.promptTokens = promptTokens;
     this.maxTokens = maxTokens;
     this.ignoreEos = ignoreEos;
