@@ -104,7 +104,7 @@ final class LiveEndpoint implements AutoCloseable {
           .atMost(settings.readyTimeout())
           .conditionEvaluationListener(condition -> {
             long elapsed = log.elapsed().toNanos();
-            if (elapsed >= nextProgress.get()) {
+            if (!condition.isSatisfied() && elapsed >= nextProgress.get()) {
               nextProgress.addAndGet(settings.readyProgressInterval().toNanos());
               System.out.printf("[llmbench] waiting for %s: %s elapsed, last: %s%n", url,
                   Formats.duration(Duration.ofNanos(elapsed)), log.last());
