@@ -20,10 +20,12 @@ CTX_PER_SLOT="${CTX_PER_SLOT:-512}"
 die() { echo "llama-server.sh: $*" >&2; exit 1; }
 
 mirror() {
+  # DEBIAN_MIRROR wins (e.g. on a non-Debian CI runner); else the mirror this machine's apt uses.
+  if [ -n "${DEBIAN_MIRROR:-}" ]; then echo "$DEBIAN_MIRROR"; return; fi
   local m
   m=$(grep -hoE '^(URIs:|deb) +https?://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
       | grep -E 'debian(/|$)' | grep -v security | head -n1 | awk '{print $2}')
-  [ -n "$m" ] || die "no Debian mirror found in /etc/apt/sources.list*: debootstrap needs the one apt uses"
+  [ -n "$m" ] || die "no Debian mirror found in /etc/apt/sources.list*: set DEBIAN_MIRROR to one"
   echo "$m"
 }
 
@@ -34,9 +36,10 @@ prepare() {
      && cmp -s "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT$MODEL_DIR/make_tiny_gguf.py"; then
     echo "llama-server already prepared in $LLAMA_ROOT"; return 0
   fi
-  if ! command -v debootstrap >/dev/null; then
-    timeout 300 apt-get update -qq >/dev/null || die "apt-get update failed: no network to Debian's registry?"
-    timeout 300 apt-get install -y -qq debootstrap >/dev/null || die "could not install debootstrap from Debian's packages"
+  if ! command -v debootstrap >/dev/null || [ ! -f /usr/share/keyrings/debian-archive-keyring.gpg ]; then
+    timeout 300 apt-get update -qq >/dev/null || die "apt-get update failed: no network to the package registry?"
+    timeout 300 apt-get install -y -qq debootstrap debian-archive-keyring >/dev/null \
+      || die "could not install debootstrap and debian-archive-keyring"
   fi
   local m; m=$(mirror)
   if [ ! -x "$LLAMA_ROOT/usr/bin/apt-get" ]; then
