@@ -71,7 +71,7 @@ public final class ScalingAnalysis {
           load, first.concurrency(), last.concurrency(), gain, first.throughput(), last.throughput(), last.efficiency() * 100);
       if (last.efficiency() < POOR_EFFICIENCY) {
         summary += "; each decode step slows as the batch grows, so the deployment is bound by memory bandwidth "
-            + "or the interconnect rather than compute";
+            + "or the interconnect (on GPUs) or by compute (on CPUs), not by how many requests it batches";
       } else {
         summary += "; the server batches well up to this load";
       }

@@ -20,10 +20,13 @@ import java.util.function.ToDoubleFunction;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.labels.ItemLabelAnchor;
+import org.jfree.chart.labels.ItemLabelPosition;
 import org.jfree.chart.labels.StandardXYItemLabelGenerator;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
@@ -176,6 +179,10 @@ public final class SvgCharts {
     for (int i = 0; i < seriesCount; i++) {
       r.setSeriesPaint(i, COLORS[i % COLORS.length]);
       r.setSeriesStroke(i, new BasicStroke(2f));
+      // Alternate labels above and below the points, so that close curves (p50, p99) stay readable.
+      r.setSeriesPositiveItemLabelPosition(i, new ItemLabelPosition(
+          i % 2 == 0 ? ItemLabelAnchor.OUTSIDE6 : ItemLabelAnchor.OUTSIDE12,
+          i % 2 == 0 ? TextAnchor.TOP_CENTER : TextAnchor.BOTTOM_CENTER));
     }
     r.setDefaultItemLabelsVisible(true);
     r.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
