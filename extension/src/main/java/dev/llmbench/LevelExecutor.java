@@ -39,7 +39,6 @@ final class LevelExecutor {
     List<String> warnings = new ArrayList<>();
     ServerMetrics server = scraper.map(s -> s.stop(warnings)).orElse(null);
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
-    if (server != null) warnings.addAll(ServerCrossCheck.compare(metrics, server));
     return new SweepLevelResult(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, warnings);
   }
 

@@ -11,6 +11,7 @@ import dev.llmbench.metrics.Rate;
 import dev.llmbench.metrics.RequestMetrics;
 import dev.llmbench.metrics.TokenSource;
 import dev.llmbench.server.ServerMetrics;
+import dev.llmbench.server.TokenCrossCheck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,6 +59,7 @@ public final class SweepLevelResult {
   private final Distribution queueTime;
   private final ConfidenceInterval outputThroughputCi;
   private final Optional<DecodeRates> decodeRates;
+  private final Optional<TokenCrossCheck> tokenCrossCheck;
 
   public SweepLevelResult(LevelPlan plan, EndpointInfo endpoint, List<RequestMetrics> requests,
       ServiceLevels serviceLevels, List<Double> percentiles, Budget.StopReason stopReason,
@@ -110,6 +112,8 @@ public final class SweepLevelResult {
             + Percentiles.samplesNeeded(p));
       }
     }
+    this.tokenCrossCheck = serverMetrics == null ? Optional.empty() : TokenCrossCheck.of(requests, serverMetrics);
+    tokenCrossCheck.filter(c -> !c.matches()).ifPresent(c -> w.add("server counters disagree with the client: " + c));
     this.decodeRates = DecodeRates.of(ok);
     decodeRates.filter(d -> !d.agree()).ifPresent(d -> w.add(String.format(Locale.ROOT,
         "decode rate: the client measured %.1f tok/s per request (1 / TPOT, median), the server's timings say %.1f "
@@ -308,6 +312,11 @@ public final class SweepLevelResult {
 
   public Optional<ServerMetrics> serverMetrics() {
     return Optional.ofNullable(serverMetrics);
+  }
+
+  /** The client's token totals next to the server's counter deltas, when the server's family is known. */
+  public Optional<TokenCrossCheck> tokenCrossCheck() {
+    return tokenCrossCheck;
   }
 
   /** The client's decode rate next to the one the server reports in {@code timings}, when it reports one (llama.cpp). */

@@ -226,9 +226,12 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     isNotNull();
     if (actual.serverMetrics().isEmpty()) {
       failWithMessage("%s: the server exposed no Prometheus /metrics to compare with", actual.label());
+    } else if (actual.tokenCrossCheck().isEmpty()) {
+      failWithMessage("%s: token counts cannot be compared (server family '%s', %d failed requests, token source %s)",
+          actual.label(), actual.serverMetrics().get().family(), actual.failed(), actual.tokenSource());
+    } else if (!actual.tokenCrossCheck().get().matches()) {
+      failWithMessage("%s: token counts differ: %s", actual.label(), actual.tokenCrossCheck().get());
     }
-    List<String> mismatches = actual.warnings().stream().filter(w -> w.startsWith(ServerCrossCheck.PREFIX)).toList();
-    if (!mismatches.isEmpty()) failWithMessage("%s: token counts differ:%n  - %s", actual.label(), String.join("\n  - ", mismatches));
     return this;
   }
 

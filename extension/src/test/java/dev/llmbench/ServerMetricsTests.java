@@ -3,8 +3,16 @@ package dev.llmbench;
 import static dev.llmbench.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.client.Chunk;
+import dev.llmbench.client.RequestTrace;
+import dev.llmbench.client.Usage;
+import dev.llmbench.metrics.RequestMetrics;
 import dev.llmbench.server.PrometheusText;
 import dev.llmbench.server.ServerMetrics;
+import dev.llmbench.server.TokenCrossCheck;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Server-side metrics around each level, on the embedded engine (which speaks vLLM's metric names). */
@@ -30,11 +38,34 @@ class ServerMetricsTests {
   @Test
   void countersSumOverLabelSetsAndGaugesKeepTheirPeak() {
     ServerMetrics m = new ServerMetrics("vllm",
-        java.util.Map.of("vllm:prompt_tokens_total{model_name=\"a\"}", 10.0, "vllm:prompt_tokens_total{model_name=\"b\"}", 5.0),
-        java.util.Map.of("vllm:num_requests_waiting{model_name=\"a\"}", 4.0), 3);
+        Map.of("vllm:prompt_tokens_total{model_name=\"a\"}", 10.0, "vllm:prompt_tokens_total{model_name=\"b\"}", 5.0),
+        Map.of("vllm:num_requests_waiting{model_name=\"a\"}", 4.0), 3);
     assertThat(m.counter("vllm:prompt_tokens_total")).contains(15.0);
     assertThat(m.gaugePeak("vllm:num_requests_waiting")).contains(4.0);
     assertThat(m.counter("vllm:nothing")).isEmpty();
+  }
+
+  @Test
+  void tokenCrossCheckAddsLlamaCppCacheHitsAndShowsMismatches() {
+    List<RequestMetrics> requests = List.of(request(7, 5), request(3, 5)); // 10 output, 10 prompt tokens
+    ServerMetrics llama = new ServerMetrics("llamacpp", Map.of("llamacpp:tokens_predicted_total", 10.0,
+        "llamacpp:prompt_tokens_total", 4.0, "llamacpp:prompt_tokens_cached_total", 6.0), Map.of(), 1);
+    TokenCrossCheck same = TokenCrossCheck.of(requests, llama).orElseThrow();
+    assertThat(same.matches()).isTrue();
+    assertThat(same.toString()).isEqualTo("output tokens 10 = llamacpp:tokens_predicted_total +10; prompt tokens 10 = "
+        + "llamacpp:prompt_tokens_total + llamacpp:prompt_tokens_cached_total +10");
+    ServerMetrics vllm = new ServerMetrics("vllm", Map.of("vllm:generation_tokens_total", 12.0,
+        "vllm:prompt_tokens_total", 10.0), Map.of(), 1);
+    TokenCrossCheck off = TokenCrossCheck.of(requests, vllm).orElseThrow();
+    assertThat(off.outputMatches()).isFalse();
+    assertThat(off.promptMatches()).isTrue();
+    assertThat(off.toString()).startsWith("output tokens 10 ≠ vllm:generation_tokens_total +12");
+    assertThat(TokenCrossCheck.of(requests, new ServerMetrics("unknown", Map.of("x", 1.0), Map.of(), 1))).isEmpty();
+  }
+
+  static RequestMetrics request(int outputTokens, int promptTokens) {
+    return RequestMetrics.of(new RequestTrace(0, 0, Instant.EPOCH, 1_000_000, List.of(new Chunk(1_000_000, "a", "")), "a",
+        "", "stop", new Usage(promptTokens, outputTokens, null), Map.of(), 1, true, null));
   }
 
   @Test

@@ -23,6 +23,14 @@ public final class ConsoleTable {
     } else {
       groups.forEach((group, members) -> out.append("-- ").append(group).append('\n').append(rows(members)));
     }
+    for (SweepLevelResult l : levels) {
+      if (l.tokenCrossCheck().isEmpty() && l.decodeRates().isEmpty()) continue;
+      out.append(rowLabel(l)).append(" | server:");
+      l.tokenCrossCheck().ifPresent(c -> out.append(' ').append(c));
+      l.decodeRates().ifPresent(d -> out.append(String.format(Locale.ROOT, "; decode %.1f tok/s client vs %.1f server timings",
+          d.client(), d.server())));
+      out.append('\n');
+    }
     if (levels.stream().anyMatch(l -> !l.e2eLatency().isEmpty() && !l.e2eLatency().supports(99))) {
       out.append("* p99 of fewer than ").append(Percentiles.samplesNeeded(99)).append(" requests is only their maximum\n");
     }

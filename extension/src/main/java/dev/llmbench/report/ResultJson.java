@@ -95,6 +95,7 @@ public final class ResultJson {
     ArrayNode warnings = own.putArray("warnings");
     r.warnings().forEach(warnings::add);
     r.serverMetrics().ifPresent(sm -> own.set("server_metrics", MAPPER.valueToTree(sm)));
+    r.tokenCrossCheck().ifPresent(c -> own.set("token_cross_check", MAPPER.valueToTree(c)));
     r.decodeRates().ifPresent(d -> {
       own.put("decode_rate_client", d.client());
       own.put("decode_rate_server", d.server());
