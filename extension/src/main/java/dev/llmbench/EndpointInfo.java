@@ -1,6 +1,5 @@
 package dev.llmbench;
 
-import dev.llmbench.client.ApiStyle;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

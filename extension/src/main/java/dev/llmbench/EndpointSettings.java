@@ -1,9 +1,8 @@
 package dev.llmbench;
 
-import dev.llmbench.client.ApiStyle;
-import dev.llmbench.config.DurationParser;
-import dev.llmbench.config.Settings;
-import dev.llmbench.embedded.PerformanceProfile;
+import dev.llmbench.internal.config.DurationParser;
+import dev.llmbench.internal.config.Settings;
+import dev.llmbench.internal.embedded.PerformanceProfile;
 import java.lang.reflect.AnnotatedElement;
 import java.net.URI;
 import java.time.Duration;

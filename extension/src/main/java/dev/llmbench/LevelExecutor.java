@@ -1,13 +1,13 @@
 package dev.llmbench;
 
-import dev.llmbench.load.AdaptiveBudget;
-import dev.llmbench.load.Budget;
-import dev.llmbench.load.LevelPlan;
-import dev.llmbench.load.LoadRunner;
-import dev.llmbench.metrics.RequestMetrics;
-import dev.llmbench.report.AllureSupport;
-import dev.llmbench.server.MetricsScraper;
-import dev.llmbench.server.ServerMetrics;
+import dev.llmbench.internal.load.AdaptiveBudget;
+import dev.llmbench.internal.load.Budget;
+import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.internal.report.AllureSupport;
+import dev.llmbench.internal.server.MetricsScraper;
+import dev.llmbench.internal.server.ServerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

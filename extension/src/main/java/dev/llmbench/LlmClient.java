@@ -1,11 +1,9 @@
 package dev.llmbench;
 
-import dev.llmbench.client.CompletionRequest;
-import dev.llmbench.client.Excerpt;
-import dev.llmbench.client.LlmHttpException;
-import dev.llmbench.client.RequestTrace;
-import dev.llmbench.metrics.RequestMetrics;
-import dev.llmbench.report.AllureSupport;
+import dev.llmbench.internal.client.Excerpt;
+import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.internal.report.AllureSupport;
 
 /**
  * Injected into tests of an {@link LlmEndpoint} class for ad-hoc requests such as smoke prompts.

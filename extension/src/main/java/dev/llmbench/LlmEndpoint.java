@@ -1,6 +1,5 @@
 package dev.llmbench;
 
-import dev.llmbench.client.ApiStyle;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;

@@ -1,8 +1,7 @@
 package dev.llmbench;
 
-import dev.llmbench.client.Excerpt;
-import dev.llmbench.client.Usage;
-import dev.llmbench.metrics.RequestMetrics;
+import dev.llmbench.internal.client.Excerpt;
+import dev.llmbench.internal.metrics.RequestMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

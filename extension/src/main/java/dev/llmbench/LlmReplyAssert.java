@@ -1,6 +1,6 @@
 package dev.llmbench;
 
-import dev.llmbench.client.Excerpt;
+import dev.llmbench.internal.client.Excerpt;
 import java.util.Optional;
 import org.assertj.core.api.AbstractAssert;
 import org.assertj.core.api.AbstractStringAssert;

@@ -1,6 +1,6 @@
 package dev.llmbench;
 
-import dev.llmbench.metrics.RequestMetrics;
+import dev.llmbench.internal.metrics.RequestMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.llmbench;
 
-import dev.llmbench.load.LevelPlan;
-import dev.llmbench.report.AllureSupport;
-import dev.llmbench.report.SweepReporter;
+import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.report.AllureSupport;
+import dev.llmbench.internal.report.SweepReporter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;

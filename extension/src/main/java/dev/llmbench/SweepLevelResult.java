@@ -1,17 +1,14 @@
 package dev.llmbench;
 
-import dev.llmbench.client.Chunk;
-import dev.llmbench.load.Budget;
-import dev.llmbench.load.LevelPlan;
-import dev.llmbench.metrics.Bootstrap;
-import dev.llmbench.metrics.ConfidenceInterval;
-import dev.llmbench.metrics.Distribution;
-import dev.llmbench.metrics.Percentiles;
-import dev.llmbench.metrics.Rate;
-import dev.llmbench.metrics.RequestMetrics;
-import dev.llmbench.metrics.TokenSource;
-import dev.llmbench.server.ServerMetrics;
-import dev.llmbench.server.TokenCrossCheck;
+import dev.llmbench.internal.client.Chunk;
+import dev.llmbench.internal.load.Budget;
+import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.metrics.Bootstrap;
+import dev.llmbench.internal.metrics.Distribution;
+import dev.llmbench.internal.metrics.Percentiles;
+import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.internal.server.ServerMetrics;
+import dev.llmbench.internal.server.TokenCrossCheck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,7 +1,7 @@
 package dev.llmbench;
 
-import dev.llmbench.metrics.Distribution;
-import dev.llmbench.metrics.Percentiles;
+import dev.llmbench.internal.metrics.Distribution;
+import dev.llmbench.internal.metrics.Percentiles;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.llmbench;
 
-import dev.llmbench.config.DurationParser;
-import dev.llmbench.load.LevelPlan;
-import dev.llmbench.load.Workload;
-import dev.llmbench.metrics.Percentiles;
+import dev.llmbench.internal.config.DurationParser;
+import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.load.Workload;
+import dev.llmbench.internal.metrics.Percentiles;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;

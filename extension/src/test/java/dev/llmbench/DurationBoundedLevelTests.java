@@ -2,7 +2,7 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.load.Budget;
+import dev.llmbench.internal.load.Budget;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

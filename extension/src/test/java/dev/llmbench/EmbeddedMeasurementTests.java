@@ -2,8 +2,7 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.metrics.Distribution;
-import dev.llmbench.metrics.TokenSource;
+import dev.llmbench.internal.metrics.Distribution;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -7,8 +7,8 @@ import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
-import dev.llmbench.report.ResultJson;
-import dev.llmbench.report.SweepReporter;
+import dev.llmbench.internal.report.ResultJson;
+import dev.llmbench.internal.report.SweepReporter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;

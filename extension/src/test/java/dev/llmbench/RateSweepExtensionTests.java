@@ -10,7 +10,7 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
-import dev.llmbench.metrics.RequestMetrics;
+import dev.llmbench.internal.metrics.RequestMetrics;
 import java.time.Duration;
 import java.util.List;
 import org.apache.commons.math3.distribution.GammaDistribution;

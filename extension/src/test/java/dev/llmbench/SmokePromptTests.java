@@ -8,7 +8,6 @@ import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
-import dev.llmbench.client.LlmHttpException;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import mockwebserver3.Dispatcher;

@@ -1,0 +1,59 @@
+package dev.llmbench;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An immutable request to an OpenAI-compatible server; each {@code with*} call returns a new one.
+ *
+ * @param messages    the conversation; for {@link ApiStyle#COMPLETIONS} the last message's content is the prompt
+ * @param maxTokens   {@code max_tokens}, or null for the server's default
+ * @param temperature {@code temperature}, or null for the server's default
+ * @param ignoreEos   {@code ignore_eos} (vLLM, SGLang, llama.cpp): generate exactly {@code max_tokens}
+ * @param stream      stream the answer as server-sent events, with {@code stream_options.include_usage}
+ * @param seed        {@code seed}, or null
+ */
+public record CompletionRequest(
+    List<ChatMessage> messages, Integer maxTokens, Double temperature, boolean ignoreEos, boolean stream, Long seed) {
+
+  public CompletionRequest {
+    messages = List.copyOf(messages);
+    if (messages.isEmpty()) throw new IllegalArgumentException("a request needs at least one message");
+    if (maxTokens != null && maxTokens < 1) throw new IllegalArgumentException("max_tokens must be at least 1, was " + maxTokens);
+  }
+
+  /** A streamed request with one user message and the server's defaults for everything else. */
+  public static CompletionRequest of(String prompt) {
+    return new CompletionRequest(List.of(ChatMessage.user(Objects.requireNonNull(prompt, "prompt"))), null, null,
+        false, true, null);
+  }
+
+  public static CompletionRequest ofMessages(List<ChatMessage> messages) {
+    return new CompletionRequest(messages, null, null, false, true, null);
+  }
+
+  public CompletionRequest withMaxTokens(int maxTokens) {
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed);
+  }
+
+  public CompletionRequest withTemperature(double temperature) {
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed);
+  }
+
+  public CompletionRequest withIgnoreEos(boolean ignoreEos) {
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed);
+  }
+
+  public CompletionRequest withStream(boolean stream) {
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed);
+  }
+
+  public CompletionRequest withSeed(long seed) {
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed);
+  }
+
+  /** The text a completions-style request sends as {@code prompt}. */
+  public String prompt() {
+    return messages.get(messages.size() - 1).content();
+  }
+}

@@ -1,0 +1,37 @@
+package dev.llmbench.internal.config;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Reads durations as people write them in annotations and properties: {@code 20m}, {@code 1.5s}, {@code 500ms}, {@code 100us}, {@code PT20M}. */
+public final class DurationParser {
+
+  private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(us|µs|ms|s|m|min|h)");
+
+  private DurationParser() {}
+
+  /** @throws IllegalArgumentException with the accepted forms when {@code text} is none of them */
+  public static Duration parse(String text) {
+    String t = text.strip().toLowerCase(Locale.ROOT);
+    Matcher m = SIMPLE.matcher(t);
+    if (m.matches()) {
+      double v = Double.parseDouble(m.group(1));
+      double nanos = switch (m.group(2)) {
+        case "us", "µs" -> v * 1e3;
+        case "ms" -> v * 1e6;
+        case "s" -> v * 1e9;
+        case "m", "min" -> v * 60e9;
+        default -> v * 3600e9;
+      };
+      return Duration.ofNanos(Math.round(nanos));
+    }
+    try {
+      return Duration.parse(text.strip().toUpperCase(Locale.ROOT));
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException("'" + text + "' is not a duration; write e.g. 500ms, 30s, 20m, 1h or PT20M");
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package dev.llmbench.internal.embedded;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How the embedded engine spends time: a continuous-batching model where one decode step advances every
+ * running sequence by one chunk, and the step grows with the batch.
+ *
+ * <p>step time = {@code stepBase + stepPerExtraSequence * (batch - 1) + prefillPerToken * (prompt tokens
+ * admitted in this step)}. So single-stream decode speed is {@code tokensPerChunk / stepBase}, and
+ * aggregate throughput at batch b is {@code b * tokensPerChunk / step(b)}.
+ *
+ * @param name             profile name, as used in {@code llmbench.embedded.profile}
+ * @param model            model id served on {@code /v1/models}
+ * @param stepBase         duration of a decode step with one sequence
+ * @param stepPerExtraSequence added to a step for each further sequence in the batch
+ * @param prefillPerToken  added to a step for each prompt token admitted in it
+ * @param maxBatch         running sequences at most; the rest wait in a queue
+ * @param reasoningTokens  tokens of reasoning sent before the content (0 for a plain model)
+ * @param tokensPerChunk   tokens per streamed chunk (above 1, like speculative decoding)
+ * @param description      one line for humans
+ */
+public record PerformanceProfile(
+    String name,
+    String model,
+    Duration stepBase,
+    Duration stepPerExtraSequence,
+    Duration prefillPerToken,
+    int maxBatch,
+    int reasoningTokens,
+    int tokensPerChunk,
+    String description) {
+
+  public PerformanceProfile {
+    if (maxBatch < 1) throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
+    if (tokensPerChunk < 1) throw new IllegalArgumentException("tokensPerChunk must be at least 1");
+    if (stepBase.isNegative() || stepBase.isZero()) throw new IllegalArgumentException("stepBase must be positive");
+  }
+
+  private static final Map<String, PerformanceProfile> BUILT_IN = new LinkedHashMap<>();
+
+  /** PCIe-bound MLA MoE: ~60 tok/s for one stream, ~800 tok/s at 32 streams (interconnect-bound). */
+  public static final PerformanceProfile MLA_PCIE = register(new PerformanceProfile(
+      "mla-pcie", "mla-moe-pcie", micros(16_500), micros(750),
+      micros(150), 64, 0, 1,
+      "1T-parameter MLA MoE on 8 PCIe GPUs: ~60 tok/s single stream, ~800 tok/s at C=32"));
+
+  /** GQA dense model on NVLink: scales to several thousand tok/s. */
+  public static final PerformanceProfile GQA_DENSE = register(new PerformanceProfile(
+      "gqa-dense", "gqa-dense-70b", Duration.ofMillis(10), micros(120),
+      micros(40), 256, 0, 1,
+      "GQA dense model: ~100 tok/s single stream, ~2,300 tok/s at C=32, ~3,600 at C=64"));
+
+  /** A reasoning model: 32 reasoning tokens before every answer. */
+  public static final PerformanceProfile REASONING = register(new PerformanceProfile(
+      "reasoning", "reasoner-8b", Duration.ofMillis(10), micros(200),
+      micros(40), 128, 32, 1,
+      "reasoning model: 32 reasoning tokens, then content, ~100 tok/s single stream"));
+
+  /** Exactly 20 ms per token whatever the batch, no prefill cost: for checking measurements. */
+  public static final PerformanceProfile FIXED_20MS = register(new PerformanceProfile(
+      "fixed-20ms", "fixed-20ms", Duration.ofMillis(20), Duration.ZERO, Duration.ZERO, 1024, 0, 1,
+      "fixed 20 ms per decode step at any batch size, no prefill cost"));
+
+  /** Three tokens in each chunk, as speculative decoding streams them. */
+  public static final PerformanceProfile SPECULATIVE = register(new PerformanceProfile(
+      "speculative", "spec-decode-8b", Duration.ofMillis(15), micros(200),
+      micros(40), 128, 0, 3,
+      "speculative decoding: 3 tokens per chunk, ~200 tok/s single stream"));
+
+  /** One sequence at a time, like llama-server with one slot: every other request waits in the queue. */
+  public static final PerformanceProfile SINGLE_SLOT = register(new PerformanceProfile(
+      "single-slot", "single-slot-cpu", Duration.ofMillis(5), Duration.ZERO, micros(100), 1, 0, 1,
+      "one slot, 5 ms per token: requests queue, as on llama-server -np 1"));
+
+  /** 1 ms steps: fast enough for tests of the extension itself. */
+  public static final PerformanceProfile INSTANT = register(new PerformanceProfile(
+      "instant", "instant", Duration.ofMillis(1), Duration.ZERO, Duration.ZERO, 1024, 0, 1,
+      "1 ms per decode step, for fast tests"));
+
+  private static Duration micros(long micros) {
+    return Duration.ofNanos(micros * 1_000);
+  }
+
+  private static PerformanceProfile register(PerformanceProfile profile) {
+    BUILT_IN.put(profile.name(), profile);
+    return profile;
+  }
+
+  public static Optional<PerformanceProfile> named(String name) {
+    return Optional.ofNullable(BUILT_IN.get(name));
+  }
+
+  public static Map<String, PerformanceProfile> builtIn() {
+    return Map.copyOf(BUILT_IN);
+  }
+
+  /** How long one decode step takes with {@code batch} running sequences and {@code admittedPromptTokens} to prefill. */
+  public Duration stepTime(int batch, long admittedPromptTokens) {
+    return stepBase
+        .plus(stepPerExtraSequence.multipliedBy(Math.max(0, batch - 1)))
+        .plus(prefillPerToken.multipliedBy(admittedPromptTokens));
+  }
+
+  /** Steady-state aggregate decode throughput at {@code batch} running sequences, in tokens per second. */
+  public double throughputAt(int batch) {
+    int b = Math.min(batch, maxBatch);
+    return b * tokensPerChunk * 1e9 / stepTime(b, 0).toNanos();
+  }
+
+  public PerformanceProfile withModel(String model) {
+    return new PerformanceProfile(name, model, stepBase, stepPerExtraSequence, prefillPerToken, maxBatch,
+        reasoningTokens, tokensPerChunk, description);
+  }
+}

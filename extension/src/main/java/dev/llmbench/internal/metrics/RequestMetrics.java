@@ -1,0 +1,86 @@
+package dev.llmbench.internal.metrics;
+
+import dev.llmbench.TokenSource;
+import dev.llmbench.internal.client.Chunk;
+import dev.llmbench.internal.client.RequestTrace;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The metrics of one request, derived from its trace as docs/metrics.md defines them.
+ *
+ * @param trace           what was observed
+ * @param queueTime       how long it waited in our own client for a concurrency slot
+ * @param e2eLatency      last {@code choices} chunk (or the whole body, or the failure) minus send
+ * @param ttft            first chunk carrying a content or reasoning token, minus send; empty if none came
+ * @param ttfo            first chunk carrying content (not reasoning), minus send
+ * @param tpot            (e2e - ttft) / (output tokens - 1); empty when fewer than 2 tokens
+ * @param itls            gaps between successive token-bearing chunks (vLLM's ITL, AIPerf's ICL)
+ * @param outputTokens    output tokens, reasoning included
+ * @param reasoningTokens reasoning tokens
+ * @param tokenSource     where {@code outputTokens} came from
+ * @param promptTokens    {@code usage.prompt_tokens}, or the client's estimate when absent
+ * @param chunkTokenMismatch true when {@code usage} and the chunk count differ by more than 10%
+ */
+public record RequestMetrics(
+    RequestTrace trace,
+    Duration queueTime,
+    Duration e2eLatency,
+    Optional<Duration> ttft,
+    Optional<Duration> ttfo,
+    Optional<Duration> tpot,
+    List<Duration> itls,
+    int outputTokens,
+    int reasoningTokens,
+    TokenSource tokenSource,
+    int promptTokens,
+    boolean chunkTokenMismatch) {
+
+  /** How far the chunk count may stray from {@code usage} before a warning (AIPerf uses 10%). */
+  public static final double MISMATCH_TOLERANCE = 0.10;
+
+  public static RequestMetrics of(RequestTrace t) {
+    long start = t.startNanos();
+    List<Chunk> tokenChunks = t.tokenChunks();
+    Optional<Duration> ttft = tokenChunks.stream().findFirst().map(c -> Duration.ofNanos(c.arrivalNanos() - start));
+    Optional<Duration> ttfo = tokenChunks.stream().filter(Chunk::hasContent).findFirst()
+        .map(c -> Duration.ofNanos(c.arrivalNanos() - start));
+    List<Duration> itls = new ArrayList<>();
+    for (int i = 1; i < tokenChunks.size(); i++) {
+      itls.add(Duration.ofNanos(tokenChunks.get(i).arrivalNanos() - tokenChunks.get(i - 1).arrivalNanos()));
+    }
+    int chunkCount = tokenChunks.size();
+    int reasoningChunks = (int) tokenChunks.stream().filter(c -> !c.reasoning().isEmpty()).count();
+    Integer usageOut = t.serverUsage().map(u -> u.completionTokens()).orElse(null);
+    int output = usageOut != null ? usageOut : chunkCount;
+    TokenSource source = usageOut != null ? TokenSource.SERVER_USAGE : TokenSource.CHUNK_COUNT_ESTIMATE;
+    Integer usageReasoning = t.serverUsage().map(u -> u.reasoningTokens()).orElse(null);
+    int reasoning = usageReasoning != null ? usageReasoning : reasoningChunks;
+    Integer usagePrompt = t.serverUsage().map(u -> u.promptTokens()).orElse(null);
+    int prompt = usagePrompt != null ? usagePrompt : t.promptTokensEstimate();
+    boolean mismatch = usageOut != null && t.streamed() && usageOut > 0
+        && Math.abs(usageOut - chunkCount) > MISMATCH_TOLERANCE * usageOut;
+    Duration e2e = Duration.ofNanos(t.endNanos() - start);
+    Optional<Duration> tpot = ttft.isPresent() && output > 1
+        ? Optional.of(e2e.minus(ttft.get()).dividedBy(output - 1))
+        : Optional.empty();
+    if (!t.succeeded()) {
+      // A failed request counts in the window only; none of its partial timings enter a distribution.
+      return new RequestMetrics(t, Duration.ofNanos(start - t.scheduledNanos()), e2e, Optional.empty(),
+          Optional.empty(), Optional.empty(), List.of(), 0, 0, source, prompt, false);
+    }
+    return new RequestMetrics(t, Duration.ofNanos(start - t.scheduledNanos()), e2e, ttft, ttfo, tpot,
+        List.copyOf(itls), output, reasoning, source, prompt, mismatch);
+  }
+
+  public boolean succeeded() {
+    return trace.succeeded();
+  }
+
+  /** Output tokens per second seen by this one user: 1 / TPOT, as AIPerf defines it. */
+  public Optional<Double> outputTokensPerSecondPerUser() {
+    return tpot.filter(d -> !d.isZero()).map(d -> 1e9 / d.toNanos());
+  }
+}

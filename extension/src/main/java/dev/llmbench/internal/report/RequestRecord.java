@@ -1,0 +1,55 @@
+package dev.llmbench.internal.report;
+
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.client.Chunk;
+import dev.llmbench.internal.metrics.RequestMetrics;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One request as exported to JSON and CSV. Times in milliseconds; {@code start_offset_ms} and
+ * {@code chunk_arrivals_ms} are relative to the level's first send and to this request's send.
+ */
+public record RequestRecord(
+    int index,
+    long startEpochMs,
+    double startOffsetMs,
+    double queueMs,
+    Double ttftMs,
+    Double ttfoMs,
+    Double tpotMs,
+    double e2eMs,
+    int outputTokens,
+    int reasoningTokens,
+    int promptTokens,
+    String tokenSource,
+    List<Double> chunkArrivalsMs,
+    String finishReason,
+    String error) {
+
+  /** Every request of a level, in order, with offsets from the level's first send. */
+  public static List<RequestRecord> allOf(SweepLevelResult level) {
+    List<RequestMetrics> all = level.requests();
+    long levelStart = all.stream().mapToLong(m -> m.trace().startNanos()).min().orElse(0);
+    return java.util.stream.IntStream.range(0, all.size()).mapToObj(i -> of(i, all.get(i), levelStart)).toList();
+  }
+
+  public static RequestRecord of(int index, RequestMetrics r, long levelStartNanos) {
+    long start = r.trace().startNanos();
+    return new RequestRecord(index, r.trace().startedAt().toEpochMilli(), ms(start - levelStartNanos), ms(r.queueTime()),
+        r.ttft().map(RequestRecord::ms).orElse(null), r.ttfo().map(RequestRecord::ms).orElse(null),
+        r.tpot().map(RequestRecord::ms).orElse(null), ms(r.e2eLatency()), r.outputTokens(), r.reasoningTokens(),
+        r.promptTokens(), r.tokenSource().name(),
+        r.trace().tokenChunks().stream().map(Chunk::arrivalNanos).map(t -> ms(t - start)).toList(),
+        r.trace().finishReason(),
+        r.trace().failure().map(e -> e.key() + ": " + e.message()).orElse(null));
+  }
+
+  static double ms(Duration d) {
+    return ms(d.toNanos());
+  }
+
+  static double ms(long nanos) {
+    return Math.round(nanos / 1e3) / 1e3; // microsecond resolution
+  }
+}

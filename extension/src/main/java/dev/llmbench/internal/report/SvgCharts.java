@@ -1,0 +1,203 @@
+package dev.llmbench.internal.report;
+
+import dev.llmbench.Formats;
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.analysis.ScalingAnalysis;
+import dev.llmbench.internal.analysis.SweepGroups;
+import dev.llmbench.internal.metrics.Distribution;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Rectangle;
+import java.text.DecimalFormat;
+import java.text.FieldPosition;
+import java.text.NumberFormat;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.labels.ItemLabelAnchor;
+import org.jfree.chart.labels.ItemLabelPosition;
+import org.jfree.chart.labels.StandardXYItemLabelGenerator;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.svg.SVGGraphics2D;
+
+/**
+ * The sweep's charts as standalone SVG, drawn on the JVM (no JavaScript, no CDN): Allure shows them as
+ * images and they open offline. Every point carries its value as a label; a sweep that crosses loads
+ * with several output or input lengths gets one curve per length.
+ */
+public final class SvgCharts {
+
+  static final int WIDTH = 720;
+  static final int HEIGHT = 420;
+  private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
+      new Color(0x9467bd), new Color(0xff7f0e), new Color(0x8c564b)};
+
+  static {
+    System.setProperty("java.awt.headless", "true");
+    // Rotated labels (the y-axis title) as <text>, not glyph outlines: selectable and checkable.
+    org.jfree.chart.text.TextUtils.setUseDrawRotatedStringWorkaround(false);
+  }
+
+  private static final NumberFormat POWER_OF_TWO = new DecimalFormat("0") {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public StringBuffer format(double number, StringBuffer to, FieldPosition pos) {
+      return to.append(Math.round(Math.pow(2, number)));
+    }
+  };
+
+  private SvgCharts() {}
+
+  /** One curve: its name, and for each level the value plotted (NaN to skip). */
+  private record Curve(String name, List<SweepLevelResult> levels, ToDoubleFunction<SweepLevelResult> y) {}
+
+  /** Chart file names (without extension) to SVG documents. */
+  public static Map<String, String> forSweep(String title, List<SweepLevelResult> levels) {
+    Map<String, String> charts = new LinkedHashMap<>();
+    if (levels.isEmpty()) return charts;
+    boolean open = levels.get(0).plan().isOpenLoop();
+    Map<String, List<SweepLevelResult>> groups = SweepGroups.of(levels);
+    charts.put("throughput", chart(title + ": output throughput", "Output throughput (tok/s)", open,
+        curves(groups, "output tok/s", l -> l.outputThroughput().perSecond()), "0.0"));
+    charts.put("latency", chart(title + ": end-to-end latency", "Latency (s)", open,
+        curves(groups, "p50", l -> seconds(l.e2eLatency(), 50), "p99", l -> seconds(l.e2eLatency(), 99)), "0.00"));
+    charts.put("ttft", chart(title + ": time to first token", "TTFT (ms)", open,
+        curves(groups, "p50", l -> seconds(l.ttft(), 50) * 1000, "p99", l -> seconds(l.ttft(), 99) * 1000), "0.0"));
+    if (!open) {
+      List<Curve> efficiency = new ArrayList<>();
+      groups.forEach((group, members) -> {
+        Map<Integer, Double> byC = new LinkedHashMap<>();
+        ScalingAnalysis.of(members).points().forEach(p -> byC.put(p.concurrency(), p.efficiency() * 100));
+        efficiency.add(new Curve(named("efficiency", group), members, l -> byC.getOrDefault(l.concurrency(), Double.NaN)));
+      });
+      charts.put("efficiency", chart(title + ": scaling efficiency", "Efficiency (% of linear)", false, efficiency, "0"));
+    }
+    charts.put("tradeoff", tradeoff(title + ": latency vs throughput", groups, open));
+    return charts;
+  }
+
+  private static List<Curve> curves(Map<String, List<SweepLevelResult>> groups, String name,
+      ToDoubleFunction<SweepLevelResult> y) {
+    List<Curve> curves = new ArrayList<>();
+    groups.forEach((group, members) -> curves.add(new Curve(named(name, group), members, y)));
+    return curves;
+  }
+
+  private static List<Curve> curves(Map<String, List<SweepLevelResult>> groups, String a,
+      ToDoubleFunction<SweepLevelResult> ya, String b, ToDoubleFunction<SweepLevelResult> yb) {
+    List<Curve> curves = new ArrayList<>();
+    groups.forEach((group, members) -> {
+      curves.add(new Curve(named(a, group), members, ya));
+      curves.add(new Curve(named(b, group), members, yb));
+    });
+    return curves;
+  }
+
+  private static String named(String name, String group) {
+    return group.isEmpty() ? name : name + " (" + group + ")";
+  }
+
+  private static double seconds(Distribution d, double p) {
+    return d.percentile(p).map(v -> v.toNanos() / 1e9).orElse(Double.NaN);
+  }
+
+  /** The x of a level: log2(C) for a closed loop (ticks read 1, 2, 4, ...), the offered rate for an open loop. */
+  private static double x(SweepLevelResult l, boolean open) {
+    return open ? l.plan().rate() : Math.log(l.concurrency()) / Math.log(2);
+  }
+
+  static String chart(String title, String yLabel, boolean open, List<Curve> curves, String valueFormat) {
+    XYSeriesCollection data = new XYSeriesCollection();
+    double min = Double.MAX_VALUE;
+    double max = -Double.MAX_VALUE;
+    for (Curve c : curves) {
+      XYSeries s = new XYSeries(c.name());
+      for (SweepLevelResult l : c.levels()) {
+        double v = c.y().applyAsDouble(l);
+        double x = x(l, open);
+        min = Math.min(min, x);
+        max = Math.max(max, x);
+        if (!Double.isNaN(v)) s.add(x, v);
+      }
+      data.addSeries(s);
+    }
+    NumberAxis x;
+    if (open) {
+      x = new NumberAxis("Offered request rate (req/s)");
+      x.setAutoRangeIncludesZero(true);
+    } else {
+      x = new NumberAxis("Concurrency (requests in flight, log2 scale)");
+      x.setTickUnit(new NumberTickUnit(1, POWER_OF_TWO));
+      x.setRange(min - 0.5, max + 0.5);
+    }
+    NumberAxis y = new NumberAxis(yLabel);
+    y.setAutoRangeIncludesZero(true);
+    XYLineAndShapeRenderer renderer = renderer(curves.size());
+    renderer.setDefaultItemLabelGenerator(new StandardXYItemLabelGenerator("{2}", new DecimalFormat("0"),
+        new DecimalFormat(valueFormat)));
+    return draw(title, new XYPlot(data, x, y, renderer), curves.size() > 1);
+  }
+
+  static String tradeoff(String title, Map<String, List<SweepLevelResult>> groups, boolean open) {
+    XYSeriesCollection data = new XYSeriesCollection();
+    List<List<SweepLevelResult>> pointsOf = new ArrayList<>();
+    groups.forEach((group, members) -> {
+      List<SweepLevelResult> withLatency = members.stream().filter(l -> !l.e2eLatency().isEmpty()).toList();
+      for (double p : new double[] {50, 99}) {
+        XYSeries s = new XYSeries(named("p" + (int) p + " latency", group), false);
+        withLatency.forEach(l -> s.add(l.outputThroughput().perSecond(), seconds(l.e2eLatency(), p)));
+        data.addSeries(s);
+        pointsOf.add(withLatency);
+      }
+    });
+    NumberAxis x = new NumberAxis("Output throughput (tok/s)");
+    NumberAxis y = new NumberAxis("Latency (s)");
+    y.setAutoRangeIncludesZero(true);
+    XYLineAndShapeRenderer renderer = renderer(data.getSeriesCount());
+    // Each point is labelled with the level it came from.
+    renderer.setDefaultItemLabelGenerator((dataset, series, item) -> {
+      SweepLevelResult l = pointsOf.get(series).get(item);
+      return open ? Formats.number(l.plan().rate()) + "/s" : "C=" + l.concurrency();
+    });
+    return draw(title, new XYPlot(data, x, y, renderer), true);
+  }
+
+  private static XYLineAndShapeRenderer renderer(int seriesCount) {
+    XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
+    for (int i = 0; i < seriesCount; i++) {
+      r.setSeriesPaint(i, COLORS[i % COLORS.length]);
+      r.setSeriesStroke(i, new BasicStroke(2f));
+      // Alternate labels above and below the points, so that close curves (p50, p99) stay readable.
+      r.setSeriesPositiveItemLabelPosition(i, new ItemLabelPosition(
+          i % 2 == 0 ? ItemLabelAnchor.OUTSIDE6 : ItemLabelAnchor.OUTSIDE12,
+          i % 2 == 0 ? TextAnchor.TOP_CENTER : TextAnchor.BOTTOM_CENTER));
+    }
+    r.setDefaultItemLabelsVisible(true);
+    r.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+    return r;
+  }
+
+  private static String draw(String title, XYPlot plot, boolean legend) {
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setDomainGridlinePaint(new Color(0xdddddd));
+    plot.setRangeGridlinePaint(new Color(0xdddddd));
+    JFreeChart chart = new JFreeChart(null, new Font(Font.SANS_SERIF, Font.BOLD, 15), plot, legend);
+    chart.setTitle(new TextTitle(title, new Font(Font.SANS_SERIF, Font.BOLD, 15)));
+    chart.setBackgroundPaint(Color.WHITE);
+    SVGGraphics2D g2 = new SVGGraphics2D(WIDTH, HEIGHT);
+    chart.draw(g2, new Rectangle(0, 0, WIDTH, HEIGHT));
+    return g2.getSVGDocument();
+  }
+}

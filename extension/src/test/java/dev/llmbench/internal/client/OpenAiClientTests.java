@@ -1,0 +1,123 @@
+package dev.llmbench.internal.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmbench.ApiStyle;
+import dev.llmbench.CompletionRequest;
+import dev.llmbench.ErrorKind;
+import dev.llmbench.Usage;
+import java.net.URI;
+import java.time.Duration;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Bad servers must give a counted error, never a hang or an exception out of the client. */
+class OpenAiClientTests {
+
+  private MockWebServer server;
+  private OpenAiClient client;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = new MockWebServer();
+    server.start();
+    client = new OpenAiClient(URI.create(server.url("/v1").toString()), "sk-secret", Duration.ofSeconds(5), Duration.ofSeconds(2));
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    client.close();
+    server.close();
+  }
+
+  private static MockResponse sse(String body) {
+    return new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(body).build();
+  }
+
+  private RequestTrace send() {
+    return client.send(ApiStyle.CHAT, "m", CompletionRequest.of("hi").withMaxTokens(3));
+  }
+
+  @Test
+  void readsContentReasoningUsageAndSendsTheKeyAsBearer() throws Exception {
+    server.enqueue(sse("""
+        data: {"choices":[{"delta":{"role":"assistant","content":""}}]}
+
+        data: {"choices":[{"delta":{"reasoning":"hmm"}}]}
+
+        data: {"choices":[{"delta":{"content":"Paris"},"finish_reason":"stop"}]}
+
+        data: {"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2,"completion_tokens_details":{"reasoning_tokens":1}}}
+
+        data: [DONE]
+
+        """));
+    RequestTrace t = send();
+    assertThat(t.succeeded()).isTrue();
+    assertThat(t.content()).isEqualTo("Paris");
+    assertThat(t.reasoning()).isEqualTo("hmm");
+    assertThat(t.usage()).isEqualTo(new Usage(5, 2, 1));
+    assertThat(t.tokenChunks()).hasSize(2);
+    RecordedRequest request = server.takeRequest();
+    assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer sk-secret");
+    assertThat(request.getBody().utf8()).contains("\"include_usage\":true").contains("\"max_tokens\":3");
+    assertThat(client.toString()).doesNotContain("sk-secret");
+  }
+
+  @Test
+  void httpErrorCarriesStatusAndBodyExcerpt() {
+    server.enqueue(new MockResponse.Builder().code(503).body("{\"error\":{\"message\":\"Loading model\"}}").build());
+    RequestTrace t = send();
+    assertThat(t.error().kind()).isEqualTo(ErrorKind.HTTP_STATUS);
+    assertThat(t.error().key()).isEqualTo("HTTP 503");
+    assertThat(t.error().message()).contains("Loading model");
+  }
+
+  @Test
+  void malformedEventIsABrokenStreamThatKeepsWhatCameBefore() {
+    server.enqueue(sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {not json\n\n"));
+    RequestTrace t = send();
+    assertThat(t.error().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
+    assertThat(t.error().message()).contains("not JSON").contains("{not json");
+    assertThat(t.content()).isEqualTo("a");
+  }
+
+  @Test
+  void streamThatStopsWithoutDoneIsBroken() {
+    server.enqueue(sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"));
+    assertThat(send().error().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
+  }
+
+  @Test
+  void errorSentMidStreamIsReported() {
+    server.enqueue(sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"error\":{\"message\":\"out of memory\"}}\n\n"));
+    RequestTrace t = send();
+    assertThat(t.error().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
+    assertThat(t.error().message()).contains("out of memory");
+  }
+
+  @Test
+  void stalledStreamTimesOutInsteadOfHanging() {
+    server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+        .body("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n").headersDelay(10, java.util.concurrent.TimeUnit.SECONDS).build());
+    long start = System.nanoTime();
+    RequestTrace t = send();
+    assertThat(t.error().kind()).isEqualTo(ErrorKind.TIMEOUT);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
+  }
+
+  @Test
+  void nonStreamingServerAnswerIsReadWhole() {
+    server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json")
+        .body("{\"choices\":[{\"message\":{\"content\":\"ok\"},\"finish_reason\":\"length\"}],\"usage\":{\"completion_tokens\":1}}").build());
+    RequestTrace t = send();
+    assertThat(t.succeeded()).isTrue();
+    assertThat(t.streamed()).isFalse();
+    assertThat(t.content()).isEqualTo("ok");
+    assertThat(t.finishReason()).isEqualTo("length");
+  }
+}

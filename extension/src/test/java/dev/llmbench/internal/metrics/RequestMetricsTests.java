@@ -1,0 +1,108 @@
+package dev.llmbench.internal.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmbench.ErrorKind;
+import dev.llmbench.TokenSource;
+import dev.llmbench.Usage;
+import dev.llmbench.internal.client.Chunk;
+import dev.llmbench.internal.client.RequestError;
+import dev.llmbench.internal.client.RequestTrace;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Every metric on hand-built traces (times in ms from a start at 0), with exact expected values. */
+class RequestMetricsTests {
+
+  private static final long MS = 1_000_000;
+
+  static RequestTrace trace(long endMs, List<Chunk> chunks, Usage usage, RequestError error) {
+    return new RequestTrace(0, 0, Instant.EPOCH, endMs * MS, chunks, "", "", "stop", usage, Map.of(), 10, true, error);
+  }
+
+  static Chunk content(long ms, String text) {
+    return new Chunk(ms * MS, text, "");
+  }
+
+  static Chunk reasoning(long ms, String text) {
+    return new Chunk(ms * MS, "", text);
+  }
+
+  static Chunk roleOnly(long ms) {
+    return new Chunk(ms * MS, "", "");
+  }
+
+  @Test
+  void roleOnlyFirstChunkDoesNotCountForTtft() {
+    RequestMetrics m = RequestMetrics.of(trace(130, List.of(roleOnly(5), content(50, "a"), content(90, "b"),
+        content(130, "c")), new Usage(12, 3, null), null));
+    assertThat(m.ttft()).contains(Duration.ofMillis(50));
+    assertThat(m.ttfo()).contains(Duration.ofMillis(50));
+    assertThat(m.e2eLatency()).isEqualTo(Duration.ofMillis(130));
+    assertThat(m.tpot()).contains(Duration.ofMillis(40)); // (130 - 50) / (3 - 1)
+    assertThat(m.itls()).containsExactly(Duration.ofMillis(40), Duration.ofMillis(40));
+    assertThat(m.outputTokens()).isEqualTo(3);
+    assertThat(m.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+    assertThat(m.promptTokens()).isEqualTo(12);
+    assertThat(m.outputTokensPerSecondPerUser()).hasValueSatisfying(v -> assertThat(v).isEqualTo(25.0));
+  }
+
+  @Test
+  void reasoningComesBeforeContent() {
+    RequestMetrics m = RequestMetrics.of(trace(100, List.of(reasoning(20, "hm"), reasoning(40, "ok"), content(70, "A"),
+        content(100, ".")), new Usage(5, 4, 2), null));
+    assertThat(m.ttft()).contains(Duration.ofMillis(20));
+    assertThat(m.ttfo()).contains(Duration.ofMillis(70));
+    assertThat(m.reasoningTokens()).isEqualTo(2);
+    assertThat(m.outputTokens()).isEqualTo(4);
+  }
+
+  @Test
+  void reasoningOnlyStreamHasTtftButNoTtfo() {
+    RequestMetrics m = RequestMetrics.of(trace(60, List.of(reasoning(20, "a"), reasoning(40, "b"), reasoning(60, "c")),
+        null, null));
+    assertThat(m.ttft()).contains(Duration.ofMillis(20));
+    assertThat(m.ttfo()).isEmpty();
+    assertThat(m.reasoningTokens()).isEqualTo(3); // counted from chunks when usage is missing
+    assertThat(m.tokenSource()).isEqualTo(TokenSource.CHUNK_COUNT_ESTIMATE);
+  }
+
+  @Test
+  void singleTokenOutputHasNoTpot() {
+    RequestMetrics m = RequestMetrics.of(trace(30, List.of(content(30, "x")), new Usage(3, 1, null), null));
+    assertThat(m.tpot()).isEmpty();
+    assertThat(m.itls()).isEmpty();
+    assertThat(m.ttft()).contains(Duration.ofMillis(30));
+  }
+
+  @Test
+  void usageMissingFallsBackToChunkCountAsAnEstimate() {
+    RequestMetrics m = RequestMetrics.of(trace(90, List.of(content(30, "a"), content(60, "b"), content(90, "c")), null, null));
+    assertThat(m.outputTokens()).isEqualTo(3);
+    assertThat(m.tokenSource()).isEqualTo(TokenSource.CHUNK_COUNT_ESTIMATE);
+    assertThat(m.promptTokens()).isEqualTo(10); // the client's estimate
+    assertThat(m.chunkTokenMismatch()).isFalse();
+  }
+
+  @Test
+  void usageDisagreeingWithChunksByMoreThanTenPercentIsFlagged() {
+    RequestMetrics m = RequestMetrics.of(trace(90, List.of(content(30, "abc"), content(60, "def"), content(90, "ghi")),
+        new Usage(3, 9, null), null));
+    assertThat(m.outputTokens()).isEqualTo(9);
+    assertThat(m.chunkTokenMismatch()).isTrue();
+    assertThat(m.tpot()).contains(Duration.ofNanos(60 * MS / 8)); // tokens, not chunks
+  }
+
+  @Test
+  void failedRequestEntersNoDistribution() {
+    RequestMetrics m = RequestMetrics.of(trace(50, List.of(content(30, "a")), null,
+        new RequestError(ErrorKind.BROKEN_STREAM, 200, "cut")));
+    assertThat(m.succeeded()).isFalse();
+    assertThat(m.ttft()).isEmpty();
+    assertThat(m.outputTokens()).isZero();
+    assertThat(m.e2eLatency()).isEqualTo(Duration.ofMillis(50));
+  }
+}

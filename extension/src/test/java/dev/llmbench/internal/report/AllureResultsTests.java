@@ -1,0 +1,197 @@
+package dev.llmbench.internal.report;
+
+import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.LlmClient;
+import dev.llmbench.LlmEndpoint;
+import dev.llmbench.Slo;
+import dev.llmbench.SweepLevelResult;
+import io.qameta.allure.Allure;
+import io.qameta.allure.AllureLifecycle;
+import io.qameta.allure.FileSystemResultsWriter;
+import io.qameta.allure.junitplatform.AllureJunitPlatform;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.launcher.core.LauncherConfig;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/** Runs a fixture with Allure's JUnit Platform listener into a folder of its own, then reads what Allure got. */
+class AllureResultsTests {
+
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir
+  static Path results;
+
+  static List<JsonNode> testResults;
+
+  /** Allure names a template invocation by the method, then the invocation's display name. */
+  static final String SWEEP = "sweep(SweepLevelResult) ";
+
+  @BeforeAll
+  static void runFixtureWithAllure() throws IOException {
+    AllureLifecycle previous = Allure.getLifecycle();
+    AllureLifecycle lifecycle = new AllureLifecycle(new FileSystemResultsWriter(results));
+    Allure.setLifecycle(lifecycle); // AllureJupiter and LLMBench's own calls use the global lifecycle
+    try {
+      LauncherFactory.create(LauncherConfig.builder()
+              .enableTestExecutionListenerAutoRegistration(false)
+              .addTestExecutionListeners(new AllureJunitPlatform(lifecycle))
+              .build())
+          .execute(LauncherDiscoveryRequestBuilder.request()
+              .selectors(selectClass(AllureTestCases.class))
+              .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
+              .configurationParameter("allure.results.directory", results.toString())
+              .build());
+    } finally {
+      Allure.setLifecycle(previous);
+    }
+    try (Stream<Path> files = Files.list(results)) {
+      testResults = new ArrayList<>();
+      for (Path p : files.filter(p -> p.toString().endsWith("-result.json")).toList()) testResults.add(JSON.readTree(p.toFile()));
+    }
+  }
+
+  static JsonNode result(String name) {
+    return testResults.stream().filter(r -> r.path("name").asText().equals(name)).findFirst()
+        .orElseThrow(() -> new AssertionError("no Allure result named " + name + " among "
+            + testResults.stream().map(r -> r.path("name").asText()).toList()));
+  }
+
+  static Stream<JsonNode> elements(JsonNode array) {
+    List<JsonNode> list = new ArrayList<>();
+    array.forEach(list::add);
+    return list.stream();
+  }
+
+  static Map<String, String> parameters(JsonNode result) {
+    Map<String, String> p = new java.util.LinkedHashMap<>();
+    result.path("parameters").forEach(n -> p.put(n.path("name").asText(), n.path("value").asText()));
+    return p;
+  }
+
+  static List<String> attachmentTypes(JsonNode result) {
+    List<String> types = new ArrayList<>();
+    result.path("attachments").forEach(a -> types.add(a.path("type").asText()));
+    return types;
+  }
+
+  static List<String> stepNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.path("steps").forEach(s -> {
+      names.add(s.path("name").asText());
+      names.addAll(stepNames(s));
+    });
+    return names;
+  }
+
+  @Test
+  void everyLevelIsAResultWithReadableParameters() {
+    for (String level : List.of("C=1", "C=2")) {
+      Map<String, String> p = parameters(result(SWEEP + level));
+      assertThat(p).containsEntry("concurrency", level.substring(2)).containsEntry("model", "instant")
+          .containsEntry("requests", "3").containsEntry("max_tokens", "4").containsEntry("prompts", "builtin")
+          .containsEntry("level", level);
+      // The embedded engine's port changes every run; its name does not, so history ids hold.
+      assertThat(p).containsEntry("endpoint", "embedded instant");
+    }
+  }
+
+  @Test
+  void levelsCarrySummaryRequestsAndResultAttachments() {
+    assertThat(attachmentTypes(result(SWEEP + "C=1"))).containsExactly("text/html", "text/csv", "application/json");
+  }
+
+  @Test
+  void lastLevelCarriesTheSweepTableAndFiveCharts() {
+    List<String> types = attachmentTypes(result(SWEEP + "C=2"));
+    assertThat(types).containsSubsequence("text/html", "text/csv", "application/json", "text/plain");
+    assertThat(types.stream().filter("image/svg+xml"::equals).count()).isEqualTo(5);
+  }
+
+  @Test
+  void attachmentFilesExistWithTheirContent() throws IOException {
+    for (JsonNode a : result(SWEEP + "C=2").path("attachments")) {
+      Path file = results.resolve(a.path("source").asText());
+      assertThat(file).exists();
+      if (a.path("type").asText().equals("image/svg+xml")) assertThat(Files.readString(file)).contains("<svg");
+    }
+  }
+
+  @Test
+  void smokePromptIsAStepWithPromptAndReplyAttached() {
+    JsonNode smoke = result("knowsParis(LlmClient)");
+    JsonNode step = elements(smoke.path("steps"))
+        .filter(s -> s.path("name").asText().startsWith("Prompt: What is the capital of France")).findFirst().orElseThrow();
+    List<String> names = new ArrayList<>();
+    step.path("attachments").forEach(a -> names.add(a.path("name").asText()));
+    assertThat(names).containsExactly("prompt", "reply");
+  }
+
+  @Test
+  void readinessWaitIsAStepOfTheFirstTestWithTheTimeToReady() {
+    List<JsonNode> withWait = testResults.stream()
+        .filter(r -> stepNames(r).stream().anyMatch(n -> n.startsWith("Wait until http://127.0.0.1:") && n.endsWith("is ready")))
+        .toList();
+    assertThat(withWait).hasSize(1);
+    assertThat(parameters(withWait.get(0))).containsKey("time to ready");
+    JsonNode timeToReady = elements(withWait.get(0).path("parameters"))
+        .filter(p -> p.path("name").asText().equals("time to ready")).findFirst().orElseThrow();
+    assertThat(timeToReady.path("excluded").asBoolean()).as("left out of the history id").isTrue();
+  }
+
+  @Test
+  void failedSloLandsInTheSloCategory() throws IOException {
+    JsonNode failed = result("sloSweep(SweepLevelResult) C=1, slo");
+    assertThat(failed.path("status").asText()).isEqualTo("failed");
+    String message = failed.path("statusDetails").path("message").asText();
+    JsonNode categories = JSON.readTree(results.resolve("categories.json").toFile());
+    // Allure puts a result in the first category whose regex matches its message.
+    Optional<String> category = elements(categories)
+        .filter(c -> message.matches(c.path("messageRegex").asText())).map(c -> c.path("name").asText()).findFirst();
+    assertThat(category).contains("SLO violated");
+  }
+
+  @Test
+  void environmentNamesEndpointModelJvmAndVersion() throws IOException {
+    String env = Files.readString(results.resolve("environment.properties"));
+    assertThat(env).contains("endpoint=http://127.0.0.1:").contains("model=instant")
+        .contains("embedded_profile=instant").contains("JVM=").contains("LLMBench=");
+    assertThat(results.resolve("executor.json")).exists();
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class AllureTestCases {
+    @Test
+    void knowsParis(LlmClient llm) {
+      assertThat(llm.chat("What is the capital of France?")).contentContains("Paris");
+    }
+
+    @ConcurrencySweep(value = {1, 2}, maxTokens = 4, requests = 3, warmupRequests = 0)
+    void sweep(SweepLevelResult level) {
+      assertThat(level).hasNoErrors();
+    }
+
+    @ConcurrencySweep(value = {1}, maxTokens = 4, requests = 3, warmupRequests = 0, name = "C={concurrency}, slo")
+    @Slo(ttft = "1us", percentile = 50)
+    void sloSweep(SweepLevelResult level) {
+      assertThat(level).meetsSlo();
+    }
+  }
+
+}

@@ -1,0 +1,20 @@
+package dev.llmbench.internal.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConsoleTableTests {
+
+  @Test
+  void rowsReadLikeTheFamiliarSweepScriptAndStarThinPercentiles() {
+    String table = ConsoleTable.render(List.of(ResultJsonTests.level(1), ResultJsonTests.level(2)));
+    String[] lines = table.split("\n");
+    // level(1): 2 requests, 0..55 ms, 8 tokens: 145.5 tok/s; each 50 ms end to end, TTFT 20 ms.
+    assertThat(lines[0]).isEqualTo(
+        "C= 1 | 2/2 ok (0 err) | wall=  0.1s |  145.5 tok/s | lat avg= 0.05 p50= 0.05 p99= 0.05* | ttft avg= 0.02 p99= 0.02*");
+    assertThat(lines[1]).startsWith("C= 2 | 4/4 ok (0 err)");
+    assertThat(lines[2]).isEqualTo("* p99 of fewer than 100 requests is only their maximum");
+  }
+}
