@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the real-engine benchmarks: prepares llama-server (cached), starts one server with 1 slot on
-# 8091 and one with 4 slots on 8092, runs `mvnw -Preal-engine`, and stops them whatever happens.
+# 8091 and one with 4 slots on 8092, runs `mvn -Preal-engine`, and stops them whatever happens.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if ! bash scripts/llama-server.sh prepare; then

@@ -1,6 +1,11 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /** Which OpenAI-compatible route a request goes to. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum ApiStyle {
   /** {@code POST /v1/chat/completions} with {@code messages}. */
   CHAT("/v1/chat/completions"),

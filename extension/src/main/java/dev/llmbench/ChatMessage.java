@@ -1,8 +1,12 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /** One message of a chat conversation. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record ChatMessage(String role, String content) {
   public ChatMessage {
     Objects.requireNonNull(role, "role");

@@ -1,7 +1,10 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * An immutable request to an OpenAI-compatible server; each {@code with*} call returns a new one.
@@ -13,6 +16,7 @@ import java.util.Objects;
  * @param stream      stream the answer as server-sent events, with {@code stream_options.include_usage}
  * @param seed        {@code seed}, or null
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record CompletionRequest(
     List<ChatMessage> messages, Integer maxTokens, Double temperature, boolean ignoreEos, boolean stream, Long seed) {
 

@@ -1,6 +1,9 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * A two-sided confidence interval around an estimate.
@@ -10,6 +13,7 @@ import java.util.Locale;
  * @param upper    upper bound
  * @param level    confidence level, e.g. 0.95
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record ConfidenceInterval(double estimate, double lower, double upper, double level) {
 
   /** Half the interval's width relative to the estimate, e.g. 0.05 for ±5%. */

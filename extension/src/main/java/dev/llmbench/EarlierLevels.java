@@ -1,7 +1,10 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The levels of the same sweep measured before this one, in run order: inject it beside the
@@ -11,35 +14,24 @@ import java.util.Optional;
  * <pre>{@code
  * void scales(SweepLevelResult level, EarlierLevels earlier) {
  *   earlier.last().ifPresent(prev ->
- *       assertThat(level).outputTokensPerSecond().isGreaterThanOrEqualTo(0.9 * prev.outputThroughput().perSecond()));
+ *       assertThat(level).outputThroughput().isGreaterThanOrEqualTo(0.9 * prev.outputThroughput().perSecond()));
  * }
  * }</pre>
+ *
+ * <p>Its {@link Object#toString()} names the level it precedes only, so that reports recording parameters
+ * see the same value every run.
  */
-public final class EarlierLevels {
+@API(status = EXPERIMENTAL, since = "0.1")
+public interface EarlierLevels {
 
-  private final String level;
-  private final List<SweepLevelResult> levels;
+  List<SweepLevelResult> all();
 
-  EarlierLevels(String level, List<SweepLevelResult> levels) {
-    this.level = level;
-    this.levels = List.copyOf(levels);
+  default Optional<SweepLevelResult> last() {
+    List<SweepLevelResult> all = all();
+    return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
   }
 
-  public List<SweepLevelResult> all() {
-    return levels;
-  }
-
-  public Optional<SweepLevelResult> last() {
-    return levels.isEmpty() ? Optional.empty() : Optional.of(levels.get(levels.size() - 1));
-  }
-
-  public Optional<SweepLevelResult> first() {
-    return levels.stream().findFirst();
-  }
-
-  /** Names the level it precedes only, so that reports recording parameters see the same value every run. */
-  @Override
-  public String toString() {
-    return "levels before " + level;
+  default Optional<SweepLevelResult> first() {
+    return all().stream().findFirst();
   }
 }

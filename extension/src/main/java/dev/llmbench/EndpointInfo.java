@@ -1,8 +1,11 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The endpoint a test ran against, safe to print: the URL never carries credentials.
@@ -12,9 +15,11 @@ import java.util.Optional;
  * @param api           chat or completions
  * @param embedded      whether it is the embedded engine (and which profile), or empty for a real server
  * @param serverVersion what {@code /version} or {@code /props} said, when they said anything
- * @param timeToReady   how long the readiness wait took
+ * @param timeToReady   how long this client waited until the server was ready: the client's wait, not the
+ *                      server's own load time (a server already up is ready at once)
  * @param readinessLog  what the wait saw, one line per change of status: {@code +1.2 s GET /health answered 503 ...}
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record EndpointInfo(
     String url, String model, ApiStyle api, Optional<String> embedded, Optional<String> serverVersion,
     Duration timeToReady, List<String> readinessLog) {

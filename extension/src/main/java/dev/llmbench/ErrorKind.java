@@ -1,6 +1,11 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /** Why a request failed; failures are counted by kind, never thrown out of a load level. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum ErrorKind {
   /** The server answered with a status other than 200. */
   HTTP_STATUS,

@@ -1,9 +1,14 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * The AssertJ entry point: {@code import static dev.llmbench.LlmBenchAssertions.assertThat;} beside
  * AssertJ's own.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class LlmBenchAssertions {
 
   private LlmBenchAssertions() {}

@@ -1,21 +1,27 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import dev.llmbench.internal.junit.LlmEndpointExtension;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The OpenAI-compatible server a test class benchmarks. Without a base URL the extension starts the
- * embedded engine on 127.0.0.1, so the class runs on a machine with nothing installed.
+ * embedded engine on 127.0.0.1, so the class runs on a machine with nothing installed. On an enclosing
+ * class it also covers its {@code @Nested} classes.
  *
- * <p>Every attribute can be overridden without touching code, by JUnit configuration parameter or
- * system property ({@code -Dllmbench.base-url=...}) or by environment variable ({@code LLMBENCH_BASE_URL}),
- * in that order, before the attribute itself. Durations are written {@code 500ms}, {@code 30s},
- * {@code 20m} or ISO-8601 ({@code PT20M}).
+ * <p>Every attribute is a setting with a key (named on each attribute) and can be set without touching
+ * code, by JUnit configuration parameter or system property ({@code -Dllmbench.base-url=...}) or by
+ * environment variable ({@code LLMBENCH_BASE_URL}), which win over the attribute in that order. An empty
+ * attribute means the setting's default; the README's settings table lists every key and default.
+ * Durations are written {@code 500ms}, {@code 30s}, {@code 20m} or ISO-8601 ({@code PT20M}).
  *
  * <p>Before the first test of an endpoint, the extension waits until the server is really ready:
  * {@code /health} (or {@code /v1/models}) answers 200 and a 1-token completion succeeds. Each endpoint is
@@ -26,6 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Documented
 @Inherited
 @ExtendWith(LlmEndpointExtension.class)
+@API(status = EXPERIMENTAL, since = "0.1")
 public @interface LlmEndpoint {
 
   /** {@code llmbench.base-url}: server root such as {@code http://127.0.0.1:8000}; empty for the embedded engine. */
@@ -35,29 +42,29 @@ public @interface LlmEndpoint {
   String model() default "";
 
   /** {@code llmbench.api}: {@code chat} or {@code completions}. */
-  ApiStyle api() default ApiStyle.CHAT;
+  String api() default "";
 
   /** {@code llmbench.api-key-env}: the environment variable holding the bearer token; never printed. */
-  String apiKeyEnv() default "OPENAI_API_KEY";
+  String apiKeyEnv() default "";
 
   /** {@code llmbench.ready.timeout}: how long to wait for the server to be ready. */
-  String readyTimeout() default "20m";
+  String readyTimeout() default "";
 
   /** {@code llmbench.ready.poll-interval}: time between readiness probes. */
-  String readyPollInterval() default "2s";
+  String readyPollInterval() default "";
 
   /** {@code llmbench.ready.progress-interval}: time between progress lines while waiting. */
-  String readyProgressInterval() default "30s";
+  String readyProgressInterval() default "";
 
   /** {@code llmbench.request-timeout}: the longest one whole request may take. */
-  String requestTimeout() default "10m";
+  String requestTimeout() default "";
 
   /** {@code llmbench.idle-timeout}: the longest gap between two bytes of a response. */
-  String idleTimeout() default "2m";
+  String idleTimeout() default "";
 
   /** {@code llmbench.embedded.profile}: the embedded engine's performance profile. */
-  String embeddedProfile() default "gqa-dense";
+  String embeddedProfile() default "";
 
   /** {@code llmbench.embedded.startup-delay}: how long the embedded engine answers 503 before it is ready. */
-  String embeddedStartupDelay() default "0s";
+  String embeddedStartupDelay() default "";
 }

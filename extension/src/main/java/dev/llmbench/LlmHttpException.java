@@ -1,24 +1,27 @@
 package dev.llmbench;
 
-import dev.llmbench.internal.client.RequestError;
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
 
 /** A request that failed, with the HTTP status (0 if none) and an excerpt of what the server said. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public class LlmHttpException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  private final RequestError error;
+  private final transient RequestFailure failure;
 
-  public LlmHttpException(String url, RequestError error) {
-    super(error.key() + " from " + url + ": " + error.message());
-    this.error = error;
+  public LlmHttpException(String url, RequestFailure failure) {
+    super(failure.key() + " from " + url + ": " + failure.message());
+    this.failure = failure;
   }
 
   public int status() {
-    return error.status();
+    return failure.status();
   }
 
-  public RequestError error() {
-    return error;
+  public RequestFailure failure() {
+    return failure;
   }
 }

@@ -1,50 +1,31 @@
 package dev.llmbench;
 
-import dev.llmbench.internal.client.Excerpt;
-import dev.llmbench.internal.metrics.RequestMetrics;
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import dev.llmbench.internal.format.Excerpt;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
-/** A model's answer to one ad-hoc request, with its timings. */
-public final class LlmReply {
+/**
+ * A model's answer to one ad-hoc request, with its timings.
+ *
+ * @param prompt       the last message sent
+ * @param content      the whole content
+ * @param reasoning    the reasoning the server sent apart from the content ({@code reasoning_content} or
+ *                     {@code reasoning}); empty if none
+ * @param finishReason the last {@code finish_reason}
+ * @param usage        the server's {@code usage}
+ * @param request      the request's timings and token counts
+ */
+@API(status = EXPERIMENTAL, since = "0.1")
+public record LlmReply(String prompt, String content, String reasoning, Optional<String> finishReason,
+    Optional<Usage> usage, RequestResult request) {
 
   private static final Pattern FENCE = Pattern.compile("```([\\w+#.-]*)[^\\n]*\\n(.*?)```", Pattern.DOTALL);
-
-  private final String prompt;
-  private final RequestMetrics metrics;
-
-  LlmReply(String prompt, RequestMetrics metrics) {
-    this.prompt = prompt;
-    this.metrics = metrics;
-  }
-
-  public String prompt() {
-    return prompt;
-  }
-
-  public String content() {
-    return metrics.trace().content();
-  }
-
-  /** The reasoning the server sent apart from the content ({@code reasoning_content} or {@code reasoning}); empty if none. */
-  public String reasoning() {
-    return metrics.trace().reasoning();
-  }
-
-  public Optional<String> finishReason() {
-    return Optional.ofNullable(metrics.trace().finishReason());
-  }
-
-  public Optional<Usage> usage() {
-    return metrics.trace().serverUsage();
-  }
-
-  public RequestMetrics metrics() {
-    return metrics;
-  }
 
   /** The body of the first fenced code block in the content, of any language. */
   public Optional<String> codeBlock() {
@@ -58,7 +39,7 @@ public final class LlmReply {
 
   public List<CodeBlock> codeBlocks() {
     List<CodeBlock> blocks = new ArrayList<>();
-    Matcher m = FENCE.matcher(content());
+    Matcher m = FENCE.matcher(content);
     while (m.find()) blocks.add(new CodeBlock(m.group(1), m.group(2)));
     return blocks;
   }
@@ -68,6 +49,6 @@ public final class LlmReply {
 
   @Override
   public String toString() {
-    return "LlmReply[" + Excerpt.of(content(), 80) + "]";
+    return "LlmReply[" + Excerpt.of(content, 80) + "]";
   }
 }

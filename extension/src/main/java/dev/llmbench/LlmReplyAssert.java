@@ -1,12 +1,17 @@
 package dev.llmbench;
 
-import dev.llmbench.internal.client.Excerpt;
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import dev.llmbench.internal.format.Excerpt;
+import java.util.Locale;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 import org.assertj.core.api.AbstractStringAssert;
 import org.assertj.core.api.Assertions;
 
 /** Assertions on a model's reply to a smoke prompt; failures quote the prompt and the reply. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmReply> {
 
   LlmReplyAssert(LlmReply actual) {
@@ -24,7 +29,7 @@ public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmRepl
 
   public LlmReplyAssert contentContainsIgnoringCase(String expected) {
     isNotNull();
-    if (!actual.content().toLowerCase().contains(expected.toLowerCase())) {
+    if (!actual.content().toLowerCase(Locale.ROOT).contains(expected.toLowerCase(Locale.ROOT))) {
       failWithMessage("expected the reply to %s to contain %s (any case) but it was:%n  %s", quote(actual.prompt()),
           quote(expected), quote(actual.content()));
     }

@@ -1,6 +1,9 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * A rate with its unit, per second.
@@ -8,7 +11,8 @@ import java.util.Locale;
  * @param perSecond how many units each second
  * @param unit      what is counted
  */
-public record Rate(double perSecond, Unit unit) implements Comparable<Rate> {
+@API(status = EXPERIMENTAL, since = "0.1")
+public record Rate(double perSecond, Unit unit) {
 
   /** What a rate counts. */
   public enum Unit {
@@ -32,12 +36,6 @@ public record Rate(double perSecond, Unit unit) implements Comparable<Rate> {
 
   public static Rate requestsPerSecond(double value) {
     return new Rate(value, Unit.REQUESTS);
-  }
-
-  @Override
-  public int compareTo(Rate other) {
-    if (unit != other.unit) throw new IllegalArgumentException("cannot compare " + this + " with " + other);
-    return Double.compare(perSecond, other.perSecond);
   }
 
   @Override

@@ -1,10 +1,14 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import dev.llmbench.internal.junit.SweepExtension;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.TestTemplate;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
@@ -19,19 +23,21 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * <pre>{@code
  * @RateSweep({1, 2, 4, 8})
  * void underLoad(SweepLevelResult r) {
- *   assertThat(r).hasNoErrors().ttftP50().isLessThan(Duration.ofSeconds(1));
+ *   assertThat(r).hasNoErrors().ttft().p50().isLessThan(Duration.ofSeconds(1));
  * }
  * }</pre>
  *
- * <p>Every other attribute means what it means on {@link ConcurrencySweep}. The configuration
- * parameter {@code llmbench.sweep.rates} (e.g. {@code 0.5,2,8}) overrides {@link #value()}.
+ * <p>{@link Workload}, {@link Measurement}, {@link Warmup} and {@link Slo} apply as on
+ * {@link ConcurrencySweep}. The setting {@code llmbench.sweep.rates} (e.g. {@code 0.5,2,8}) overrides
+ * {@link #value()} for every rate sweep.
  */
 @Target({ElementType.ANNOTATION_TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @TestTemplate
-@ExtendWith(RateSweepExtension.class)
+@ExtendWith(SweepExtension.class)
 @Execution(ExecutionMode.SAME_THREAD)
+@API(status = EXPERIMENTAL, since = "0.1")
 public @interface RateSweep {
 
   /** Placeholder for the level's rate in {@link #name()}. */
@@ -48,39 +54,6 @@ public @interface RateSweep {
   /** At most this many requests in flight (a due request waits for a slot; the wait is its queue time); 0 for no cap. */
   int maxConcurrency() default 0;
 
-  /** Requests per level; 0 for {@code max(10, 10 s x rate)}. */
-  int requests() default 0;
-
-  String duration() default "";
-
-  String grace() default "30s";
-
-  int[] maxTokens() default {128};
-
-  int[] inputTokens() default {};
-
-  String prompt() default "";
-
-  String prompts() default "builtin";
-
-  boolean ignoreEos() default true;
-
-  double temperature() default -1;
-
-  /** Warm-up requests before each level (closed loop, not counted); -1 for 2. */
-  int warmupRequests() default -1;
-
-  /** Seed of the prompt order, synthetic prompts and arrival times. */
-  long seed() default 42;
-
-  double[] percentiles() default {50, 90, 99};
-
-  double targetCiHalfWidth() default 0;
-
-  int maxRequests() default 0;
-
-  String maxDuration() default "5m";
-
-  /** Display name of each level; {@code {rate}}, {@code {max_tokens}}, {@code {input_tokens}}, {@code {index}}. */
+  /** Display name of each level; {@value #RATE_PLACEHOLDER} and the placeholders of {@link ConcurrencySweep#name()}. */
   String name() default "";
 }

@@ -1,11 +1,13 @@
 package dev.llmbench;
 
-import dev.llmbench.internal.metrics.RequestMetrics;
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import dev.llmbench.internal.format.Formats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Service-level objectives, immutable: each {@code with*} returns a new one. A request is "good" when it
@@ -14,6 +16,7 @@ import java.util.Optional;
  *
  * <pre>{@code ServiceLevels.none().withTtft(Duration.ofSeconds(2)).withTpot(Duration.ofMillis(50)).atPercentile(99)}</pre>
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class ServiceLevels {
 
   private static final ServiceLevels NONE = new ServiceLevels(null, null, null, 99);
@@ -79,7 +82,7 @@ public final class ServiceLevels {
   }
 
   /** Whether one request succeeded and met every threshold. */
-  public boolean isMetBy(RequestMetrics r) {
+  public boolean isMetBy(RequestResult r) {
     if (!r.succeeded()) return false;
     if (ttft != null && r.ttft().map(t -> t.compareTo(ttft) > 0).orElse(true)) return false;
     if (tpot != null && r.tpot().map(t -> t.compareTo(tpot) > 0).orElse(false)) return false;
@@ -93,6 +96,6 @@ public final class ServiceLevels {
     if (ttft != null) parts.add("TTFT ≤ " + Formats.duration(ttft));
     if (tpot != null) parts.add("TPOT ≤ " + Formats.duration(tpot));
     if (e2eLatency != null) parts.add("E2E ≤ " + Formats.duration(e2eLatency));
-    return String.join(", ", parts) + String.format(Locale.ROOT, " at p%s", Formats.number(percentile));
+    return String.join(", ", parts) + " at " + Formats.percentile(percentile);
   }
 }

@@ -1,21 +1,25 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 
 /**
- * Service-level objectives of a sweep (on the method) or of every sweep of a class. They define goodput
+ * Service-level objectives of a sweep (on the method) or of every sweep of a class or enclosing class. They define goodput
  * and SLO attainment, and {@code assertThat(result).meetsSlo()} checks them. Durations are written
  * {@code 2s}, {@code 50ms}; empty means no objective.
  */
-@Target({ElementType.METHOD, ElementType.TYPE})
+@Target({ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
+@API(status = EXPERIMENTAL, since = "0.1")
 public @interface Slo {
 
   /** Time to first token, per request. */

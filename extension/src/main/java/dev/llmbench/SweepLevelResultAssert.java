@@ -1,35 +1,28 @@
 package dev.llmbench;
 
-import dev.llmbench.internal.metrics.Distribution;
-import dev.llmbench.internal.metrics.Percentiles;
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import dev.llmbench.internal.format.Formats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 import org.assertj.core.api.AbstractDoubleAssert;
-import org.assertj.core.api.AbstractDurationAssert;
 import org.assertj.core.api.Assertions;
-import org.assertj.core.presentation.StandardRepresentation;
 
 /**
- * Assertions on one level. Value accessors ({@link #outputTokensPerSecond()}, {@link #latencyP99()}, ...)
- * return AssertJ assertions described with the level and the metric, so a failure reads e.g.
- * {@code [C=8: output throughput (tok/s)] Expecting actual: 212.4 to be greater than: 250.0}. Checks
- * of several things at once ({@link #hasNoErrors()}, {@link #meetsSlo()}) list every violation.
- *
- * <p>A percentile needs enough samples to be more than the maximum (p99 needs 100). Asserting on one
- * with fewer fails and says how many are needed, unless {@link #allowingFewSamples()} was called.
+ * Assertions on one level. Each figure has an assertion named as its {@link Metric}: throughputs
+ * ({@link #outputThroughput()}, ...) return AssertJ number assertions, latencies ({@link #ttft()},
+ * {@link #e2eLatency()}, ...) a {@link DistributionAssert} to pick a statistic from. Failures name the
+ * level, the figure, the actual and the required value: {@code [C=8: output throughput (tok/s)]
+ * Expecting actual: 212.4 to be greater than: 250.0}. Checks of several things at once
+ * ({@link #hasNoErrors()}, {@link #meetsSlo()}) list every violation. Ratios are fractions (0..1).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResultAssert, SweepLevelResult> {
-
-  private static final StandardRepresentation READABLE = new StandardRepresentation() {
-    @Override
-    protected String fallbackToStringOf(Object object) {
-      return object instanceof Duration d ? Formats.duration(d) : super.fallbackToStringOf(object);
-    }
-  };
 
   private final boolean allowFewSamples;
 
@@ -43,30 +36,40 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return new SweepLevelResultAssert(actual, true);
   }
 
+  // ----- failures and objectives
+
   /** Every request succeeded; otherwise lists each error type with its count and an example. */
   public SweepLevelResultAssert hasNoErrors() {
     isNotNull();
     if (actual.failed() > 0) {
-      List<String> lines = new ArrayList<>();
-      for (Map.Entry<String, Long> e : actual.errorsByType().entrySet()) {
-        String example = actual.requests().stream().filter(r -> !r.succeeded() && r.trace().error().key().equals(e.getKey()))
-            .findFirst().map(r -> r.trace().error().message()).orElse("");
-        lines.add("  - " + e.getKey() + ": " + e.getValue() + " (e.g. " + example + ")");
-      }
       failWithMessage("%s: expected no failed requests but %d of %d failed:%n%s", actual.label(), actual.failed(),
-          actual.requestCount(), String.join("\n", lines));
+          actual.requestCount(), errorLines());
     }
     return this;
   }
 
-  /** The share of failed requests is at most {@code maxPercent}. */
-  public SweepLevelResultAssert hasErrorRateAtMost(double maxPercent) {
+  /** The share of failed requests is at most {@code maxFraction} (0.01 for 1%). */
+  public SweepLevelResultAssert hasErrorRateAtMost(double maxFraction) {
     isNotNull();
-    if (actual.errorRate() * 100 > maxPercent) {
-      failWithMessage("%s: expected an error rate of at most %s%% but it was %.1f%% (%d of %d failed: %s)", actual.label(),
-          Formats.number(maxPercent), actual.errorRate() * 100, actual.failed(), actual.requestCount(), actual.errorsByType());
+    if (maxFraction < 0 || maxFraction > 1) {
+      throw new IllegalArgumentException("the error rate is a fraction from 0 to 1 (0.01 for 1%), was " + maxFraction);
+    }
+    if (actual.errorRate() > maxFraction) {
+      failWithMessage("%s: expected an error rate of at most %s but it was %s (%d of %d failed):%n%s", actual.label(),
+          Formats.percent(maxFraction), Formats.percent(actual.errorRate()), actual.failed(), actual.requestCount(),
+          errorLines());
     }
     return this;
+  }
+
+  private String errorLines() {
+    List<String> lines = new ArrayList<>();
+    for (Map.Entry<String, Long> e : actual.errorsByType().entrySet()) {
+      String example = actual.requests().stream().flatMap(r -> r.failure().stream())
+          .filter(f -> f.key().equals(e.getKey())).findFirst().map(RequestFailure::message).orElse("");
+      lines.add("  - " + e.getKey() + ": " + e.getValue() + " (e.g. " + example + ")");
+    }
+    return String.join("\n", lines);
   }
 
   /**
@@ -82,13 +85,14 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     if (slo.isEmpty()) failWithMessage("%s: no SLO to check; declare @Slo on the method or class, or pass ServiceLevels", actual.label());
     double p = slo.percentile();
     List<String> violations = new ArrayList<>();
-    slo.ttft().ifPresent(max -> check(violations, "TTFT", actual.ttft(), p, max));
-    slo.tpot().ifPresent(max -> check(violations, "TPOT", actual.tpot(), p, max));
-    slo.e2eLatency().ifPresent(max -> check(violations, "E2E latency", actual.e2eLatency(), p, max));
-    double attainment = actual.sloAttainment() * 100;
-    if (attainment < p) {
-      violations.add(String.format(Locale.ROOT, "SLO attainment %.1f%% is below the required %s%% (%d of %d requests met every objective)",
-          attainment, Formats.number(p), Math.round(actual.sloAttainment() * actual.requestCount()), actual.requestCount()));
+    slo.ttft().ifPresent(max -> check(violations, Metric.TTFT, p, max));
+    slo.tpot().ifPresent(max -> check(violations, Metric.TPOT, p, max));
+    slo.e2eLatency().ifPresent(max -> check(violations, Metric.E2E_LATENCY, p, max));
+    double required = p / 100;
+    if (actual.sloAttainment() < required) {
+      violations.add(String.format(Locale.ROOT, "SLO attainment %s is below the required %s (%d of %d requests met every objective)",
+          Formats.percent(actual.sloAttainment()), Formats.percent(required),
+          Math.round(actual.sloAttainment() * actual.requestCount()), actual.requestCount()));
     }
     if (!violations.isEmpty()) {
       failWithMessage("%s: %d SLO violation(s) of [%s]:%n  - %s", actual.label(), violations.size(), slo,
@@ -97,126 +101,95 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return this;
   }
 
-  private void check(List<String> violations, String name, Distribution d, double p, Duration max) {
+  private void check(List<String> violations, Metric metric, double p, Duration max) {
+    Distribution d = metric.distributionOf(actual);
     if (d.isEmpty()) {
-      violations.add(name + ": no successful request to measure");
-      return;
+      violations.add(metric.label() + ": no successful request to measure");
+    } else if (!d.supports(p) && !allowFewSamples) {
+      violations.add(DistributionAssert.tooFew(metric, d, p));
+    } else {
+      Duration v = d.percentile(p).orElseThrow();
+      if (v.compareTo(max) > 0) {
+        violations.add(metric.label() + " " + Formats.percentile(p) + " is " + Formats.duration(v) + ", above the required "
+            + Formats.duration(max));
+      }
     }
-    if (!d.supports(p) && !allowFewSamples) {
-      violations.add(tooFew(name, d, p));
-      return;
-    }
-    Duration v = d.percentile(p).orElseThrow();
-    if (v.compareTo(max) > 0) {
-      violations.add(name + " " + Percentiles.label(p) + " is " + Formats.duration(v) + ", above the required " + Formats.duration(max));
-    }
   }
 
-  private String tooFew(String name, Distribution d, double p) {
-    return String.format(Locale.ROOT, "%s %s rests on %d samples, so it is only the maximum; it needs at least %d requests "
-        + "(raise 'requests', use adaptive mode with targetCiHalfWidth, or call allowingFewSamples())",
-        name, Percentiles.label(p), d.count(), Percentiles.samplesNeeded(p));
+  // ----- throughputs and fractions
+
+  public AbstractDoubleAssert<?> outputThroughput() {
+    return value(Metric.OUTPUT_THROUGHPUT);
   }
 
-  // ----- throughput
-
-  public AbstractDoubleAssert<?> outputTokensPerSecond() {
-    return number("output throughput (tok/s)", actual.outputThroughput().perSecond());
-  }
-
-  /** The lower bound of the 95% interval of output tok/s: a gate on it does not flake on noise. */
-  public AbstractDoubleAssert<?> outputTokensPerSecondLowerBound() {
-    return number("output throughput 95% CI lower bound (tok/s)", actual.outputThroughputCi().lower());
-  }
-
-  public AbstractDoubleAssert<?> totalTokensPerSecond() {
-    return number("total token throughput (tok/s)", actual.totalTokenThroughput().perSecond());
-  }
-
-  public AbstractDoubleAssert<?> requestsPerSecond() {
-    return number("request throughput (req/s)", actual.requestThroughput().perSecond());
-  }
-
-  public AbstractDoubleAssert<?> goodputRequestsPerSecond() {
-    return number("goodput (req/s)", actual.goodput().perSecond());
-  }
-
-  /** SLO attainment in percent. */
-  public AbstractDoubleAssert<?> sloAttainmentPercent() {
-    return number("SLO attainment (%)", actual.sloAttainment() * 100);
-  }
-
-  // ----- latency
-
-  public AbstractDurationAssert<?> latencyP50() {
-    return latency(50);
-  }
-
-  public AbstractDurationAssert<?> latencyP90() {
-    return latency(90);
-  }
-
-  public AbstractDurationAssert<?> latencyP99() {
-    return latency(99);
-  }
-
-  public AbstractDurationAssert<?> latencyAvg() {
-    return duration("E2E latency mean", actual.e2eLatency().mean().orElse(null));
-  }
-
-  public AbstractDurationAssert<?> latency(double percentile) {
-    return percentile("E2E latency", actual.e2eLatency(), percentile);
-  }
-
-  public AbstractDurationAssert<?> ttftP50() {
-    return ttft(50);
-  }
-
-  public AbstractDurationAssert<?> ttftP99() {
-    return ttft(99);
-  }
-
-  public AbstractDurationAssert<?> ttft(double percentile) {
-    return percentile("TTFT", actual.ttft(), percentile);
-  }
-
-  public AbstractDurationAssert<?> ttfo(double percentile) {
-    return percentile("TTFO", actual.ttfo(), percentile);
-  }
-
-  public AbstractDurationAssert<?> tpot(double percentile) {
-    return percentile("TPOT", actual.tpot(), percentile);
-  }
-
-  public AbstractDurationAssert<?> itl(double percentile) {
-    return percentile("ITL", actual.itl(), percentile);
-  }
-
-  /** The upper bound of the 95% interval of a latency percentile. */
-  public AbstractDurationAssert<?> latencyUpperBound(double percentile) {
-    enoughSamples("E2E latency", actual.e2eLatency(), percentile);
-    double upper = actual.percentileCi(actual.e2eLatency(), percentile).upper();
-    return duration("E2E latency " + Percentiles.label(percentile) + " 95% CI upper bound", Duration.ofNanos(Math.round(upper)));
-  }
-
-  private AbstractDurationAssert<?> percentile(String name, Distribution d, double p) {
+  /** The lower bound of the 95% interval of output throughput: a gate on it does not flake on noise. */
+  public AbstractDoubleAssert<?> outputThroughputLowerBound() {
     isNotNull();
-    if (d.isEmpty()) failWithMessage("%s: no %s samples (no successful request)", actual.label(), name);
-    enoughSamples(name, d, p);
-    return duration(name + " " + Percentiles.label(p), d.percentile(p).orElseThrow());
+    return number(Metric.OUTPUT_THROUGHPUT.label() + " 95% CI lower bound (" + Metric.OUTPUT_THROUGHPUT.unit() + ")",
+        actual.outputThroughputCi().lower());
   }
 
-  private void enoughSamples(String name, Distribution d, double p) {
-    if (!d.supports(p) && !allowFewSamples) failWithMessage("%s: %s", actual.label(), tooFew(name, d, p));
+  public AbstractDoubleAssert<?> totalTokenThroughput() {
+    return value(Metric.TOTAL_TOKEN_THROUGHPUT);
+  }
+
+  public AbstractDoubleAssert<?> requestThroughput() {
+    return value(Metric.REQUEST_THROUGHPUT);
+  }
+
+  public AbstractDoubleAssert<?> goodput() {
+    return value(Metric.GOODPUT);
+  }
+
+  public AbstractDoubleAssert<?> peakOutputThroughput() {
+    return value(Metric.PEAK_OUTPUT_THROUGHPUT);
+  }
+
+  /** SLO attainment, a fraction (0..1). */
+  public AbstractDoubleAssert<?> sloAttainment() {
+    return value(Metric.SLO_ATTAINMENT);
+  }
+
+  /** Any single-valued metric, in its unit. */
+  public AbstractDoubleAssert<?> value(Metric metric) {
+    isNotNull();
+    return number(metric.heading(), metric.valueOf(actual));
   }
 
   private AbstractDoubleAssert<?> number(String what, double value) {
-    isNotNull();
     return Assertions.assertThat(value).as("%s: %s", actual.label(), what);
   }
 
-  private AbstractDurationAssert<?> duration(String what, Duration value) {
-    return Assertions.assertThat(value).withRepresentation(READABLE).as("%s: %s", actual.label(), what);
+  // ----- latencies
+
+  public DistributionAssert ttft() {
+    return latency(Metric.TTFT);
+  }
+
+  public DistributionAssert ttfo() {
+    return latency(Metric.TTFO);
+  }
+
+  public DistributionAssert tpot() {
+    return latency(Metric.TPOT);
+  }
+
+  public DistributionAssert itl() {
+    return latency(Metric.ITL);
+  }
+
+  public DistributionAssert e2eLatency() {
+    return latency(Metric.E2E_LATENCY);
+  }
+
+  public DistributionAssert queueTime() {
+    return latency(Metric.QUEUE_TIME);
+  }
+
+  /** Any latency metric. */
+  public DistributionAssert latency(Metric metric) {
+    isNotNull();
+    return new DistributionAssert(actual, metric, allowFewSamples);
   }
 
   // ----- server side
@@ -235,15 +208,15 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return this;
   }
 
-  /** The client's decode rate (1 / TPOT) is within {@value SweepLevelResult.DecodeRates#TOLERANCE} of the server's own timing. */
+  /** The client's decode rate (1 / TPOT) is within {@link DecodeRates#TOLERANCE} of the server's own timing. */
   public SweepLevelResultAssert hasDecodeRateMatchingServer() {
     isNotNull();
-    SweepLevelResult.DecodeRates d = actual.decodeRates().orElse(null);
+    DecodeRates d = actual.decodeRates().orElse(null);
     if (d == null) {
       failWithMessage("%s: the server sent no timings.predicted_per_second to compare with (llama.cpp does)", actual.label());
     } else if (!d.agree()) {
-      failWithMessage("%s: the client measured %.1f tok/s per request but the server timed %.1f; allowed difference %.0f%%",
-          actual.label(), d.client(), d.server(), SweepLevelResult.DecodeRates.TOLERANCE * 100);
+      failWithMessage("%s: the client measured %.1f tok/s per request but the server timed %.1f; allowed difference %s",
+          actual.label(), d.client(), d.server(), Formats.percent(DecodeRates.TOLERANCE));
     }
     return this;
   }

@@ -1,6 +1,11 @@
 package dev.llmbench;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /** Where an output-token count came from. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum TokenSource {
   /** The server's {@code usage.completion_tokens}. */
   SERVER_USAGE,

@@ -2,7 +2,8 @@ package dev.llmbench;
 
 import static dev.llmbench.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectIteration;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 import static org.junit.platform.testkit.engine.EventConditions.displayName;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
@@ -10,32 +11,50 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.testkit.BenchKit;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
-import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.Events;
 
 class ConcurrencySweepExtensionTests {
 
-  static Events run(Class<?> fixture) {
-    return EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).execute().allEvents();
-  }
-
   @Test
   void registersOneTestPerLevelNamedByConcurrency() {
-    Events tests = EngineTestKit.engine("junit-jupiter").selectors(selectClass(ThreeLevelsTestCases.class)).execute()
-        .testEvents();
-    tests.assertStatistics(s -> s.started(3).succeeded(3).failed(0));
-    tests.assertThatEvents().haveExactly(1, event(displayName("C=1"), finishedSuccessfully()))
+    BenchKit.Run run = BenchKit.run(ThreeLevelsTestCases.class).assertAllPass(3);
+    run.tests().assertThatEvents().haveExactly(1, event(displayName("C=1"), finishedSuccessfully()))
         .haveExactly(1, event(displayName("C=2"), finishedSuccessfully()))
         .haveExactly(1, event(displayName("C=4"), finishedSuccessfully()));
   }
 
   @Test
+  void oneLevelRunAloneStillGetsTheSweepsTableChartsAndAnalysis() throws IOException {
+    // The second invocation picked alone, as an IDE runs one level: no "last level" ever runs.
+    BenchKit.Run run = BenchKit.run(ThreeLevelsTestCases.class,
+        selectIteration(selectMethod(ThreeLevelsTestCases.class, "sweep", SweepLevelResult.class.getName()), 1))
+        .assertAllPass(1);
+    Path dir = run.sweepDir(ThreeLevelsTestCases.class, "sweep");
+    assertThat(Files.readString(dir.resolve("table.txt"))).contains("C= 2 | 4/4 ok").doesNotContain("C= 1 |")
+        .doesNotContain("C= 4 |");
+    assertThat(dir.resolve("index.html")).exists();
+    assertThat(dir.resolve("throughput.svg")).exists();
+  }
+
+  @Test
+  void aLevelsSettingRunsThoseLevelsAndReportsThem() throws IOException {
+    BenchKit.Run run = BenchKit.run(ThreeLevelsTestCases.class, "llmbench.sweep.levels", "4").assertAllPass(1);
+    assertThat(Files.readString(run.sweepDir(ThreeLevelsTestCases.class, "sweep").resolve("table.txt")))
+        .startsWith("C= 4 | 4/4 ok (0 err)");
+  }
+
+  @Test
   void crossesMaxTokensWithLevelsAndNamesBoth() {
-    List<String> names = run(CrossedTestCases.class).started().stream()
-        .filter(e -> e.getTestDescriptor().isTest()).map(e -> e.getTestDescriptor().getDisplayName()).toList();
+    BenchKit.Run run = BenchKit.run(CrossedTestCases.class).assertAllPass(4);
+    List<String> names = run.tests().started().stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
     assertThat(names).containsExactly("C=1, max_tokens=4", "C=2, max_tokens=4", "C=1, max_tokens=8", "C=2, max_tokens=8");
   }
 
@@ -64,42 +83,56 @@ class ConcurrencySweepExtensionTests {
     assertConfigurationError(BadDurationTestCases.class, "BadDurationTestCases#sweep", "write e.g. 500ms, 30s");
   }
 
+  @Test
+  void anEmptyLevelsSettingNamesTheSettingNotTheAnnotation() {
+    BenchKit.run(ThreeLevelsTestCases.class, "llmbench.sweep.levels", ",").all().assertThatEvents()
+        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
+            m.contains("ThreeLevelsTestCases#sweep") && m.contains("llmbench.sweep.levels ','")
+                && m.contains("configuration parameter llmbench.sweep.levels") && m.contains("lists no value")))));
+  }
+
   private static void assertConfigurationError(Class<?> fixture, String method, String text) {
-    run(fixture).assertThatEvents().haveExactly(1, event(finishedWithFailure(
+    BenchKit.run(fixture).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
         instanceOf(ExtensionConfigurationException.class), message(m -> m.contains(method) && m.contains(text)))));
   }
 
   @Test
   void failingAssertionStatesActualRequiredAndLevel() {
-    run(FailingThresholdTestCases.class).assertThatEvents().haveExactly(1, event(displayName("C=2"), finishedWithFailure(
-        message(m -> m.contains("C=2: output throughput (tok/s)") && m.contains("Expecting actual")
+    BenchKit.run(FailingThresholdTestCases.class).tests().assertThatEvents().haveExactly(1, event(displayName("C=2"),
+        finishedWithFailure(message(m -> m.contains("C=2: output throughput (tok/s)") && m.contains("Expecting actual")
             && m.contains("to be greater than") && m.contains("1000000.0")))));
   }
 
   @Test
   void tooFewSamplesForP99FailsWithTheNumberNeeded() {
-    run(P99TooFewTestCases.class).assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        message(m -> m.contains("p99 rests on 10 samples") && m.contains("needs at least 100 requests")))));
+    BenchKit.run(P99TooFewTestCases.class).tests().assertThatEvents().haveExactly(1, event(finishedWithFailure(
+        message(m -> m.contains("TTFT p99 rests on 10 samples") && m.contains("needs at least 100 requests")))));
   }
 
   @Test
   void adaptiveModeGathersTheSamplesP99Needs() {
-    run(P99AdaptiveTestCases.class).assertThatEvents()
-        .haveExactly(1, event(displayName("C=8"), finishedSuccessfully()));
+    BenchKit.run(P99AdaptiveTestCases.class).assertAllPass(1);
   }
 
   @Test
   void everySloViolationIsListed() {
-    run(SloViolatedTestCases.class).assertThatEvents().haveExactly(1, event(finishedWithFailure(
+    BenchKit.run(SloViolatedTestCases.class).tests().assertThatEvents().haveExactly(1, event(finishedWithFailure(
         message(m -> m.contains("3 SLO violation(s)") && m.contains("TTFT p50") && m.contains("TPOT p50")
             && m.contains("SLO attainment 0.0%")))));
+  }
+
+  @Test
+  void settingsOnAnEnclosingClassReachNestedSweeps() {
+    BenchKit.run(EnclosingSettingsTestCases.class).assertAllPass(1);
   }
 
   // ----- fixtures
 
   @LlmEndpoint(embeddedProfile = "instant")
   static class ThreeLevelsTestCases {
-    @ConcurrencySweep(value = {1, 2, 4}, maxTokens = 8, requests = 4)
+    @ConcurrencySweep({1, 2, 4})
+    @Workload(maxTokens = 8)
+    @Measurement(requests = 4)
     void sweep(SweepLevelResult r) {
       assertThat(r).hasNoErrors();
       assertThat(r.requestCount()).isEqualTo(4);
@@ -108,9 +141,13 @@ class ConcurrencySweepExtensionTests {
 
   @LlmEndpoint(embeddedProfile = "instant")
   static class CrossedTestCases {
-    @ConcurrencySweep(value = {1, 2}, maxTokens = {4, 8}, requests = 2, warmupRequests = 0)
+    @ConcurrencySweep({1, 2})
+    @Workload(maxTokens = {4, 8})
+    @Measurement(requests = 2)
+    @Warmup(requests = 0)
     void sweep(SweepLevelResult r) {
       assertThat(r).hasNoErrors();
+      assertThat(r.outputTokens()).isEqualTo(2L * r.maxTokens());
     }
   }
 
@@ -135,42 +172,71 @@ class ConcurrencySweepExtensionTests {
   }
 
   static class BadDurationTestCases {
-    @ConcurrencySweep(value = {1}, duration = "ten seconds")
+    @ConcurrencySweep(1)
+    @Measurement(duration = "ten seconds")
     void sweep(SweepLevelResult r) {}
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
   static class FailingThresholdTestCases {
-    @ConcurrencySweep(value = {2}, maxTokens = 4, requests = 2, warmupRequests = 0)
+    @ConcurrencySweep(2)
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 2)
+    @Warmup(requests = 0)
     void sweep(SweepLevelResult r) {
-      assertThat(r).outputTokensPerSecond().isGreaterThan(1_000_000.0);
+      assertThat(r).outputThroughput().isGreaterThan(1_000_000.0);
     }
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
   static class P99TooFewTestCases {
-    @ConcurrencySweep(value = {2}, maxTokens = 4, requests = 10, warmupRequests = 0)
+    @ConcurrencySweep(2)
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 10)
+    @Warmup(requests = 0)
     void sweep(SweepLevelResult r) {
-      assertThat(r).ttftP99().isLessThan(java.time.Duration.ofSeconds(5));
+      assertThat(r).ttft().p99().isLessThan(Duration.ofSeconds(5));
     }
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
   static class P99AdaptiveTestCases {
-    @ConcurrencySweep(value = {8}, maxTokens = 4, requests = 10, warmupRequests = 0, percentiles = {50, 99},
-        targetCiHalfWidth = 0.25, maxRequests = 400)
+    @ConcurrencySweep(8)
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 10, percentiles = {50, 99}, targetCiHalfWidth = 0.25, maxRequests = 400)
+    @Warmup(requests = 0)
     void sweep(SweepLevelResult r) {
       assertThat(r.requestCount()).isGreaterThanOrEqualTo(100);
-      assertThat(r).ttftP99().isLessThan(java.time.Duration.ofSeconds(5));
+      assertThat(r).ttft().p99().isLessThan(Duration.ofSeconds(5));
     }
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
   static class SloViolatedTestCases {
-    @ConcurrencySweep(value = {2}, maxTokens = 4, requests = 4, warmupRequests = 0)
+    @ConcurrencySweep(2)
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 4)
+    @Warmup(requests = 0)
     @Slo(ttft = "1ms", tpot = "100us", percentile = 50)
     void sweep(SweepLevelResult r) {
       assertThat(r).meetsSlo();
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  @Slo(e2eLatency = "30s", percentile = 50)
+  @Workload(maxTokens = 3)
+  @Measurement(requests = 2)
+  static class EnclosingSettingsTestCases {
+    @Nested
+    class Inner {
+      @ConcurrencySweep(1)
+      void sweep(SweepLevelResult r) {
+        assertThat(r.serviceLevels().e2eLatency()).contains(Duration.ofSeconds(30));
+        assertThat(r.maxTokens()).isEqualTo(3);
+        assertThat(r.requestCount()).isEqualTo(2);
+        assertThat(r).hasNoErrors().meetsSlo();
+      }
     }
   }
 }

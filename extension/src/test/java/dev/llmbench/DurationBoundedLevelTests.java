@@ -2,7 +2,7 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.internal.load.Budget;
+import dev.llmbench.testkit.BenchKit;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -11,15 +11,18 @@ class DurationBoundedLevelTests {
 
   @Test
   void requestsStillRunningAfterTheGraceAreCancelledAndCounted() {
-    FixtureRuns.assertAllPass(LongRequestsTestCases.class, 1);
+    BenchKit.run(LongRequestsTestCases.class).assertAllPass(1);
   }
 
   @LlmEndpoint(embeddedProfile = "fixed-20ms")
   static class LongRequestsTestCases {
     // Each request needs 100 x 20 ms = 2 s; the level sends for 600 ms and waits 300 ms more.
-    @ConcurrencySweep(value = 2, duration = "600ms", grace = "300ms", maxTokens = 100, warmupRequests = 0)
+    @ConcurrencySweep(2)
+    @Workload(maxTokens = 100)
+    @Measurement(duration = "600ms", grace = "300ms")
+    @Warmup(requests = 0)
     void sweep(SweepLevelResult r) {
-      assertThat(r.stopReason()).isEqualTo(Budget.StopReason.DURATION);
+      assertThat(r.stopReason()).isEqualTo(StopReason.DURATION);
       assertThat(r.requestCount()).isEqualTo(2);
       assertThat(r.errorsByType()).containsEntry("CANCELLED", 2L);
       assertThat(r.succeeded()).isZero();

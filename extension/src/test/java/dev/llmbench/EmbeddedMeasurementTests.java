@@ -2,7 +2,8 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.internal.metrics.Distribution;
+import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Timing;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -19,12 +20,12 @@ class EmbeddedMeasurementTests {
 
   @Test
   void fixedTwentyMillisecondProfileIsMeasuredAsSuch() {
-    FixtureRuns.assertAllPass(FixedStepTestCases.class, 2);
+    BenchKit.run(FixedStepTestCases.class).assertAllPass(2);
   }
 
   @Test
   void reasoningComesFirstAndIsCountedApart() {
-    FixtureRuns.assertAllPass(ReasoningTestCases.class, 2);
+    BenchKit.run(ReasoningTestCases.class).assertAllPass(2);
   }
 
   /** Median time to a complete {@code /health} answer over a kept-alive connection, after a warm-up. */
@@ -53,7 +54,9 @@ class EmbeddedMeasurementTests {
 
   @LlmEndpoint(embeddedProfile = "fixed-20ms")
   static class FixedStepTestCases {
-    @ConcurrencySweep(value = {1, 4}, maxTokens = 20, requests = 12)
+    @ConcurrencySweep({1, 4})
+    @Workload(maxTokens = 20)
+    @Measurement(requests = 12)
     void sweep(SweepLevelResult r) {
       LlmBenchAssertions.assertThat(r).hasNoErrors();
       if (r.concurrency() == 1) {
@@ -62,9 +65,13 @@ class EmbeddedMeasurementTests {
         // same server: on this machine any localhost HTTP exchange takes 1-4 ms (curl against python's
         // http.server too). TTFT less that measured round trip was 20.3-21.6 ms over five runs: within 1 ms
         // of the profile in most, up to 0.6 ms beyond it in others, as the round trip itself varies by that.
+        // On a loaded runner, the TTFT and the round trip measured beside it are each off by the machine's own
+        // wake-up jitter, either way.
         Duration roundTrip = medianRoundTrip(r.endpoint().url() + "health");
+        Timing jitter = Timing.measure();
         assertThat(r.ttft().percentile(50).orElseThrow().minus(roundTrip)).as("TTFT median less the HTTP round trip "
-            + roundTrip).isBetween(STEP.minus(TOLERANCE), STEP.plus(TOLERANCE).plus(ROUND_TRIP_NOISE));
+            + roundTrip + " (machine jitter " + jitter + ")")
+            .isBetween(STEP.minus(TOLERANCE).minus(jitter.p90()), STEP.plus(TOLERANCE).plus(ROUND_TRIP_NOISE).plus(jitter.p90()));
         assertThat(roundTrip).isLessThan(HTTP_OVERHEAD);
       } else {
         // A request that arrives mid-step waits for the step boundary, as in any continuous-batching engine.
@@ -83,7 +90,9 @@ class EmbeddedMeasurementTests {
 
   @LlmEndpoint(embeddedProfile = "reasoning")
   static class ReasoningTestCases {
-    @ConcurrencySweep(value = {2}, maxTokens = 48, requests = 4)
+    @ConcurrencySweep(2)
+    @Workload(maxTokens = 48)
+    @Measurement(requests = 4)
     void sweep(SweepLevelResult r) {
       LlmBenchAssertions.assertThat(r).hasNoErrors();
       assertThat(r.ttft().percentile(50).orElseThrow()).isLessThan(r.ttfo().percentile(50).orElseThrow());

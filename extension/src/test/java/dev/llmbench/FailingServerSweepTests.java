@@ -1,14 +1,13 @@
 package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.testkit.engine.EventConditions.displayName;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import dev.llmbench.internal.report.ResultJson;
-import dev.llmbench.internal.report.SweepReporter;
+import dev.llmbench.testkit.BenchKit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,7 +16,6 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 
 /** A server that is ready but fails the load: every level still finishes, counts its errors and is reported. */
 class FailingServerSweepTests {
@@ -46,18 +44,18 @@ class FailingServerSweepTests {
 
   @Test
   void errorsAreCountedByTypeAndEveryLevelIsStillReported() throws Exception {
+    BenchKit.Run run;
     try (MockWebServer server = new MockWebServer()) {
       server.setDispatcher(new FlakyServer());
       server.start();
-      EngineTestKit.engine("junit-jupiter").selectors(selectClass(FlakyTestCases.class))
-          .configurationParameter("llmbench.base-url", server.url("/").toString())
-          .execute().testEvents().assertThatEvents()
+      run = BenchKit.run(FlakyTestCases.class, "llmbench.base-url", server.url("/").toString());
+      run.tests().assertThatEvents()
           .haveExactly(1, event(displayName("C=1"), finishedWithFailure(message(m ->
               m.contains("expected no failed requests but 4 of 4 failed") && m.contains("HTTP 503: 2")
                   && m.contains("BROKEN_STREAM: 2") && m.contains("engine overloaded") && m.contains("{broken")))))
           .haveExactly(1, event(displayName("C=2"), finishedWithFailure(message(m -> m.contains("4 of 4 failed")))));
     }
-    Path dir = SweepReporter.reportRoot().resolve("FlakyTestCases.sweep");
+    Path dir = run.sweepDir(FlakyTestCases.class, "sweep");
     for (String level : new String[] {"C=1", "C=2"}) {
       var json = ResultJson.read(Files.readString(dir.resolve(level + ".json")));
       assertThat(json.get("failed").asInt()).isEqualTo(4);
@@ -69,7 +67,10 @@ class FailingServerSweepTests {
 
   @LlmEndpoint(readyTimeout = "10s", readyPollInterval = "100ms")
   static class FlakyTestCases {
-    @ConcurrencySweep(value = {1, 2}, requests = 4, maxTokens = 8, warmupRequests = 0)
+    @ConcurrencySweep({1, 2})
+    @Workload(maxTokens = 8)
+    @Measurement(requests = 4)
+    @Warmup(requests = 0)
     void sweep(SweepLevelResult level) {
       LlmBenchAssertions.assertThat(level).hasNoErrors();
     }

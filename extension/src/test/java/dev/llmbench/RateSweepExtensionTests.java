@@ -2,7 +2,6 @@ package dev.llmbench;
 
 import static dev.llmbench.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.testkit.engine.EventConditions.displayName;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
@@ -10,32 +9,29 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
-import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Timing;
 import java.time.Duration;
 import java.util.List;
 import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.random.Well19937c;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
-import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.Events;
 
 class RateSweepExtensionTests {
 
-  static Events run(Class<?> fixture) {
-    return EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).execute().testEvents();
-  }
-
   @Test
   void registersOneOpenLoopTestPerRate() {
-    run(PoissonTestCases.class).assertThatEvents()
+    BenchKit.run(PoissonTestCases.class).assertAllPass(2).tests().assertThatEvents()
         .haveExactly(1, event(displayName("rate=5/s"), finishedSuccessfully()))
         .haveExactly(1, event(displayName("rate=20/s"), finishedSuccessfully()));
   }
 
   @Test
   void queueTimeIsTheWaitForACappedSlot() {
-    run(CappedTestCases.class).assertThatEvents().haveExactly(1, event(displayName("rate=50/s"), finishedSuccessfully()));
+    BenchKit.run(CappedTestCases.class).assertAllPass(1).tests().assertThatEvents()
+        .haveExactly(1, event(displayName("rate=50/s"), finishedSuccessfully()));
   }
 
   @Test
@@ -47,7 +43,7 @@ class RateSweepExtensionTests {
   }
 
   private static void assertConfigurationError(Class<?> fixture, String method, String text) {
-    EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).execute().allEvents().assertThatEvents()
+    BenchKit.run(fixture).all().assertThatEvents()
         .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
             message(m -> m.contains(method) && m.contains(text)))));
   }
@@ -62,31 +58,41 @@ class RateSweepExtensionTests {
 
   @LlmEndpoint(embeddedProfile = "instant")
   static class PoissonTestCases {
-    @RateSweep(value = {5, 20}, requests = 20, maxTokens = 4, seed = 7)
+    @RateSweep({5, 20})
+    @Workload(maxTokens = 4, seed = 7)
+    @Measurement(requests = 20)
     void sweep(SweepLevelResult r) {
       assertThat(r).hasNoErrors();
       assertThat(r.requestCount()).isEqualTo(20);
       // Requests were due when the gamma schedule says, and went within scheduling jitter of that.
-      double[] due = schedule(r.plan().rate(), 1, 7, 20);
-      List<Long> scheduled = r.requests().stream().map(m -> m.trace().scheduledNanos()).sorted().toList();
+      double rate = ((LoadShape.OpenLoop) r.load()).rate().perSecond();
+      double[] due = schedule(rate, 1, 7, 20);
+      List<Long> scheduled = ((MeasuredLevel) r).metrics().stream().map(m -> m.trace().scheduledNanos()).sorted().toList();
       for (int i = 0; i < due.length; i++) {
         double actual = (scheduled.get(i) - scheduled.get(0)) / 1e9;
         assertThat(actual).as("due time of request %d", i).isCloseTo(due[i], org.assertj.core.api.Assertions.within(1e-6));
       }
-      // Uncapped: nothing waits in the client.
-      assertThat(r.queueTime().max().orElseThrow()).as("dispatch lag").isLessThan(Duration.ofMillis(15));
+      // Uncapped: nothing waits in the client. A send is late only by the machine's own wake-up jitter; the
+      // worst one stays far below the waits a cap causes (over 300 ms in the capped case below).
+      Timing jitter = Timing.measure();
+      assertThat(r.queueTime().percentile(50).orElseThrow()).as("median dispatch lag (machine jitter %s)", jitter)
+          .isLessThan(Duration.ofMillis(15).plus(jitter.p90()));
+      assertThat(r.queueTime().max().orElseThrow()).as("worst dispatch lag").isLessThan(Duration.ofMillis(100));
     }
   }
 
   @LlmEndpoint(embeddedProfile = "fixed-20ms")
   static class CappedTestCases {
     // 50 req/s offered, but one at a time and each ~100 ms: requests wait for the slot.
-    @RateSweep(value = 50, maxConcurrency = 1, requests = 8, maxTokens = 5, warmupRequests = 0)
+    @RateSweep(value = 50, maxConcurrency = 1)
+    @Workload(maxTokens = 5)
+    @Measurement(requests = 8)
+    @Warmup(requests = 0)
     void sweep(SweepLevelResult r) {
       assertThat(r).hasNoErrors();
       assertThat(r.peakConcurrency()).isEqualTo(1);
       assertThat(r.queueTime().max().orElseThrow()).isGreaterThan(Duration.ofMillis(300));
-      assertThat(r.requests().stream().map(RequestMetrics::queueTime).filter(q -> q.compareTo(Duration.ofMillis(50)) > 0).count())
+      assertThat(r.requests().stream().map(RequestResult::queueTime).filter(q -> q.compareTo(Duration.ofMillis(50)) > 0).count())
           .isGreaterThanOrEqualTo(5);
     }
   }

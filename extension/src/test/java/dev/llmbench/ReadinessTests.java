@@ -1,6 +1,5 @@
 package dev.llmbench;
 
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
@@ -8,19 +7,18 @@ import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.testkit.BenchKit;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 
 class ReadinessTests {
 
   @Test
   void serverThatNeverBecomesReadyFailsNamingUrlLastStatusAndTimeWaited() {
     long start = System.nanoTime();
-    EngineTestKit.engine("junit-jupiter").selectors(selectClass(NeverReadyTestCases.class)).execute().testEvents()
-        .assertThatEvents()
+    BenchKit.run(NeverReadyTestCases.class).tests().assertThatEvents()
         .haveExactly(1, event(test(), finishedWithFailure(instanceOf(EndpointNotReadyException.class),
             message(m -> m.startsWith("LLM endpoint http://127.0.0.1:") && m.contains("was not ready after")
                 && m.contains("503") && m.contains("Loading model") && m.contains("llmbench.ready.timeout")))))
@@ -36,16 +34,14 @@ class ReadinessTests {
       port = s.getLocalPort();
     }
     // The URL comes from a configuration parameter, as a user would point a suite at a deployment.
-    EngineTestKit.engine("junit-jupiter").selectors(selectClass(ClosedPortTestCases.class))
-        .configurationParameter("llmbench.base-url", "http://127.0.0.1:" + port).execute().testEvents()
-        .assertThatEvents().haveExactly(1, event(finishedWithFailure(
+    BenchKit.run(ClosedPortTestCases.class, "llmbench.base-url", "http://127.0.0.1:" + port).tests().assertThatEvents().haveExactly(1, event(finishedWithFailure(
             message(m -> m.contains("http://127.0.0.1:" + port) && m.contains("ConnectException")))));
   }
 
   @Test
   void startupDelayIsWaitedOut() {
-    EngineTestKit.engine("junit-jupiter").selectors(selectClass(SlowStartTestCases.class)).execute().testEvents()
-        .assertThatEvents().haveExactly(1, event(test("ready"), finishedSuccessfully()));
+    BenchKit.run(SlowStartTestCases.class).assertAllPass(1).tests().assertThatEvents()
+        .haveExactly(1, event(test("ready"), finishedSuccessfully()));
   }
 
   @LlmEndpoint(embeddedProfile = "instant", embeddedStartupDelay = "1h", readyTimeout = "1500ms", readyPollInterval = "200ms")

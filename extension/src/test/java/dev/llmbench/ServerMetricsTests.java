@@ -3,13 +3,11 @@ package dev.llmbench;
 import static dev.llmbench.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.internal.client.Chunk;
-import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.server.PrometheusText;
-import dev.llmbench.internal.server.ServerMetrics;
-import dev.llmbench.internal.server.TokenCrossCheck;
-import java.time.Instant;
+import dev.llmbench.internal.server.TokenCrossChecks;
+import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Traces;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -49,32 +47,33 @@ class ServerMetricsTests {
     List<RequestMetrics> requests = List.of(request(7, 5), request(3, 5)); // 10 output, 10 prompt tokens
     ServerMetrics llama = new ServerMetrics("llamacpp", Map.of("llamacpp:tokens_predicted_total", 10.0,
         "llamacpp:prompt_tokens_total", 4.0, "llamacpp:prompt_tokens_cached_total", 6.0), Map.of(), 1);
-    TokenCrossCheck same = TokenCrossCheck.of(requests, llama).orElseThrow();
+    TokenCrossCheck same = TokenCrossChecks.of(requests, llama).orElseThrow();
     assertThat(same.matches()).isTrue();
     assertThat(same.toString()).isEqualTo("output tokens 10 = llamacpp:tokens_predicted_total +10; prompt tokens 10 = "
         + "llamacpp:prompt_tokens_total + llamacpp:prompt_tokens_cached_total +10");
     ServerMetrics vllm = new ServerMetrics("vllm", Map.of("vllm:generation_tokens_total", 12.0,
         "vllm:prompt_tokens_total", 10.0), Map.of(), 1);
-    TokenCrossCheck off = TokenCrossCheck.of(requests, vllm).orElseThrow();
+    TokenCrossCheck off = TokenCrossChecks.of(requests, vllm).orElseThrow();
     assertThat(off.outputMatches()).isFalse();
     assertThat(off.promptMatches()).isTrue();
     assertThat(off.toString()).startsWith("output tokens 10 ≠ vllm:generation_tokens_total +12");
-    assertThat(TokenCrossCheck.of(requests, new ServerMetrics("unknown", Map.of("x", 1.0), Map.of(), 1))).isEmpty();
+    assertThat(TokenCrossChecks.of(requests, new ServerMetrics("unknown", Map.of("x", 1.0), Map.of(), 1))).isEmpty();
   }
 
   static RequestMetrics request(int outputTokens, int promptTokens) {
-    return RequestMetrics.of(new RequestTrace(0, 0, Instant.EPOCH, 1_000_000, List.of(new Chunk(1_000_000, "a", "")), "a",
-        "", "stop", new Usage(promptTokens, outputTokens, null), Map.of(), 1, true, null));
+    return RequestMetrics.of(Traces.at(0).content(1).usage(promptTokens, outputTokens).build());
   }
 
   @Test
   void queueDepthPreemptionsAndTokenCountsOfALevel() {
-    FixtureRuns.assertAllPass(SingleSlotTestCases.class, 2);
+    BenchKit.run(SingleSlotTestCases.class).assertAllPass(2);
   }
 
   @LlmEndpoint(embeddedProfile = "single-slot")
   static class SingleSlotTestCases {
-    @ConcurrencySweep(value = {1, 4}, requests = 8, maxTokens = 20)
+    @ConcurrencySweep({1, 4})
+    @Workload(maxTokens = 20)
+    @Measurement(requests = 8)
     void sweep(SweepLevelResult level, EarlierLevels earlier) {
       assertThat(level).hasNoErrors().hasServerTokenCountsMatching();
       assertThat(level).serverCounter("vllm:num_preemptions_total").isZero();

@@ -1,6 +1,5 @@
 package dev.llmbench;
 
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
@@ -8,6 +7,7 @@ import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.testkit.BenchKit;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import mockwebserver3.Dispatcher;
@@ -15,16 +15,13 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 /** Smoke prompts through the injected client: replies, failures that quote them, and servers that fail. */
 class SmokePromptTests {
 
   static Events run(Class<?> fixture, String baseUrl) {
-    EngineTestKit.Builder kit = EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture));
-    if (baseUrl != null) kit = kit.configurationParameter("llmbench.base-url", baseUrl);
-    return kit.execute().testEvents();
+    return (baseUrl == null ? BenchKit.run(fixture) : BenchKit.run(fixture, "llmbench.base-url", baseUrl)).tests();
   }
 
   @Test
@@ -90,7 +87,7 @@ class SmokePromptTests {
     void prime(LlmClient llm) {
       LlmReply reply = llm.chat("Write a Python function that checks whether a number is prime.");
       LlmBenchAssertions.assertThat(reply).codeBlock("python").contains("def is_prime");
-      org.assertj.core.api.Assertions.assertThat(reply.metrics().ttft()).isPresent();
+      org.assertj.core.api.Assertions.assertThat(reply.request().ttft()).isPresent();
     }
 
     @Test

@@ -3,9 +3,11 @@ package dev.llmbench.samples;
 import static dev.llmbench.LlmBenchAssertions.assertThat;
 
 import dev.llmbench.LlmEndpoint;
+import dev.llmbench.Measurement;
 import dev.llmbench.RateSweep;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.Workload;
 import java.time.Duration;
 
 /**
@@ -16,11 +18,13 @@ import java.time.Duration;
 @LlmEndpoint(embeddedProfile = "gqa-dense")
 class OpenLoopBenchmarkTest {
 
-  @RateSweep(value = {4, 16, 64}, requests = 24, maxTokens = 32)
+  @RateSweep({4, 16, 64})
+  @Workload(maxTokens = 32)
+  @Measurement(requests = 24)
   @Slo(ttft = "500ms", e2eLatency = "2s", percentile = 90)
   void keepsUpWithTheOfferedRate(SweepLevelResult level) {
     assertThat(level).hasNoErrors().meetsSlo();
-    assertThat(level).ttft(90).isLessThan(Duration.ofMillis(200)); // no queue: TTFT stays at one decode step or so
-    assertThat(level).latencyP90().isLessThan(Duration.ofSeconds(1));
+    assertThat(level).ttft().p90().isLessThan(Duration.ofMillis(200)); // no queue: TTFT stays at one decode step or so
+    assertThat(level).e2eLatency().p90().isLessThan(Duration.ofSeconds(1));
   }
 }

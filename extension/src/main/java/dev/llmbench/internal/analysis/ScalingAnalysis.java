@@ -1,18 +1,23 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.Formats;
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.LoadShape;
+import dev.llmbench.RequestResult;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.internal.format.Formats;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Reads a concurrency sweep the way an engineer reads the table: where throughput stops scaling, where
  * it falls, and what that suggests.
  */
+@API(status = INTERNAL)
 public final class ScalingAnalysis {
 
   /** Efficiency below this at the top level means the deployment is bound by something other than compute. */
@@ -39,9 +44,9 @@ public final class ScalingAnalysis {
   }
 
   /** Analyses the closed-loop levels of a sweep; levels of one max_tokens/input setting only. */
-  public static ScalingAnalysis of(List<SweepLevelResult> levels) {
-    List<SweepLevelResult> sorted = levels.stream().filter(l -> !l.plan().isOpenLoop() && l.succeeded() > 0)
-        .sorted(Comparator.comparingInt(SweepLevelResult::concurrency)).toList();
+  public static ScalingAnalysis of(List<? extends SweepLevelResult> levels) {
+    List<SweepLevelResult> sorted = levels.stream().filter(l -> l.load() instanceof LoadShape.ClosedLoop && l.succeeded() > 0)
+        .map(SweepLevelResult.class::cast).sorted(Comparator.comparingInt(SweepLevelResult::concurrency)).toList();
     List<Point> points = new ArrayList<>();
     List<String> findings = new ArrayList<>();
     if (sorted.isEmpty()) return new ScalingAnalysis(points, List.of("no level completed a request: nothing to analyse"));
@@ -95,11 +100,11 @@ public final class ScalingAnalysis {
    * Findings for a whole sweep: per workload group, the closed-loop scaling reading, or for an open loop
    * where the server stops keeping up with the offered rate.
    */
-  public static List<String> findings(List<SweepLevelResult> levels) {
+  public static List<String> findings(List<? extends SweepLevelResult> levels) {
     List<String> all = new ArrayList<>();
     SweepGroups.of(levels).forEach((group, members) -> {
       String prefix = group.isEmpty() ? "" : "[" + group + "] ";
-      List<String> found = members.get(0).plan().isOpenLoop() ? openLoop(members) : of(members).findings();
+      List<String> found = members.get(0).load() instanceof LoadShape.OpenLoop ? openLoop(members) : of(members).findings();
       found.forEach(f -> all.add(prefix + f));
     });
     return all;
@@ -120,20 +125,19 @@ public final class ScalingAnalysis {
         keptUp = l;
       } else if (growth.isPresent()) {
         findings.add(String.format(Locale.ROOT, "at %s req/s the latency of the last third of requests is %.1fx that of "
-            + "the first third: requests queue, the server is past saturation", Formats.number(l.plan().rate()), growth.get()));
+            + "the first third: requests queue, the server is past saturation", Formats.number(SweepGroups.rate(l)), growth.get()));
         break;
       }
     }
     findings.add(0, keptUp == null
         ? "the server kept up with none of the offered rates"
-        : "the server kept up with offered rates up to " + Formats.number(keptUp.plan().rate()) + " req/s (no queue built up)");
+        : "the server kept up with offered rates up to " + Formats.number(SweepGroups.rate(keptUp)) + " req/s (no queue built up)");
     return findings;
   }
 
   /** Mean E2E latency of the last third of successful requests over that of the first third, by send time. */
   static Optional<Double> latencyGrowth(SweepLevelResult l) {
-    List<RequestMetrics> ok = l.requests().stream().filter(RequestMetrics::succeeded)
-        .sorted(Comparator.comparingLong(r -> r.trace().startNanos())).toList();
+    List<RequestResult> ok = l.requests().stream().filter(RequestResult::succeeded).toList(); // in send order
     int third = ok.size() / 3;
     if (third == 0) return Optional.empty();
     double first = ok.subList(0, third).stream().mapToLong(r -> r.e2eLatency().toNanos()).average().orElse(0);

@@ -1,5 +1,7 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -8,6 +10,7 @@ import dev.llmbench.ApiStyle;
 import dev.llmbench.CompletionRequest;
 import dev.llmbench.ErrorKind;
 import dev.llmbench.LlmHttpException;
+import dev.llmbench.RequestFailure;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -27,11 +30,13 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okhttp3.sse.EventSources;
+import org.apiguardian.api.API;
 
 /**
  * The OpenAI-compatible HTTP client: one call, one {@link RequestTrace}. It never throws for a failed
  * request; the trace carries the failure, so that a load level counts it and goes on.
  */
+@API(status = INTERNAL)
 public final class OpenAiClient implements AutoCloseable {
 
   private static final MediaType JSON_TYPE = MediaType.get("application/json");
@@ -173,7 +178,7 @@ public final class OpenAiClient implements AutoCloseable {
     HttpAnswer answer = get("/v1/models").orElseThrow();
     if (answer.status() != 200) {
       throw new LlmHttpException(resolve("/v1/models").toString(),
-          new RequestError(ErrorKind.HTTP_STATUS, answer.status(), StreamCollector.excerpt(answer.body())));
+          new RequestFailure(ErrorKind.HTTP_STATUS, answer.status(), StreamCollector.excerpt(answer.body())));
     }
     JsonNode data = json.readTree(answer.body()).path("data");
     List<String> ids = new ArrayList<>();

@@ -1,10 +1,14 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.RequestFailure;
 import dev.llmbench.Usage;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Everything observed about one request: when it was meant to go, when it went, every chunk with its
@@ -24,8 +28,9 @@ import java.util.Optional;
  * @param serverTimings  llama.cpp's {@code timings} block, empty when absent
  * @param promptTokensEstimate the client's estimate of the prompt's tokens, used only when {@code usage} is missing
  * @param streamed       whether the answer was streamed
- * @param error          why it failed, or null when it succeeded
+ * @param failure        why it failed, or null when it succeeded
  */
+@API(status = INTERNAL)
 public record RequestTrace(
     long scheduledNanos,
     long startNanos,
@@ -39,7 +44,7 @@ public record RequestTrace(
     Map<String, Double> serverTimings,
     int promptTokensEstimate,
     boolean streamed,
-    RequestError error) {
+    RequestFailure failure) {
 
   public RequestTrace {
     chunks = List.copyOf(chunks);
@@ -47,11 +52,7 @@ public record RequestTrace(
   }
 
   public boolean succeeded() {
-    return error == null;
-  }
-
-  public Optional<RequestError> failure() {
-    return Optional.ofNullable(error);
+    return failure == null;
   }
 
   public Optional<Usage> serverUsage() {

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.ErrorKind;
+import dev.llmbench.RequestFailure;
 import dev.llmbench.Usage;
+import dev.llmbench.internal.format.Excerpt;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
@@ -35,7 +37,7 @@ final class StreamCollector extends EventSourceListener {
   private Usage usage;
   private boolean done;
   private long lastChoicesNanos;
-  private RequestError error;
+  private RequestFailure error;
   private boolean streamed = true;
 
   StreamCollector(ObjectMapper json, long scheduledNanos, long startNanos, int promptTokensEstimate) {
@@ -101,11 +103,11 @@ final class StreamCollector extends EventSourceListener {
   public void onFailure(EventSource source, Throwable t, Response response) {
     if (error != null) return;
     if (t instanceof MalformedStreamException m) {
-      error = new RequestError(ErrorKind.BROKEN_STREAM, 200, m.getMessage());
+      error = new RequestFailure(ErrorKind.BROKEN_STREAM, 200, m.getMessage());
     } else if (t != null) {
       error = fromException(t);
     } else {
-      error = new RequestError(ErrorKind.BROKEN_STREAM, response == null ? 0 : response.code(), "stream failed");
+      error = new RequestFailure(ErrorKind.BROKEN_STREAM, response == null ? 0 : response.code(), "stream failed");
     }
   }
 
@@ -121,24 +123,24 @@ final class StreamCollector extends EventSourceListener {
     try {
       JsonNode node = json.readTree(body);
       if (node == null || !node.isObject()) {
-        error = new RequestError(ErrorKind.BROKEN_STREAM, 200, "the body is not a JSON object: " + excerpt(body));
+        error = new RequestFailure(ErrorKind.BROKEN_STREAM, 200, "the body is not a JSON object: " + excerpt(body));
         return;
       }
       readMessage(node, now, false);
       done = true;
     } catch (JsonProcessingException e) {
-      error = new RequestError(ErrorKind.BROKEN_STREAM, 200, "the body is not JSON: " + excerpt(body));
+      error = new RequestFailure(ErrorKind.BROKEN_STREAM, 200, "the body is not JSON: " + excerpt(body));
     }
   }
 
   void httpError(int status, String body) {
-    error = new RequestError(ErrorKind.HTTP_STATUS, status, excerpt(body));
+    error = new RequestFailure(ErrorKind.HTTP_STATUS, status, excerpt(body));
   }
 
   /** No response at all: a timeout or a connection that failed, never a broken stream. */
   void failedBeforeResponse(Throwable t) {
     String message = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
-    error = new RequestError(t instanceof InterruptedIOException ? ErrorKind.TIMEOUT : ErrorKind.CONNECTION, 0, message);
+    error = new RequestFailure(t instanceof InterruptedIOException ? ErrorKind.TIMEOUT : ErrorKind.CONNECTION, 0, message);
   }
 
   void failed(Throwable t) {
@@ -147,12 +149,12 @@ final class StreamCollector extends EventSourceListener {
 
   RequestTrace trace() {
     long end = lastChoicesNanos != 0 ? lastChoicesNanos : System.nanoTime();
-    RequestError e = error;
+    RequestFailure e = error;
     if (e == null && chunks.stream().noneMatch(Chunk::hasToken) && finishReason == null) {
-      e = done ? new RequestError(ErrorKind.EMPTY_RESPONSE, 200, "HTTP 200 but no output")
-          : new RequestError(ErrorKind.BROKEN_STREAM, 200, "the stream ended before any output and without [DONE]");
+      e = done ? new RequestFailure(ErrorKind.EMPTY_RESPONSE, 200, "HTTP 200 but no output")
+          : new RequestFailure(ErrorKind.BROKEN_STREAM, 200, "the stream ended before any output and without [DONE]");
     } else if (e == null && streamed && !done && finishReason == null) {
-      e = new RequestError(ErrorKind.BROKEN_STREAM, 200,
+      e = new RequestFailure(ErrorKind.BROKEN_STREAM, 200,
           "the stream ended after " + chunks.size() + " chunks without a finish_reason or [DONE]");
     }
     if (e != null) end = System.nanoTime();
@@ -160,13 +162,13 @@ final class StreamCollector extends EventSourceListener {
         finishReason, usage, timings, promptTokensEstimate, streamed, e);
   }
 
-  static RequestError fromException(Throwable t) {
+  static RequestFailure fromException(Throwable t) {
     String message = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
-    if (t instanceof InterruptedIOException) return new RequestError(ErrorKind.TIMEOUT, 0, message);
-    if (t instanceof ConnectException) return new RequestError(ErrorKind.CONNECTION, 0, message);
-    if (t instanceof IOException io && isMidStream(io)) return new RequestError(ErrorKind.BROKEN_STREAM, 200, message);
-    if (t instanceof IOException) return new RequestError(ErrorKind.CONNECTION, 0, message);
-    return new RequestError(ErrorKind.BROKEN_STREAM, 0, message);
+    if (t instanceof InterruptedIOException) return new RequestFailure(ErrorKind.TIMEOUT, 0, message);
+    if (t instanceof ConnectException) return new RequestFailure(ErrorKind.CONNECTION, 0, message);
+    if (t instanceof IOException io && isMidStream(io)) return new RequestFailure(ErrorKind.BROKEN_STREAM, 200, message);
+    if (t instanceof IOException) return new RequestFailure(ErrorKind.CONNECTION, 0, message);
+    return new RequestFailure(ErrorKind.BROKEN_STREAM, 0, message);
   }
 
   private static boolean isMidStream(IOException e) {

@@ -1,12 +1,16 @@
 package dev.llmbench.internal.config;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /** Reads durations as people write them in annotations and properties: {@code 20m}, {@code 1.5s}, {@code 500ms}, {@code 100us}, {@code PT20M}. */
+@API(status = INTERNAL)
 public final class DurationParser {
 
   private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(us|µs|ms|s|m|min|h)");

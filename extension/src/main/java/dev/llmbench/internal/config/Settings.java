@@ -1,26 +1,40 @@
 package dev.llmbench.internal.config;
 
-import java.util.Locale;
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Resolves one setting with this precedence, first hit wins:
+ * Resolves settings with one precedence, first hit wins:
  * <ol>
  *   <li>JUnit configuration parameter {@code llmbench.x} (launcher, then system property {@code -Dllmbench.x},
  *       then {@code junit-platform.properties});</li>
- *   <li>environment variable {@code LLMBENCH_X} (dots and dashes become underscores);</li>
+ *   <li>environment variable {@code LLMBENCH_X};</li>
  *   <li>the annotation's attribute, when it is not empty;</li>
- *   <li>the built-in default.</li>
+ *   <li>the setting's default.</li>
  * </ol>
  * So one suite runs against any deployment without a code change.
  */
+@API(status = INTERNAL)
 public final class Settings {
 
-  /** A resolved value and where it came from, for reports. */
-  public record Value(String key, String value, String source) {}
+  /**
+   * A setting's value and where it came from.
+   *
+   * @param value  the parsed value, or null when the setting is unset and has no default
+   * @param text   the text it was read from
+   * @param source {@code configuration parameter llmbench.x}, {@code environment variable LLMBENCH_X},
+   *               {@code annotation} or {@code default}
+   */
+  public record Resolved<T>(T value, String text, String source) {
+    public Optional<T> optional() {
+      return Optional.ofNullable(value);
+    }
+  }
 
   private final Function<String, Optional<String>> configuration;
   private final Map<String, String> environment;
@@ -34,21 +48,35 @@ public final class Settings {
     return new Settings(context::getConfigurationParameter, System.getenv());
   }
 
-  public static String environmentName(String key) {
-    return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+  /** The setting's value; {@code annotationValue} may be null or empty for none. */
+  public <T> Resolved<T> get(Setting<T> setting, String annotationValue) {
+    String text;
+    String source;
+    Optional<String> fromConfig = configuration.apply(setting.key()).filter(v -> !v.isBlank());
+    String fromEnv = environment.get(setting.environmentVariable());
+    if (fromConfig.isPresent()) {
+      text = fromConfig.get().strip();
+      source = "configuration parameter " + setting.key();
+    } else if (fromEnv != null && !fromEnv.isBlank()) {
+      text = fromEnv.strip();
+      source = "environment variable " + setting.environmentVariable();
+    } else if (annotationValue != null && !annotationValue.isBlank()) {
+      text = annotationValue.strip();
+      source = "annotation";
+    } else {
+      text = setting.defaultValue();
+      source = "default";
+    }
+    if (text.isEmpty()) return new Resolved<>(null, text, source);
+    try {
+      return new Resolved<>(setting.parser().parse(text), text, source);
+    } catch (IllegalArgumentException e) {
+      throw new SettingException(setting, text, source, e);
+    }
   }
 
-  public Value resolve(String key, String annotationValue, String defaultValue) {
-    Optional<String> fromConfig = configuration.apply(key).filter(v -> !v.isBlank());
-    if (fromConfig.isPresent()) return new Value(key, fromConfig.get().strip(), "configuration parameter " + key);
-    String env = environmentName(key);
-    String fromEnv = environment.get(env);
-    if (fromEnv != null && !fromEnv.isBlank()) return new Value(key, fromEnv.strip(), "environment variable " + env);
-    if (annotationValue != null && !annotationValue.isBlank()) return new Value(key, annotationValue.strip(), "annotation");
-    return new Value(key, defaultValue, "default");
-  }
-
-  public Optional<String> environment(String name) {
-    return Optional.ofNullable(environment.get(name)).filter(v -> !v.isBlank());
+  /** The setting's value when nothing but configuration, environment and default can set it. */
+  public <T> Resolved<T> get(Setting<T> setting) {
+    return get(setting, null);
   }
 }

@@ -1,5 +1,7 @@
 package dev.llmbench.internal.embedded;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -16,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apiguardian.api.API;
 
 /**
  * An OpenAI-compatible server inside the JVM, on 127.0.0.1, driven by a {@link BatchScheduler}: the
@@ -25,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code /health} (503 until the startup delay has passed), {@code /version} and {@code /metrics}
  * (Prometheus text with vLLM's metric names).
  */
+@API(status = INTERNAL)
 public final class EmbeddedLlmServer implements AutoCloseable {
 
   static {

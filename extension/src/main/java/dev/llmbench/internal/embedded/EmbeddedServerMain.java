@@ -1,13 +1,17 @@
 package dev.llmbench.internal.embedded;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.apiguardian.api.API;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** Runs the embedded engine standalone, so any OpenAI client (curl, vllm bench serve) can be pointed at it. */
+@API(status = INTERNAL)
 @Command(name = "llmbench-embedded", mixinStandardHelpOptions = true,
     description = "Serves an OpenAI-compatible simulated LLM on 127.0.0.1.")
 public final class EmbeddedServerMain implements Callable<Integer> {

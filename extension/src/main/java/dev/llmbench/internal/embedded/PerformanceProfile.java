@@ -1,9 +1,12 @@
 package dev.llmbench.internal.embedded;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * How the embedded engine spends time: a continuous-batching model where one decode step advances every
@@ -23,6 +26,7 @@ import java.util.Optional;
  * @param tokensPerChunk   tokens per streamed chunk (above 1, like speculative decoding)
  * @param description      one line for humans
  */
+@API(status = INTERNAL)
 public record PerformanceProfile(
     String name,
     String model,

@@ -1,25 +1,16 @@
 package dev.llmbench.internal.load;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.StopReason;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
-/** Decides whether a level may send another request, and says why it stopped. */
+/** Decides, while a level runs, whether it may send another request, and says why it stopped. */
+@API(status = INTERNAL)
 public interface Budget {
-
-  /** Why a level stopped sending. */
-  enum StopReason {
-    /** The configured number of requests was sent. */
-    REQUEST_COUNT,
-    /** The configured duration passed. */
-    DURATION,
-    /** Adaptive mode: the confidence interval became narrow enough. */
-    CONVERGED,
-    /** Adaptive mode: the request cap came first. */
-    REQUEST_CAP,
-    /** Adaptive mode: the time cap came first. */
-    TIME_CAP
-  }
 
   /** Whether request number {@code issued} (0-based) may be sent, {@code elapsed} after the level began. */
   boolean mayIssue(int issued, Duration elapsed);
@@ -35,6 +26,11 @@ public interface Budget {
   /** Why sending stopped; meaningful once {@link #mayIssue} has said no. */
   StopReason stopReason();
 
+  /** A fresh budget for one run of a level under {@code rule}. */
+  static Budget of(StopRule rule, int concurrency) {
+    return rule.match(c -> requests(c.requests()), t -> duration(t.duration()), a -> new AdaptiveBudget(a, concurrency));
+  }
+
   static Budget requests(int count) {
     return new Budget() {
       @Override
@@ -49,7 +45,7 @@ public interface Budget {
     };
   }
 
-  static Budget duration(Duration duration) {
+  private static Budget duration(Duration duration) {
     return new Budget() {
       @Override
       public boolean mayIssue(int issued, Duration elapsed) {

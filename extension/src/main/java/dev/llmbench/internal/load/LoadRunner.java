@@ -1,7 +1,11 @@
 package dev.llmbench.internal.load;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import dev.llmbench.ErrorKind;
-import dev.llmbench.internal.client.RequestError;
+import dev.llmbench.LoadShape;
+import dev.llmbench.RequestFailure;
+import dev.llmbench.StopReason;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,16 +14,19 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.random.Well19937c;
+import org.apiguardian.api.API;
 
 /**
  * Sends a level's requests, closed loop (exactly C in flight) or open loop (arrivals at a rate), and
  * returns every trace, failed ones included. Results gathered before an interruption are kept.
  */
+@API(status = INTERNAL)
 public final class LoadRunner {
 
   /** Sends request number {@code index}, meant to go at {@code scheduledNanos}. */
@@ -29,7 +36,7 @@ public final class LoadRunner {
   }
 
   /** What a run produced. */
-  public record Outcome(List<RequestTrace> traces, Budget.StopReason stopReason) {}
+  public record Outcome(List<RequestTrace> traces, StopReason stopReason) {}
 
   private final Sender sender;
   private final Runnable cancelInFlight;
@@ -46,8 +53,14 @@ public final class LoadRunner {
     this.grace = grace;
   }
 
+  /** Sends {@code load} until {@code budget} says stop; {@code seed} draws an open loop's arrivals. */
+  public Outcome run(LoadShape load, Budget budget, long seed) {
+    return load.match(c -> closedLoop(c.concurrency(), budget),
+        o -> openLoop(o.rate().perSecond(), o.burstiness(), o.maxConcurrency().orElse(0), seed, budget));
+  }
+
   /** Closed loop: {@code concurrency} workers, each sending its next request as soon as the last one ends. */
-  public Outcome closedLoop(int concurrency, Budget budget) {
+  private Outcome closedLoop(int concurrency, Budget budget) {
     List<RequestTrace> done = new ArrayList<>();
     AtomicInteger issued = new AtomicInteger();
     long begin = System.nanoTime();
@@ -80,7 +93,7 @@ public final class LoadRunner {
    * scale = 1 / (rate * burstiness)), as vLLM draws them (burstiness 1 is Poisson). With
    * {@code maxConcurrency > 0} a due request waits for a free slot, and the wait is its queue time.
    */
-  public Outcome openLoop(double ratePerSecond, double burstiness, int maxConcurrency, long seed, Budget budget) {
+  private Outcome openLoop(double ratePerSecond, double burstiness, int maxConcurrency, long seed, Budget budget) {
     List<RequestTrace> done = new ArrayList<>();
     GammaDistribution gaps = new GammaDistribution(new Well19937c(seed), burstiness, 1.0 / (ratePerSecond * burstiness));
     Semaphore slots = maxConcurrency > 0 ? new Semaphore(maxConcurrency) : null;
@@ -153,7 +166,7 @@ public final class LoadRunner {
   private static RequestTrace cancelled(RequestTrace t) {
     return new RequestTrace(t.scheduledNanos(), t.startNanos(), t.startedAt(), t.endNanos(), t.chunks(), t.content(),
         t.reasoning(), t.finishReason(), t.usage(), t.serverTimings(), t.promptTokensEstimate(), t.streamed(),
-        new RequestError(ErrorKind.CANCELLED, 0, "still running when the grace period ended"));
+        new RequestFailure(ErrorKind.CANCELLED, 0, "still running when the grace period ended"));
   }
 
   private static void sleepUntil(long deadline) {
@@ -161,7 +174,7 @@ public final class LoadRunner {
     while ((remaining = deadline - System.nanoTime()) > 0) LockSupport.parkNanos(remaining);
   }
 
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
+  private static ThreadFactory daemon(String name) {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);

@@ -1,14 +1,18 @@
 package dev.llmbench.internal.metrics;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import dev.llmbench.ConfidenceInterval;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.ToDoubleFunction;
+import org.apiguardian.api.API;
 
 /**
  * Percentile-bootstrap confidence intervals with a fixed seed, so the same samples always give the same
  * interval.
  */
+@API(status = INTERNAL)
 public final class Bootstrap {
 
   public static final int RESAMPLES = 1000;

@@ -1,12 +1,18 @@
 package dev.llmbench.internal.metrics;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.RequestFailure;
+import dev.llmbench.RequestResult;
 import dev.llmbench.TokenSource;
 import dev.llmbench.internal.client.Chunk;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The metrics of one request, derived from its trace as docs/metrics.md defines them.
@@ -24,6 +30,7 @@ import java.util.Optional;
  * @param promptTokens    {@code usage.prompt_tokens}, or the client's estimate when absent
  * @param chunkTokenMismatch true when {@code usage} and the chunk count differ by more than 10%
  */
+@API(status = INTERNAL)
 public record RequestMetrics(
     RequestTrace trace,
     Duration queueTime,
@@ -36,7 +43,7 @@ public record RequestMetrics(
     int reasoningTokens,
     TokenSource tokenSource,
     int promptTokens,
-    boolean chunkTokenMismatch) {
+    boolean chunkTokenMismatch) implements RequestResult {
 
   /** How far the chunk count may stray from {@code usage} before a warning (AIPerf uses 10%). */
   public static final double MISMATCH_TOLERANCE = 0.10;
@@ -75,12 +82,23 @@ public record RequestMetrics(
         List.copyOf(itls), output, reasoning, source, prompt, mismatch);
   }
 
-  public boolean succeeded() {
-    return trace.succeeded();
+  @Override
+  public Instant startedAt() {
+    return trace.startedAt();
   }
 
-  /** Output tokens per second seen by this one user: 1 / TPOT, as AIPerf defines it. */
-  public Optional<Double> outputTokensPerSecondPerUser() {
-    return tpot.filter(d -> !d.isZero()).map(d -> 1e9 / d.toNanos());
+  @Override
+  public Optional<String> finishReason() {
+    return Optional.ofNullable(trace.finishReason());
+  }
+
+  @Override
+  public Optional<RequestFailure> failure() {
+    return Optional.ofNullable(trace.failure());
+  }
+
+  @Override
+  public boolean succeeded() {
+    return trace.succeeded();
   }
 }

@@ -3,7 +3,6 @@ package dev.llmbench.internal.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.EndpointInfo;
-import io.qameta.allure.util.PropertiesUtils;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -12,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -24,40 +24,37 @@ import java.util.TreeMap;
  * version), {@code executor.json} and {@code categories.json} (from {@code allure-config/}, or the copy
  * bundled in the extension). Writes nothing when there is no results folder, i.e. Allure is not in use.
  */
-public final class AllureRunFiles implements AutoCloseable {
+final class AllureRunFiles {
 
-  /** Names a folder holding a {@code categories.json} to use instead of the bundled one. */
-  public static final String CONFIG_DIR_KEY = "llmbench.allure.config";
   static final String BUNDLED_CATEGORIES = "/META-INF/llmbench/allure/categories.json";
 
   private final Path resultsDir;
   private final Optional<Path> configDir;
   private final Set<EndpointInfo> endpoints = new LinkedHashSet<>();
 
-  public AllureRunFiles(Path resultsDir, Optional<Path> configDir) {
+  AllureRunFiles(Path resultsDir, Optional<Path> configDir) {
     this.resultsDir = resultsDir;
     this.configDir = configDir;
   }
 
-  /** The results folder: {@code allure.results.directory} as given, else as {@code allure.properties} says. */
-  public static Path resultsDir(Optional<String> configured) {
-    return Path.of(configured.orElseGet(() ->
-        PropertiesUtils.loadAllureProperties().getProperty("allure.results.directory", "allure-results")));
+  /** Whether Allure writes results in this run: its results folder exists once it wrote anything. */
+  boolean inUse() {
+    return Files.isDirectory(resultsDir);
   }
 
-  public synchronized void endpointReady(EndpointInfo info) {
+  synchronized void endpointReady(EndpointInfo info) {
     endpoints.add(info);
   }
 
   /** The environment entries, in a stable order. */
-  public synchronized Map<String, String> environment() {
+  synchronized Map<String, String> environment() {
     Map<String, String> env = new LinkedHashMap<>();
     int i = 0;
     for (EndpointInfo e : endpoints) {
       String prefix = endpoints.size() == 1 ? "" : "endpoint_" + (++i) + "_";
       env.put(prefix + "endpoint", e.url());
       env.put(prefix + "model", e.model());
-      env.put(prefix + "api", e.api().name().toLowerCase());
+      env.put(prefix + "api", e.api().name().toLowerCase(Locale.ROOT));
       e.embedded().ifPresent(p -> env.put(prefix + "embedded_profile", p));
       e.serverVersion().ifPresent(v -> env.put(prefix + "server_version", v));
     }
@@ -76,9 +73,9 @@ public final class AllureRunFiles implements AutoCloseable {
     }
   }
 
-  @Override
-  public void close() {
-    if (!Files.isDirectory(resultsDir)) return;
+  /** Writes the files, once every endpoint is known. */
+  void write() {
+    if (!inUse()) return;
     try {
       StringBuilder props = new StringBuilder();
       environment().forEach((k, v) -> props.append(k).append('=').append(escape(v)).append('\n'));

@@ -1,21 +1,25 @@
 package dev.llmbench.internal.report;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.Distribution;
+import dev.llmbench.LoadShape;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.SweepGroups;
-import dev.llmbench.internal.metrics.Distribution;
-import dev.llmbench.internal.metrics.Percentiles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /** The table terminal users know from ad-hoc sweep scripts: one row per level. */
+@API(status = INTERNAL)
 public final class ConsoleTable {
 
   private ConsoleTable() {}
 
   /** One row per level; a sweep crossing several workloads gets a heading per workload. */
-  public static String render(List<SweepLevelResult> levels) {
+  public static String render(List<? extends SweepLevelResult> levels) {
     Map<String, List<SweepLevelResult>> groups = SweepGroups.of(levels);
     StringBuilder out = new StringBuilder();
     if (groups.size() == 1) {
@@ -32,12 +36,12 @@ public final class ConsoleTable {
       out.append('\n');
     }
     if (levels.stream().anyMatch(l -> !l.e2eLatency().isEmpty() && !l.e2eLatency().supports(99))) {
-      out.append("* p99 of fewer than ").append(Percentiles.samplesNeeded(99)).append(" requests is only their maximum\n");
+      out.append("* p99 of fewer than ").append(Distribution.samplesNeeded(99)).append(" requests is only their maximum\n");
     }
     return out.toString();
   }
 
-  private static String rows(List<SweepLevelResult> levels) {
+  private static String rows(List<? extends SweepLevelResult> levels) {
     int width = levels.stream().mapToInt(l -> rowLabel(l).length()).max().orElse(4);
     int countWidth = levels.stream().mapToInt(l -> Long.toString(l.requestCount()).length()).max().orElse(1);
     StringBuilder out = new StringBuilder();
@@ -55,7 +59,7 @@ public final class ConsoleTable {
 
   /** {@code C= 1}, as the familiar scripts print it, or the level's own label when it is more than a concurrency. */
   static String rowLabel(SweepLevelResult l) {
-    if (!l.plan().isOpenLoop() && l.label().equals("C=" + l.concurrency())) {
+    if (l.load() instanceof LoadShape.ClosedLoop && l.label().equals("C=" + l.concurrency())) {
       return String.format(Locale.ROOT, "C=%2d", l.concurrency());
     }
     return l.label();

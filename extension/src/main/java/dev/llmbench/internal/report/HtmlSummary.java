@@ -1,16 +1,18 @@
 package dev.llmbench.internal.report;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import dev.llmbench.ConfidenceInterval;
-import dev.llmbench.Formats;
+import dev.llmbench.Distribution;
+import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.metrics.Distribution;
-import dev.llmbench.internal.metrics.Percentiles;
-import java.util.LinkedHashMap;
+import dev.llmbench.internal.format.Formats;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import org.apiguardian.api.API;
 
 /** HTML without scripts: a level's summary table, and the sweep's page with tables and inline charts. */
+@API(status = INTERNAL)
 public final class HtmlSummary {
 
   private static final String STYLE = "<style>body{font-family:sans-serif;margin:1.5em;color:#222}"
@@ -28,13 +30,14 @@ public final class HtmlSummary {
     if (!r.errorsByType().isEmpty()) row(h, "errors by type", r.errorsByType().toString());
     row(h, "window", Formats.duration(r.window()));
     ConfidenceInterval ci = r.outputThroughputCi();
-    row(h, "output throughput", r.outputThroughput() + String.format(Locale.ROOT, " (95%% CI %.1f–%.1f)", ci.lower(), ci.upper()));
-    row(h, "total token throughput", r.totalTokenThroughput().toString());
-    row(h, "request throughput", r.requestThroughput().toString());
+    row(h, Metric.OUTPUT_THROUGHPUT.label(), r.outputThroughput()
+        + String.format(Locale.ROOT, " (95%% CI %.1f–%.1f)", ci.lower(), ci.upper()));
+    row(h, Metric.TOTAL_TOKEN_THROUGHPUT.label(), r.totalTokenThroughput().toString());
+    row(h, Metric.REQUEST_THROUGHPUT.label(), r.requestThroughput().toString());
     if (!r.serviceLevels().isEmpty()) {
       row(h, "SLO", r.serviceLevels().toString());
-      row(h, "goodput", r.goodput().toString());
-      row(h, "SLO attainment", String.format(Locale.ROOT, "%.1f%%", r.sloAttainment() * 100));
+      row(h, Metric.GOODPUT.label(), r.goodput().toString());
+      row(h, Metric.SLO_ATTAINMENT.label(), Formats.percent(r.sloAttainment()));
     }
     row(h, "output tokens", r.outputTokens() + " (" + r.reasoningTokens() + " reasoning; source " + r.tokenSource() + ")");
     row(h, "stopped because", r.stopReason().name());
@@ -48,41 +51,37 @@ public final class HtmlSummary {
     return h.append("</body></html>").toString();
   }
 
+  /** Every latency metric of a level, in milliseconds: count, mean and each reported percentile. */
   static String distributionTable(SweepLevelResult r) {
     StringBuilder h = new StringBuilder("<table><tr><th>metric (ms)</th><th>n</th><th>mean</th>");
-    for (double p : r.percentiles()) h.append("<th>").append(Percentiles.label(p)).append("</th>");
+    for (double p : r.percentiles()) h.append("<th>").append(Formats.percentile(p)).append("</th>");
     h.append("</tr>");
-    Map<String, Distribution> ds = new LinkedHashMap<>();
-    ds.put("TTFT", r.ttft());
-    ds.put("TTFO", r.ttfo());
-    ds.put("TPOT", r.tpot());
-    ds.put("ITL", r.itl());
-    ds.put("E2E latency", r.e2eLatency());
-    ds.put("queue time", r.queueTime());
-    ds.forEach((name, d) -> {
-      h.append("<tr><td>").append(name).append("</td><td>").append(d.count()).append("</td><td>")
+    for (Metric m : Metric.values()) {
+      if (!m.isLatency()) continue;
+      Distribution d = m.distributionOf(r);
+      h.append("<tr><td>").append(m.label()).append("</td><td>").append(d.count()).append("</td><td>")
           .append(d.mean().map(v -> String.format(Locale.ROOT, "%.1f", v.toNanos() / 1e6)).orElse("-")).append("</td>");
       for (double p : r.percentiles()) {
         String v = ConsoleTable.ms(d, p);
         h.append("<td>").append(v).append(!d.isEmpty() && !d.supports(p) ? "*" : "").append("</td>");
       }
       h.append("</tr>");
-    });
+    }
     h.append("</table><p>* fewer samples than the percentile needs: the value is the maximum.</p>");
     return h.toString();
   }
 
-  public static String sweep(String title, List<SweepLevelResult> levels, String table, List<String> findings,
-      Map<String, String> charts) {
+  public static String sweep(SweepSummary summary) {
     StringBuilder h = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
-        .append(esc(title)).append("</title>").append(STYLE).append("</head><body>");
-    h.append("<h2>").append(esc(title)).append("</h2>");
-    if (!levels.isEmpty()) h.append("<p>").append(esc(levels.get(0).endpoint().toString())).append("</p>");
-    h.append("<pre>").append(esc(table)).append("</pre>");
+        .append(esc(summary.title())).append("</title>").append(STYLE).append("</head><body>");
+    h.append("<h2>").append(esc(summary.title())).append("</h2>");
+    List<? extends SweepLevelResult> levels = summary.levels();
+    h.append("<p>").append(esc(levels.get(0).endpoint().toString())).append("</p>");
+    h.append("<pre>").append(esc(summary.table())).append("</pre>");
     h.append("<ul>");
-    findings.forEach(f -> h.append("<li>").append(esc(f)).append("</li>"));
+    summary.findings().forEach(f -> h.append("<li>").append(esc(f)).append("</li>"));
     h.append("</ul>");
-    charts.values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
+    summary.charts().values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
     for (SweepLevelResult l : levels) {
       h.append("<h3>").append(esc(l.label())).append("</h3>").append(distributionTable(l));
     }

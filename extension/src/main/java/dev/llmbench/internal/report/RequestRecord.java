@@ -1,15 +1,21 @@
 package dev.llmbench.internal.report;
 
-import dev.llmbench.SweepLevelResult;
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.RequestFailure;
 import dev.llmbench.internal.client.Chunk;
+import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.IntStream;
+import org.apiguardian.api.API;
 
 /**
  * One request as exported to JSON and CSV. Times in milliseconds; {@code start_offset_ms} and
  * {@code chunk_arrivals_ms} are relative to the level's first send and to this request's send.
  */
+@API(status = INTERNAL)
 public record RequestRecord(
     int index,
     long startEpochMs,
@@ -28,10 +34,10 @@ public record RequestRecord(
     String error) {
 
   /** Every request of a level, in order, with offsets from the level's first send. */
-  public static List<RequestRecord> allOf(SweepLevelResult level) {
-    List<RequestMetrics> all = level.requests();
+  public static List<RequestRecord> allOf(MeasuredLevel level) {
+    List<RequestMetrics> all = level.metrics();
     long levelStart = all.stream().mapToLong(m -> m.trace().startNanos()).min().orElse(0);
-    return java.util.stream.IntStream.range(0, all.size()).mapToObj(i -> of(i, all.get(i), levelStart)).toList();
+    return IntStream.range(0, all.size()).mapToObj(i -> of(i, all.get(i), levelStart)).toList();
   }
 
   public static RequestRecord of(int index, RequestMetrics r, long levelStartNanos) {
@@ -42,7 +48,7 @@ public record RequestRecord(
         r.promptTokens(), r.tokenSource().name(),
         r.trace().tokenChunks().stream().map(Chunk::arrivalNanos).map(t -> ms(t - start)).toList(),
         r.trace().finishReason(),
-        r.trace().failure().map(e -> e.key() + ": " + e.message()).orElse(null));
+        r.failure().map(RequestFailure::toString).orElse(null));
   }
 
   static double ms(Duration d) {

@@ -1,9 +1,13 @@
 package dev.llmbench.internal.report;
 
-import dev.llmbench.SweepLevelResult;
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.internal.core.MeasuredLevel;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** Per-request records of a level as CSV; every time column is in milliseconds, as its header says. */
+@API(status = INTERNAL)
 public final class ResultCsv {
 
   public static final String HEADER = "index,start_offset_ms,queue_ms,ttft_ms,ttfo_ms,tpot_ms,e2e_ms,output_tokens,"
@@ -11,7 +15,7 @@ public final class ResultCsv {
 
   private ResultCsv() {}
 
-  public static String write(SweepLevelResult r) {
+  public static String write(MeasuredLevel r) {
     StringBuilder out = new StringBuilder(HEADER).append('\n');
     for (RequestRecord rec : RequestRecord.allOf(r)) {
       out.append(String.join(",", Integer.toString(rec.index()), num(rec.startOffsetMs()), num(rec.queueMs()),

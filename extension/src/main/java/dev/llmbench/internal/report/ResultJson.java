@@ -1,5 +1,7 @@
 package dev.llmbench.internal.report;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,15 +9,19 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.metrics.Distribution;
-import dev.llmbench.internal.metrics.Percentiles;
+import dev.llmbench.Distribution;
+import dev.llmbench.LoadShape;
+import dev.llmbench.Metric;
+import dev.llmbench.RequestFailure;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * A level's result as JSON. Top-level fields carry vLLM's {@code vllm bench serve} names wherever a
@@ -23,6 +29,7 @@ import java.util.Map;
  * for the {@code *_ms} statistics), so existing scripts read it; LLMBench's own fields sit under
  * {@code llmbench}, and per-request records under {@code requests}.
  */
+@API(status = INTERNAL)
 public final class ResultJson {
 
   static final ObjectMapper MAPPER = new ObjectMapper()
@@ -31,27 +38,26 @@ public final class ResultJson {
 
   private ResultJson() {}
 
-  public static String write(SweepLevelResult r) {
+  public static String write(MeasuredLevel r) {
     ObjectNode root = MAPPER.createObjectNode();
-    List<RequestMetrics> all = r.requests();
+    List<RequestMetrics> all = r.metrics();
     root.put("duration", r.window().toNanos() / 1e9);
     root.put("completed", r.succeeded());
     root.put("failed", r.failed());
     root.put("total_input_tokens", r.promptTokens());
     root.put("total_output_tokens", r.outputTokens());
-    root.put("request_throughput", r.requestThroughput().perSecond());
-    if (!r.serviceLevels().isEmpty()) root.put("request_goodput", r.goodput().perSecond());
-    root.put("output_throughput", r.outputThroughput().perSecond());
-    root.put("total_token_throughput", r.totalTokenThroughput().perSecond());
-    root.put("max_output_tokens_per_s", r.peakOutputThroughput().perSecond());
+    for (Metric m : Metric.values()) {
+      // vLLM leaves goodput out without an SLO; fractions are LLMBench's own.
+      boolean shown = !m.isLatency() && m.vllmName().isPresent() && (m != Metric.GOODPUT || !r.serviceLevels().isEmpty());
+      if (shown) root.put(m.vllmName().get(), m.valueOf(r));
+    }
     root.put("max_concurrent_requests", r.peakConcurrency());
-    if (r.plan().isOpenLoop()) root.put("request_rate", r.plan().rate());
-    if (r.plan().isOpenLoop()) root.put("burstiness", r.plan().burstiness());
+    if (r.load() instanceof LoadShape.OpenLoop open) {
+      root.put("request_rate", open.rate().perSecond());
+      root.put("burstiness", open.burstiness());
+    }
     if (r.concurrency() > 0) root.put("max_concurrency", r.concurrency());
-    stats(root, "ttft", r.ttft(), r.percentiles());
-    stats(root, "tpot", r.tpot(), r.percentiles());
-    stats(root, "itl", r.itl(), r.percentiles());
-    stats(root, "e2el", r.e2eLatency(), r.percentiles());
+    for (Metric m : List.of(Metric.TTFT, Metric.TPOT, Metric.ITL, Metric.E2E_LATENCY)) stats(root, m, r);
     ArrayNode inputLens = root.putArray("input_lens");
     ArrayNode outputLens = root.putArray("output_lens");
     ArrayNode ttfts = root.putArray("ttfts");
@@ -65,33 +71,32 @@ public final class ResultJson {
       ArrayNode gaps = itls.addArray();
       m.itls().forEach(d -> gaps.add(d.toNanos() / 1e9));
       latencies.add(m.succeeded() ? m.e2eLatency().toNanos() / 1e9 : 0.0);
-      errors.add(m.trace().failure().map(e -> e.key() + ": " + e.message()).orElse(""));
+      errors.add(m.failure().map(RequestFailure::toString).orElse(""));
     }
 
     ObjectNode own = root.putObject("llmbench");
     own.put("label", r.label());
     own.put("concurrency", r.concurrency());
-    own.put("rate", r.plan().rate());
+    own.put("rate", r.load() instanceof LoadShape.OpenLoop open ? open.rate().perSecond() : 0);
     own.put("model", r.endpoint().model());
     own.put("endpoint", r.endpoint().url());
     own.put("time_to_ready_s", r.endpoint().timeToReady().toNanos() / 1e9);
     r.endpoint().serverVersion().ifPresent(v -> own.put("server_version", v));
-    own.put("max_tokens", r.plan().maxTokens());
-    own.put("prompts", r.plan().workload().name());
+    own.put("max_tokens", r.maxTokens());
+    own.put("prompts", r.prompts());
     own.put("token_source", r.tokenSource().name());
     own.put("total_reasoning_tokens", r.reasoningTokens());
     own.put("stop_reason", r.stopReason().name());
-    own.put("error_rate", r.errorRate());
+    own.put(Metric.ERROR_RATE.key(), r.errorRate());
     own.set("errors_by_type", MAPPER.valueToTree(r.errorsByType()));
     ObjectNode ci = own.putObject("output_throughput_ci95");
     ci.put("lower", r.outputThroughputCi().lower());
     ci.put("upper", r.outputThroughputCi().upper());
     if (!r.serviceLevels().isEmpty()) {
       own.put("slo", r.serviceLevels().toString());
-      own.put("slo_attainment", r.sloAttainment());
+      own.put(Metric.SLO_ATTAINMENT.key(), r.sloAttainment());
     }
-    stats(own, "ttfo", r.ttfo(), r.percentiles());
-    stats(own, "queue", r.queueTime(), r.percentiles());
+    for (Metric m : List.of(Metric.TTFO, Metric.QUEUE_TIME)) stats(own, m, r);
     ArrayNode warnings = own.putArray("warnings");
     r.warnings().forEach(warnings::add);
     r.serverMetrics().ifPresent(sm -> own.set("server_metrics", MAPPER.valueToTree(sm)));
@@ -109,13 +114,16 @@ public final class ResultJson {
     }
   }
 
-  /** vLLM's {@code mean_X_ms}, {@code median_X_ms}, {@code std_X_ms} and {@code pNN_X_ms}. */
-  private static void stats(ObjectNode node, String name, Distribution d, List<Double> percentiles) {
+  /** vLLM's {@code mean_X_ms}, {@code median_X_ms}, {@code std_X_ms} and {@code pNN_X_ms}, X the metric's key. */
+  private static void stats(ObjectNode node, Metric metric, MeasuredLevel r) {
+    Distribution d = metric.distributionOf(r);
+    String name = metric.vllmName().orElse(metric.key());
+    List<Double> percentiles = r.percentiles();
     if (d.isEmpty()) return;
     node.put("mean_" + name + "_ms", ms(d.mean().orElseThrow()));
     node.put("median_" + name + "_ms", ms(d.percentile(50).orElseThrow()));
     node.put("std_" + name + "_ms", ms(d.stdDev().orElseThrow()));
-    for (double p : percentiles) node.put(Percentiles.label(p) + "_" + name + "_ms", ms(d.percentile(p).orElseThrow()));
+    for (double p : percentiles) node.put(Formats.percentile(p) + "_" + name + "_ms", ms(d.percentile(p).orElseThrow()));
   }
 
   private static double ms(Duration d) {

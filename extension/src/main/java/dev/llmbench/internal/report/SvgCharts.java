@@ -1,10 +1,14 @@
 package dev.llmbench.internal.report;
 
-import dev.llmbench.Formats;
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.Distribution;
+import dev.llmbench.LoadShape;
+import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.ScalingAnalysis;
 import dev.llmbench.internal.analysis.SweepGroups;
-import dev.llmbench.internal.metrics.Distribution;
+import dev.llmbench.internal.format.Formats;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -17,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import org.apiguardian.api.API;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
@@ -25,6 +30,7 @@ import org.jfree.chart.labels.ItemLabelPosition;
 import org.jfree.chart.labels.StandardXYItemLabelGenerator;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.text.TextUtils;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
@@ -36,6 +42,7 @@ import org.jfree.svg.SVGGraphics2D;
  * images and they open offline. Every point carries its value as a label; a sweep that crosses loads
  * with several output or input lengths gets one curve per length.
  */
+@API(status = INTERNAL)
 public final class SvgCharts {
 
   static final int WIDTH = 720;
@@ -44,9 +51,9 @@ public final class SvgCharts {
       new Color(0x9467bd), new Color(0xff7f0e), new Color(0x8c564b)};
 
   static {
-    System.setProperty("java.awt.headless", "true");
-    // Rotated labels (the y-axis title) as <text>, not glyph outlines: selectable and checkable.
-    org.jfree.chart.text.TextUtils.setUseDrawRotatedStringWorkaround(false);
+    // Rotated labels (the y-axis title) as <text>, not glyph outlines: selectable and checkable. A JFreeChart
+    // setting, not a JVM-wide one; SVGGraphics2D needs no display, so the JVM's headless mode is left alone.
+    TextUtils.setUseDrawRotatedStringWorkaround(false);
   }
 
   private static final NumberFormat POWER_OF_TWO = new DecimalFormat("0") {
@@ -64,16 +71,17 @@ public final class SvgCharts {
   private record Curve(String name, List<SweepLevelResult> levels, ToDoubleFunction<SweepLevelResult> y) {}
 
   /** Chart file names (without extension) to SVG documents. */
-  public static Map<String, String> forSweep(String title, List<SweepLevelResult> levels) {
+  public static Map<String, String> forSweep(String title, List<? extends SweepLevelResult> levels) {
     Map<String, String> charts = new LinkedHashMap<>();
     if (levels.isEmpty()) return charts;
-    boolean open = levels.get(0).plan().isOpenLoop();
+    boolean open = levels.get(0).load() instanceof LoadShape.OpenLoop;
     Map<String, List<SweepLevelResult>> groups = SweepGroups.of(levels);
-    charts.put("throughput", chart(title + ": output throughput", "Output throughput (tok/s)", open,
-        curves(groups, "output tok/s", l -> l.outputThroughput().perSecond()), "0.0"));
-    charts.put("latency", chart(title + ": end-to-end latency", "Latency (s)", open,
+    Metric throughput = Metric.OUTPUT_THROUGHPUT;
+    charts.put("throughput", chart(title + ": " + throughput.label(), capitalised(throughput.heading()), open,
+        curves(groups, throughput.label(), throughput::valueOf), "0.0"));
+    charts.put("latency", chart(title + ": " + Metric.E2E_LATENCY.label(), Metric.E2E_LATENCY.label() + " (s)", open,
         curves(groups, "p50", l -> seconds(l.e2eLatency(), 50), "p99", l -> seconds(l.e2eLatency(), 99)), "0.00"));
-    charts.put("ttft", chart(title + ": time to first token", "TTFT (ms)", open,
+    charts.put("ttft", chart(title + ": " + Metric.TTFT.label(), Metric.TTFT.heading(), open,
         curves(groups, "p50", l -> seconds(l.ttft(), 50) * 1000, "p99", l -> seconds(l.ttft(), 99) * 1000), "0.0"));
     if (!open) {
       List<Curve> efficiency = new ArrayList<>();
@@ -109,13 +117,17 @@ public final class SvgCharts {
     return group.isEmpty() ? name : name + " (" + group + ")";
   }
 
+  private static String capitalised(String s) {
+    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+  }
+
   private static double seconds(Distribution d, double p) {
     return d.percentile(p).map(v -> v.toNanos() / 1e9).orElse(Double.NaN);
   }
 
   /** The x of a level: log2(C) for a closed loop (ticks read 1, 2, 4, ...), the offered rate for an open loop. */
   private static double x(SweepLevelResult l, boolean open) {
-    return open ? l.plan().rate() : Math.log(l.concurrency()) / Math.log(2);
+    return open ? SweepGroups.rate(l) : Math.log(l.concurrency()) / Math.log(2);
   }
 
   static String chart(String title, String yLabel, boolean open, List<Curve> curves, String valueFormat) {
@@ -162,14 +174,14 @@ public final class SvgCharts {
         pointsOf.add(withLatency);
       }
     });
-    NumberAxis x = new NumberAxis("Output throughput (tok/s)");
-    NumberAxis y = new NumberAxis("Latency (s)");
+    NumberAxis x = new NumberAxis(capitalised(Metric.OUTPUT_THROUGHPUT.heading()));
+    NumberAxis y = new NumberAxis(Metric.E2E_LATENCY.label() + " (s)");
     y.setAutoRangeIncludesZero(true);
     XYLineAndShapeRenderer renderer = renderer(data.getSeriesCount());
     // Each point is labelled with the level it came from.
     renderer.setDefaultItemLabelGenerator((dataset, series, item) -> {
       SweepLevelResult l = pointsOf.get(series).get(item);
-      return open ? Formats.number(l.plan().rate()) + "/s" : "C=" + l.concurrency();
+      return open ? Formats.number(SweepGroups.rate(l)) + "/s" : "C=" + l.concurrency();
     });
     return draw(title, new XYPlot(data, x, y, renderer), true);
   }

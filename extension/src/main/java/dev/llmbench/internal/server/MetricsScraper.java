@@ -1,15 +1,19 @@
 package dev.llmbench.internal.server;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.ServerMetrics;
 import dev.llmbench.internal.client.OpenAiClient;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Scrapes the server's {@code /metrics} before a level, every {@value #INTERVAL_MS} ms during it (for
  * gauge peaks such as queue depth) and after it (for counter deltas).
  */
+@API(status = INTERNAL)
 public final class MetricsScraper {
 
   static final long INTERVAL_MS = 250;
@@ -61,8 +65,8 @@ public final class MetricsScraper {
     });
   }
 
-  /** Stops, scrapes once more, and returns the deltas; a failed last scrape adds a warning and gives no deltas. */
-  public ServerMetrics stop(List<String> warnings) {
+  /** Stops, scrapes once more, and returns the deltas; empty when that last scrape failed. */
+  public Optional<ServerMetrics> stop() {
     stopped = true;
     thread.interrupt();
     try {
@@ -71,18 +75,19 @@ public final class MetricsScraper {
       Thread.currentThread().interrupt();
     }
     Optional<PrometheusText> after = scrape(client);
-    if (after.isEmpty()) {
-      warnings.add("the server's /metrics could not be read after the level: no server-side deltas");
-      return null;
-    }
-    after.ifPresent(this::record);
+    if (after.isEmpty()) return Optional.empty();
+    record(after.get());
     Map<String, Double> deltas = new HashMap<>();
     after.get().series().forEach((name, value) -> {
-      Double old = before.series().get(name);
-      if (old != null && !"gauge".equals(after.get().typeOf(name))) deltas.put(name, value - old);
+      // A counter series that first appears during the level (a new label set) started from 0; a _created
+      // series is a counter's creation time, not a count.
+      boolean created = name.replaceFirst("\\{.*", "").endsWith("_created");
+      if (!created && !"gauge".equals(after.get().typeOf(name))) {
+        deltas.put(name, value - before.series().getOrDefault(name, 0.0));
+      }
     });
     synchronized (this) {
-      return new ServerMetrics(after.get().family(), deltas, peaks, samples);
+      return Optional.of(new ServerMetrics(after.get().family(), deltas, peaks, samples));
     }
   }
 }

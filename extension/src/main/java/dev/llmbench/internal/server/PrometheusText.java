@@ -1,9 +1,13 @@
 package dev.llmbench.internal.server;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /** The Prometheus text exposition format, as far as benchmarks need it: series values and family types. */
+@API(status = INTERNAL)
 public record PrometheusText(Map<String, Double> series, Map<String, String> types) {
 
   /** Parses {@code /metrics} text; lines it cannot read are skipped, never fatal. */
@@ -32,7 +36,8 @@ public record PrometheusText(Map<String, Double> series, Map<String, String> typ
   }
 
   public String typeOf(String series) {
-    String base = ServerMetrics.baseName(series);
+    int brace = series.indexOf('{');
+    String base = brace < 0 ? series : series.substring(0, brace);
     String type = types.get(base);
     if (type == null && base.endsWith("_total")) type = types.get(base.substring(0, base.length() - 6));
     return type == null ? "untyped" : type;

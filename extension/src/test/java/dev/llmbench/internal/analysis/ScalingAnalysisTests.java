@@ -2,55 +2,29 @@ package dev.llmbench.internal.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.ApiStyle;
-import dev.llmbench.EndpointInfo;
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.Usage;
-import dev.llmbench.internal.client.Chunk;
-import dev.llmbench.internal.client.RequestTrace;
-import dev.llmbench.internal.load.Budget;
-import dev.llmbench.internal.load.LevelPlan;
-import dev.llmbench.internal.load.Workload;
-import dev.llmbench.internal.metrics.RequestMetrics;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
+import dev.llmbench.testkit.Levels;
+import dev.llmbench.testkit.Traces;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
 
 /** The readings an engineer would make of a sweep table, on levels with known figures. */
 class ScalingAnalysisTests {
 
-  private static final long MS = 1_000_000;
-
-  /** A level whose requests each produce {@code tokens} tokens; request i starts at startMs(i) and takes latencyMs(i). */
-  static SweepLevelResult level(int c, double rate, int n, int tokens, IntToLongFunction startMs, IntToLongFunction latencyMs) {
-    List<RequestMetrics> requests = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      long s = startMs.applyAsLong(i) * MS;
-      long e = s + latencyMs.applyAsLong(i) * MS;
-      requests.add(RequestMetrics.of(new RequestTrace(s, s, Instant.EPOCH, e, List.of(new Chunk(s + MS, "a", ""),
-          new Chunk(e, "b", "")), "ab", "", "length", new Usage(1, tokens, null), Map.of(), 1, true, null)));
-    }
-    String label = rate > 0 ? "rate=" + rate + "/s" : "C=" + c;
-    LevelPlan plan = new LevelPlan(label, c, rate, 1, n, null, Duration.ofSeconds(1), tokens, 0, true, null,
-        Workload.builtIn(1), 0, null, 1);
-    EndpointInfo info = new EndpointInfo("http://127.0.0.1:1/", "m", ApiStyle.CHAT, Optional.empty(), Optional.empty(), Duration.ZERO, List.of());
-    return new SweepLevelResult(plan, info, requests, ServiceLevels.none(), List.of(50.0), Budget.StopReason.REQUEST_COUNT,
-        null, List.of());
+  /** Requests each producing {@code tokens} tokens; request i starts at startMs(i) and takes latencyMs(i). */
+  static Levels requests(Levels level, int n, int tokens, IntToLongFunction startMs, IntToLongFunction latencyMs) {
+    return level.requests(n, i -> Traces.at(startMs.applyAsLong(i)).content(1, latencyMs.applyAsLong(i))
+        .usage(1, tokens).build()).maxTokens(tokens);
   }
 
   /** Closed loop at C: four rounds of C requests, each {@code latencyMs}, so throughput = C x tokens / latency. */
   static SweepLevelResult closed(int c, long latencyMs) {
-    return level(c, 0, 4 * c, 100, i -> (i / c) * latencyMs, i -> latencyMs);
+    return closedOf(c, 100, latencyMs);
   }
 
   static SweepLevelResult closedOf(int c, int tokens, long latencyMs) {
-    return level(c, 0, 4 * c, tokens, i -> (i / c) * latencyMs, i -> latencyMs);
+    return requests(Levels.closed(c), 4 * c, tokens, i -> (i / c) * latencyMs, i -> latencyMs).build();
   }
 
   @Test
@@ -78,8 +52,8 @@ class ScalingAnalysisTests {
 
   @Test
   void openLoopFindsTheRateWhereRequestsStartToQueue() {
-    SweepLevelResult steady = level(0, 2, 12, 10, i -> 500L * i, i -> 300);
-    SweepLevelResult queueing = level(0, 8, 12, 10, i -> 125L * i, i -> 300 + 200L * i); // latency grows with every arrival
+    SweepLevelResult steady = requests(Levels.open(2), 12, 10, i -> 500L * i, i -> 300).build();
+    SweepLevelResult queueing = requests(Levels.open(8), 12, 10, i -> 125L * i, i -> 300 + 200L * i).build(); // latency grows with every arrival
     List<String> findings = ScalingAnalysis.findings(List.of(steady, queueing));
     assertThat(findings.get(0)).isEqualTo("the server kept up with offered rates up to 2 req/s (no queue built up)");
     assertThat(findings.get(1)).startsWith("at 8 req/s the latency of the last third of requests is").contains("past saturation");

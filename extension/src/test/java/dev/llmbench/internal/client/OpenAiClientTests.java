@@ -72,32 +72,32 @@ class OpenAiClientTests {
   void httpErrorCarriesStatusAndBodyExcerpt() {
     server.enqueue(new MockResponse.Builder().code(503).body("{\"error\":{\"message\":\"Loading model\"}}").build());
     RequestTrace t = send();
-    assertThat(t.error().kind()).isEqualTo(ErrorKind.HTTP_STATUS);
-    assertThat(t.error().key()).isEqualTo("HTTP 503");
-    assertThat(t.error().message()).contains("Loading model");
+    assertThat(t.failure().kind()).isEqualTo(ErrorKind.HTTP_STATUS);
+    assertThat(t.failure().key()).isEqualTo("HTTP 503");
+    assertThat(t.failure().message()).contains("Loading model");
   }
 
   @Test
   void malformedEventIsABrokenStreamThatKeepsWhatCameBefore() {
     server.enqueue(sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {not json\n\n"));
     RequestTrace t = send();
-    assertThat(t.error().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
-    assertThat(t.error().message()).contains("not JSON").contains("{not json");
+    assertThat(t.failure().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
+    assertThat(t.failure().message()).contains("not JSON").contains("{not json");
     assertThat(t.content()).isEqualTo("a");
   }
 
   @Test
   void streamThatStopsWithoutDoneIsBroken() {
     server.enqueue(sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"));
-    assertThat(send().error().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
+    assertThat(send().failure().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
   }
 
   @Test
   void errorSentMidStreamIsReported() {
     server.enqueue(sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"error\":{\"message\":\"out of memory\"}}\n\n"));
     RequestTrace t = send();
-    assertThat(t.error().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
-    assertThat(t.error().message()).contains("out of memory");
+    assertThat(t.failure().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
+    assertThat(t.failure().message()).contains("out of memory");
   }
 
   @Test
@@ -106,7 +106,7 @@ class OpenAiClientTests {
         .body("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n").headersDelay(10, java.util.concurrent.TimeUnit.SECONDS).build());
     long start = System.nanoTime();
     RequestTrace t = send();
-    assertThat(t.error().kind()).isEqualTo(ErrorKind.TIMEOUT);
+    assertThat(t.failure().kind()).isEqualTo(ErrorKind.TIMEOUT);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
   }
 

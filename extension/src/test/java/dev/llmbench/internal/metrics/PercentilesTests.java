@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.llmbench.ConfidenceInterval;
+import dev.llmbench.Distribution;
 import org.junit.jupiter.api.Test;
 
 class PercentilesTests {
@@ -20,10 +21,10 @@ class PercentilesTests {
 
   @Test
   void samplesNeededMakeThePercentileMoreThanTheMaximum() {
-    assertThat(Percentiles.samplesNeeded(99)).isEqualTo(100);
-    assertThat(Percentiles.samplesNeeded(99.9)).isEqualTo(1000);
-    assertThat(Percentiles.samplesNeeded(90)).isEqualTo(10);
-    assertThat(Percentiles.samplesNeeded(50)).isEqualTo(2);
+    assertThat(Distribution.samplesNeeded(99)).isEqualTo(100);
+    assertThat(Distribution.samplesNeeded(99.9)).isEqualTo(1000);
+    assertThat(Distribution.samplesNeeded(90)).isEqualTo(10);
+    assertThat(Distribution.samplesNeeded(50)).isEqualTo(2);
   }
 
   @Test

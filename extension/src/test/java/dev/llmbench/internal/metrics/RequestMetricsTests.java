@@ -3,10 +3,10 @@ package dev.llmbench.internal.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ErrorKind;
+import dev.llmbench.RequestFailure;
 import dev.llmbench.TokenSource;
 import dev.llmbench.Usage;
 import dev.llmbench.internal.client.Chunk;
-import dev.llmbench.internal.client.RequestError;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +19,7 @@ class RequestMetricsTests {
 
   private static final long MS = 1_000_000;
 
-  static RequestTrace trace(long endMs, List<Chunk> chunks, Usage usage, RequestError error) {
+  static RequestTrace trace(long endMs, List<Chunk> chunks, Usage usage, RequestFailure error) {
     return new RequestTrace(0, 0, Instant.EPOCH, endMs * MS, chunks, "", "", "stop", usage, Map.of(), 10, true, error);
   }
 
@@ -99,7 +99,7 @@ class RequestMetricsTests {
   @Test
   void failedRequestEntersNoDistribution() {
     RequestMetrics m = RequestMetrics.of(trace(50, List.of(content(30, "a")), null,
-        new RequestError(ErrorKind.BROKEN_STREAM, 200, "cut")));
+        new RequestFailure(ErrorKind.BROKEN_STREAM, 200, "cut")));
     assertThat(m.succeeded()).isFalse();
     assertThat(m.ttft()).isEmpty();
     assertThat(m.outputTokens()).isZero();

@@ -9,8 +9,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmClient;
 import dev.llmbench.LlmEndpoint;
+import dev.llmbench.Measurement;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.Warmup;
+import dev.llmbench.Workload;
 import io.qameta.allure.Allure;
 import io.qameta.allure.AllureLifecycle;
 import io.qameta.allure.FileSystemResultsWriter;
@@ -57,6 +60,7 @@ class AllureResultsTests {
               .selectors(selectClass(AllureTestCases.class))
               .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
               .configurationParameter("allure.results.directory", results.toString())
+              .configurationParameter("llmbench.report.dir", results.resolveSibling(results.getFileName() + "-llmbench").toString())
               .build());
     } finally {
       Allure.setLifecycle(previous);
@@ -110,6 +114,29 @@ class AllureResultsTests {
       // The embedded engine's port changes every run; its name does not, so history ids hold.
       assertThat(p).containsEntry("endpoint", "embedded instant");
     }
+  }
+
+  @Test
+  void theFixturesOwnChecksPassedAndOnlyTheSloSweepFailed() {
+    assertThat(result("knowsParis(LlmClient)").path("status").asText()).isEqualTo("passed");
+    assertThat(result(SWEEP + "C=1").path("status").asText()).isEqualTo("passed");
+    assertThat(result(SWEEP + "C=2").path("status").asText()).isEqualTo("passed");
+    assertThat(result("sloSweep(SweepLevelResult) C=1, slo").path("status").asText()).isEqualTo("failed");
+  }
+
+  @Test
+  void theSweepIsAResultOfItsOwnWithTableAndCharts() throws IOException {
+    JsonNode summary = result("sweep · sweep summary");
+    assertThat(summary.path("status").asText()).isEqualTo("passed");
+    List<String> names = new ArrayList<>();
+    summary.path("attachments").forEach(a -> names.add(a.path("name").asText()));
+    assertThat(names).containsExactly("sweep table", "chart: throughput", "chart: latency", "chart: ttft", "chart: efficiency",
+        "chart: tradeoff");
+    String table = Files.readString(results.resolve(summary.path("attachments").get(0).path("source").asText()));
+    assertThat(table).contains("C= 1 | 3/3 ok (0 err)").contains("C= 2 | 3/3 ok (0 err)");
+    Map<String, String> labels = new java.util.LinkedHashMap<>();
+    summary.path("labels").forEach(l -> labels.put(l.path("name").asText(), l.path("value").asText()));
+    assertThat(labels).containsEntry("suite", "AllureTestCases").containsEntry("testMethod", "sweep");
   }
 
   @Test
@@ -182,12 +209,18 @@ class AllureResultsTests {
       assertThat(llm.chat("What is the capital of France?")).contentContains("Paris");
     }
 
-    @ConcurrencySweep(value = {1, 2}, maxTokens = 4, requests = 3, warmupRequests = 0)
+    @ConcurrencySweep({1, 2})
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 3)
+    @Warmup(requests = 0)
     void sweep(SweepLevelResult level) {
       assertThat(level).hasNoErrors();
     }
 
-    @ConcurrencySweep(value = {1}, maxTokens = 4, requests = 3, warmupRequests = 0, name = "C={concurrency}, slo")
+    @ConcurrencySweep(value = 1, name = "C={concurrency}, slo")
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 3)
+    @Warmup(requests = 0)
     @Slo(ttft = "1us", percentile = 50)
     void sloSweep(SweepLevelResult level) {
       assertThat(level).meetsSlo();

@@ -4,24 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.llmbench.ApiStyle;
-import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.Usage;
-import dev.llmbench.internal.client.Chunk;
-import dev.llmbench.internal.client.RequestTrace;
-import dev.llmbench.internal.load.Budget;
-import dev.llmbench.internal.load.LevelPlan;
-import dev.llmbench.internal.load.Workload;
-import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.testkit.Levels;
+import dev.llmbench.testkit.Traces;
 import java.io.StringReader;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
@@ -30,28 +21,15 @@ import org.xml.sax.InputSource;
 
 class ResultJsonTests {
 
-  private static final long MS = 1_000_000;
-
-  /** A level of C requests, each with 4 tokens 10 ms apart after a TTFT of 20 ms, staggered by 5 ms. */
-  static SweepLevelResult level(int c) {
-    List<RequestMetrics> requests = new ArrayList<>();
-    for (int i = 0; i < 2 * c; i++) {
-      long s = i * 5 * MS;
-      List<Chunk> chunks = List.of(new Chunk(s + 20 * MS, "a", ""), new Chunk(s + 30 * MS, "b", ""),
-          new Chunk(s + 40 * MS, "c", ""), new Chunk(s + 50 * MS, "d", ""));
-      requests.add(RequestMetrics.of(new RequestTrace(s, s, Instant.ofEpochMilli(1000 + i), s + 50 * MS, chunks, "abcd", "",
-          "length", new Usage(7, 4, null), Map.of(), 2, true, null)));
-    }
-    LevelPlan plan = new LevelPlan("C=" + c, c, 0, 1, 2 * c, null, Duration.ofSeconds(1), 4, 0, true, null,
-        Workload.builtIn(1), 0, null, 1);
-    EndpointInfo info = new EndpointInfo("http://127.0.0.1:1/", "m", ApiStyle.CHAT, Optional.empty(), Optional.empty(), Duration.ZERO, List.of());
-    return new SweepLevelResult(plan, info, requests, ServiceLevels.none().withTtft(Duration.ofMillis(25)),
-        List.of(50.0, 99.0), Budget.StopReason.REQUEST_COUNT, null, List.of());
+  /** A level of 2 x C requests, each with 4 tokens 10 ms apart after a TTFT of 20 ms, staggered by 5 ms. */
+  static MeasuredLevel level(int c) {
+    return Levels.closed(c).maxTokens(4).percentiles(50.0, 99.0).slo(ServiceLevels.none().withTtft(Duration.ofMillis(25)))
+        .requests(2 * c, i -> Traces.at(i * 5L).content(20, 30, 40, 50).usage(7, 4).build()).build();
   }
 
   @Test
   void summaryUsesVllmNamesAndUnits() {
-    SweepLevelResult r = level(2);
+    MeasuredLevel r = level(2);
     JsonNode json = ResultJson.read(ResultJson.write(r));
     assertThat(json.get("completed").asInt()).isEqualTo(4);
     assertThat(json.get("failed").asInt()).isZero();
@@ -74,12 +52,12 @@ class ResultJsonTests {
 
   @Test
   void perRequestRecordsRoundTrip() {
-    SweepLevelResult r = level(2);
+    MeasuredLevel r = level(2);
     String json = ResultJson.write(r);
     List<RequestRecord> back = ResultJson.readRequests(json);
-    long start = r.requests().stream().mapToLong(m -> m.trace().startNanos()).min().orElseThrow();
+    long start = r.metrics().stream().mapToLong(m -> m.trace().startNanos()).min().orElseThrow();
     List<RequestRecord> expected = new ArrayList<>();
-    for (int i = 0; i < r.requests().size(); i++) expected.add(RequestRecord.of(i, r.requests().get(i), start));
+    for (int i = 0; i < r.metrics().size(); i++) expected.add(RequestRecord.of(i, r.metrics().get(i), start));
     assertThat(back).isEqualTo(expected);
     assertThat(back.get(1).startOffsetMs()).isEqualTo(5.0);
     assertThat(back.get(0).chunkArrivalsMs()).containsExactly(20.0, 30.0, 40.0, 50.0);
@@ -87,7 +65,7 @@ class ResultJsonTests {
 
   @Test
   void chartsAreSvgWithTitledAxesTicksAndEveryValue() throws Exception {
-    List<SweepLevelResult> levels = List.of(level(1), level(2), level(4));
+    List<MeasuredLevel> levels = List.of(level(1), level(2), level(4));
     String svg = SvgCharts.forSweep("t", levels).get("throughput");
     DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
     factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false); // offline

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.LlmEndpoint;
+import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.Workload;
 import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
@@ -17,6 +19,8 @@ import org.junit.jupiter.api.Tag;
  * Token counts must equal the server's own Prometheus counters exactly.
  */
 @Tag("real-engine")
+@Workload(maxTokens = LlamaServerBenchmarkTest.MAX_TOKENS, inputTokens = 16)
+@Measurement(requests = 8)
 class LlamaServerBenchmarkTest {
 
   static final int MAX_TOKENS = 128; // a generation long enough to dominate prefill on the tiny model
@@ -30,7 +34,7 @@ class LlamaServerBenchmarkTest {
   @Nested
   @LlmEndpoint(baseUrl = "http://127.0.0.1:8091", readyTimeout = "2m")
   class SingleSlot {
-    @ConcurrencySweep(value = {1, 2, 4}, maxTokens = MAX_TOKENS, inputTokens = 16, requests = 8)
+    @ConcurrencySweep({1, 2, 4})
     void requestsQueue(SweepLevelResult level) {
       assertThat(level).hasNoErrors().hasServerTokenCountsMatching().hasDecodeRateMatchingServer();
       // Each request waits for at least half of another's generation before its first token.
@@ -45,12 +49,12 @@ class LlamaServerBenchmarkTest {
   @Nested
   @LlmEndpoint(baseUrl = "http://127.0.0.1:8092", readyTimeout = "2m")
   class FourSlots {
-    @ConcurrencySweep(value = {1, 2, 4}, maxTokens = MAX_TOKENS, inputTokens = 16, requests = 8)
+    @ConcurrencySweep({1, 2, 4})
     void requestsRunTogether(SweepLevelResult level, EarlierLevels earlier) {
       assertThat(level).hasNoErrors().hasServerTokenCountsMatching().hasDecodeRateMatchingServer();
       assertThat(level.ttft().percentile(50).orElseThrow()).isLessThan(halfAGeneration(level));
       // More load never costs aggregate throughput (10% for noise on 2 cores).
-      earlier.last().ifPresent(previous -> assertThat(level).outputTokensPerSecond()
+      earlier.last().ifPresent(previous -> assertThat(level).outputThroughput()
           .isGreaterThanOrEqualTo(0.9 * previous.outputThroughput().perSecond()));
     }
   }

@@ -1,0 +1,59 @@
+package dev.llmbench;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.apiguardian.api.API;
+
+/**
+ * How much each level of a sweep measures, and which percentiles it reports. On the sweep method, or on
+ * its class or an enclosing class. A level stops after a number of requests (the default), after a
+ * duration, or adaptively once its throughput is known well enough.
+ *
+ * <pre>{@code
+ * @ConcurrencySweep({8, 32})
+ * @Measurement(duration = "2m", grace = "30s", percentiles = {50, 99})
+ * void soak(SweepLevelResult r) { ... }
+ * }</pre>
+ *
+ * <p>The setting {@code llmbench.sweep.requests} overrides {@link #requests()} for every sweep.
+ */
+@Target({ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@API(status = EXPERIMENTAL, since = "0.1")
+public @interface Measurement {
+
+  /**
+   * Requests per level; 0 for automatic: {@code max(10, 2 x C)} for a closed loop, {@code max(10, 10 s x
+   * rate)} for an open loop. p90 needs 10 samples, p99 needs 100.
+   */
+  int requests() default 0;
+
+  /** Bound each level by time instead ({@code 30s}, {@code 2m}); requests in flight get {@link #grace()} to finish. */
+  String duration() default "";
+
+  /** How long requests in flight may finish after a duration-bounded level stops sending. */
+  String grace() default "30s";
+
+  /**
+   * Adaptive mode when above 0: keep adding requests until the 95% interval of output throughput is within
+   * this relative half-width (0.05 = ±5%) and every percentile has the samples it needs, or a cap is hit.
+   */
+  double targetCiHalfWidth() default 0;
+
+  /** Adaptive mode's request cap; 0 for 1000. */
+  int maxRequests() default 0;
+
+  /** Adaptive mode's time cap per level. */
+  String maxDuration() default "5m";
+
+  /** Percentiles to report, e.g. {@code {50, 90, 95, 99, 99.9}}. */
+  double[] percentiles() default {50, 90, 99};
+}

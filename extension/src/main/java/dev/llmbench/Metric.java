@@ -1,0 +1,108 @@
+package dev.llmbench;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+import org.apiguardian.api.API;
+
+/**
+ * The figures a level reports, each with one key, one label and one unit, and its name in the tools our
+ * users compare with. The JSON, CSV, console table, HTML, charts, messages and assertions all name a
+ * figure as its entry here says. Latencies are distributions; the others are single values.
+ */
+@API(status = EXPERIMENTAL, since = "0.1")
+public enum Metric {
+  OUTPUT_THROUGHPUT("output_throughput", "output throughput", "tok/s", "output_throughput",
+      "output_token_throughput", value(r -> r.outputThroughput().perSecond())),
+  TOTAL_TOKEN_THROUGHPUT("total_token_throughput", "total token throughput", "tok/s", "total_token_throughput",
+      null, value(r -> r.totalTokenThroughput().perSecond())),
+  REQUEST_THROUGHPUT("request_throughput", "request throughput", "req/s", "request_throughput",
+      "request_throughput", value(r -> r.requestThroughput().perSecond())),
+  GOODPUT("request_goodput", "goodput", "req/s", "request_goodput", "goodput", value(r -> r.goodput().perSecond())),
+  PEAK_OUTPUT_THROUGHPUT("max_output_tokens_per_s", "peak output throughput", "tok/s", "max_output_tokens_per_s",
+      null, value(r -> r.peakOutputThroughput().perSecond())),
+  SLO_ATTAINMENT("slo_attainment", "SLO attainment", "fraction", null, null, value(SweepLevelResult::sloAttainment)),
+  ERROR_RATE("error_rate", "error rate", "fraction", null, null, value(SweepLevelResult::errorRate)),
+  TTFT("ttft", "TTFT", "ms", "ttft", "time_to_first_token", latency(SweepLevelResult::ttft)),
+  TTFO("ttfo", "TTFO", "ms", null, "time_to_first_output_token", latency(SweepLevelResult::ttfo)),
+  TPOT("tpot", "TPOT", "ms", "tpot", "inter_token_latency", latency(SweepLevelResult::tpot)),
+  ITL("itl", "ITL", "ms", "itl", "inter_chunk_latency", latency(SweepLevelResult::itl)),
+  E2E_LATENCY("e2el", "E2E latency", "ms", "e2el", "request_latency", latency(SweepLevelResult::e2eLatency)),
+  QUEUE_TIME("queue", "queue time", "ms", null, null, latency(SweepLevelResult::queueTime));
+
+  /** How a metric is read off a level: one of the two is null. */
+  private record Accessor(ToDoubleFunction<SweepLevelResult> value, Function<SweepLevelResult, Distribution> distribution) {}
+
+  private static Accessor value(ToDoubleFunction<SweepLevelResult> value) {
+    return new Accessor(value, null);
+  }
+
+  private static Accessor latency(Function<SweepLevelResult, Distribution> distribution) {
+    return new Accessor(null, distribution);
+  }
+
+  private final String key;
+  private final String label;
+  private final String unit;
+  private final String vllmName;
+  private final String aiperfName;
+  private final Accessor accessor;
+
+  Metric(String key, String label, String unit, String vllmName, String aiperfName, Accessor accessor) {
+    this.key = key;
+    this.label = label;
+    this.unit = unit;
+    this.vllmName = vllmName;
+    this.aiperfName = aiperfName;
+    this.accessor = accessor;
+  }
+
+  /** The key in LLMBench's files: {@code output_throughput}, {@code ttft}, ... (vLLM's where it has one). */
+  public String key() {
+    return key;
+  }
+
+  /** How people read it: {@code output throughput}, {@code TTFT}. */
+  public String label() {
+    return label;
+  }
+
+  /** {@code tok/s}, {@code req/s}, {@code ms} (latencies as files report them) or {@code fraction}. */
+  public String unit() {
+    return unit;
+  }
+
+  /** The label with its unit, as tables, charts and messages show it: {@code output throughput (tok/s)}. */
+  public String heading() {
+    return label + " (" + unit + ")";
+  }
+
+  /** The name in {@code vllm bench serve}'s result JSON, if it has one. */
+  public Optional<String> vllmName() {
+    return Optional.ofNullable(vllmName);
+  }
+
+  /** The name in AIPerf's exports, if it has one. */
+  public Optional<String> aiperfName() {
+    return Optional.ofNullable(aiperfName);
+  }
+
+  /** Whether the figure is a latency distribution ({@link #distributionOf}) rather than one value ({@link #valueOf}). */
+  public boolean isLatency() {
+    return accessor.distribution() != null;
+  }
+
+  /** The level's value of a throughput or fraction metric. */
+  public double valueOf(SweepLevelResult level) {
+    if (accessor.value() == null) throw new IllegalArgumentException(this + " is a latency distribution: use distributionOf");
+    return accessor.value().applyAsDouble(level);
+  }
+
+  /** The level's distribution of a latency metric. */
+  public Distribution distributionOf(SweepLevelResult level) {
+    if (accessor.distribution() == null) throw new IllegalArgumentException(this + " is a single value: use valueOf");
+    return accessor.distribution().apply(level);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.llmbench;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/**
+ * One request of a level, as docs/metrics.md defines its figures. A failed request has only its
+ * latency (to the failure) and queue time: none of its partial timings enter a distribution.
+ */
+@API(status = EXPERIMENTAL, since = "0.1")
+public interface RequestResult {
+
+  /** Wall-clock time it was sent. */
+  Instant startedAt();
+
+  /** How long it waited in the client for a concurrency slot (open loop with a cap), else about zero. */
+  Duration queueTime();
+
+  /** Last {@code choices} chunk (or the whole body, or the failure) minus send. */
+  Duration e2eLatency();
+
+  /** First chunk carrying a content or reasoning token, minus send. */
+  Optional<Duration> ttft();
+
+  /** First chunk carrying content (not reasoning), minus send. */
+  Optional<Duration> ttfo();
+
+  /** (E2E - TTFT) / (output tokens - 1); empty with fewer than 2 tokens. */
+  Optional<Duration> tpot();
+
+  /** Gaps between successive token-bearing chunks (vLLM's ITL, AIPerf's inter-chunk latency). */
+  List<Duration> itls();
+
+  /** Output tokens, reasoning included. */
+  int outputTokens();
+
+  int reasoningTokens();
+
+  /** {@code usage.prompt_tokens}, or the client's estimate when the server sent none. */
+  int promptTokens();
+
+  TokenSource tokenSource();
+
+  Optional<String> finishReason();
+
+  Optional<RequestFailure> failure();
+
+  default boolean succeeded() {
+    return failure().isEmpty();
+  }
+
+  /** Output tokens per second seen by this one user: 1 / TPOT, as AIPerf defines it. */
+  default Optional<Double> outputTokensPerSecondPerUser() {
+    return tpot().filter(d -> !d.isZero()).map(d -> 1e9 / d.toNanos());
+  }
+}

@@ -1,0 +1,20 @@
+package dev.llmbench;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
+/** Why a level stopped sending requests. */
+@API(status = EXPERIMENTAL, since = "0.1")
+public enum StopReason {
+  /** The configured number of requests was sent. */
+  REQUEST_COUNT,
+  /** The configured duration passed. */
+  DURATION,
+  /** Adaptive mode: the confidence interval became narrow enough. */
+  CONVERGED,
+  /** Adaptive mode: the request cap came first. */
+  REQUEST_CAP,
+  /** Adaptive mode: the time cap came first. */
+  TIME_CAP
+}

@@ -1,0 +1,59 @@
+package dev.llmbench;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.apiguardian.api.API;
+
+/**
+ * What every request of a sweep sends: its prompts and how many tokens it asks for. On the sweep method,
+ * or on its class or an enclosing class for every sweep inside; without it, the defaults below apply.
+ * Several {@link #maxTokens()} or {@link #inputTokens()} values cross with the sweep's levels, and each
+ * combination (a workload) is its own level, grouped as one curve in tables, charts and the analysis.
+ *
+ * <pre>{@code
+ * @ConcurrencySweep({1, 4, 16})
+ * @Workload(maxTokens = {128, 1024}, inputTokens = 512)
+ * void longAndShortAnswers(SweepLevelResult r) { ... }
+ * }</pre>
+ */
+@Target({ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@API(status = EXPERIMENTAL, since = "0.1")
+public @interface Workload {
+
+  /** Placeholder for the level's {@code max_tokens} in a sweep's {@code name}. */
+  String MAX_TOKENS_PLACEHOLDER = "{max_tokens}";
+  /** Placeholder for the level's synthetic input length in a sweep's {@code name}. */
+  String INPUT_TOKENS_PLACEHOLDER = "{input_tokens}";
+  /** Placeholder for the 1-based index of the level in a sweep's {@code name}. */
+  String INDEX_PLACEHOLDER = "{index}";
+
+  /** {@code max_tokens} per request; several values cross with the levels. */
+  int[] maxTokens() default {128};
+
+  /** Synthetic prompts of about this many tokens instead of a prompt set; several values cross with the levels. */
+  int[] inputTokens() default {};
+
+  /** One prompt for every request; empty for {@link #prompts()}. */
+  String prompt() default "";
+
+  /** {@code builtin}, or the path of a JSONL file of {@code {"prompt": ...}} or {@code {"messages": [...]}} lines. */
+  String prompts() default "builtin";
+
+  /** Send {@code ignore_eos} so that every request generates exactly {@code max_tokens}, as benchmarks do. */
+  boolean ignoreEos() default true;
+
+  /** {@code temperature}; negative for the server's default. */
+  double temperature() default -1;
+
+  /** Seed of the prompt order, the synthetic prompts and an open loop's arrival times. */
+  long seed() default 42;
+}

@@ -1,0 +1,55 @@
+package dev.llmbench.internal.core;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.EndpointInfo;
+import dev.llmbench.ServerMetrics;
+import dev.llmbench.ServiceLevels;
+import dev.llmbench.internal.load.Budget;
+import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.internal.server.MetricsScraper;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/** Runs one level against a ready endpoint: warm-up, measured load, server metrics around it. */
+@API(status = INTERNAL)
+public final class LevelRunner {
+
+  private LevelRunner() {}
+
+  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
+      List<Double> percentiles, BenchListener listener) {
+    // A count-bounded level waits for its last requests as long as a request may take.
+    Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
+    if (plan.warmupRequests() > 0) {
+      // Through the same loop as the level, so its first measured request does not pay for a cold code path.
+      LoadRunner warmup = new LoadRunner(sender(endpoint, info, plan, Math.min(16, plan.maxTokens())),
+          endpoint.client()::cancelAll, countGrace);
+      Listeners.step(listener, "Warm-up: " + plan.warmupRequests() + " requests, not counted",
+          () -> warmup.run(plan.load(), Budget.requests(plan.warmupRequests()), plan.seed()));
+    }
+    Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
+    LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace);
+    Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
+    LoadRunner.Outcome outcome = Listeners.step(listener, "Measure " + plan.label(),
+        () -> runner.run(plan.load(), Budget.of(plan.stop(), plan.concurrency()), plan.seed()));
+    List<String> notes = new ArrayList<>();
+    ServerMetrics server = null;
+    if (scraper.isPresent()) {
+      server = scraper.get().stop().orElse(null);
+      if (server == null) notes.add("the server's /metrics could not be read after the level: no server-side deltas");
+    }
+    List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
+    return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes);
+  }
+
+  private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {
+    return (index, scheduled) -> endpoint.client().send(info.api(), info.model(),
+        plan.workload().request(index, maxTokens), scheduled);
+  }
+}

@@ -1,0 +1,95 @@
+package dev.llmbench.internal.core;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apiguardian.api.API;
+
+/**
+ * One sweep of a test method while it runs: the levels measured so far, and its summary, reported once
+ * when the sweep ends, for whichever levels ran.
+ *
+ * @see BenchListener#sweepFinished
+ */
+@API(status = INTERNAL)
+public final class SweepRun {
+
+  private final Class<?> testClass;
+  private final String method;
+  private final String title;
+  private final String id;
+  private final BenchListener listener;
+  private final List<MeasuredLevel> levels = new ArrayList<>();
+  private final Memo memo = new Memo();
+  private boolean finished;
+
+  /**
+   * @param testClass the class that declares the sweep
+   * @param method    the sweep's method name
+   * @param listener  where the sweep's events go
+   */
+  public SweepRun(Class<?> testClass, String method, BenchListener listener) {
+    this.testClass = testClass;
+    this.method = method;
+    this.title = testClass.getSimpleName() + "." + method;
+    this.id = testClass.getName().replace('$', '.') + "." + method;
+    this.listener = listener;
+  }
+
+  public Class<?> testClass() {
+    return testClass;
+  }
+
+  public String method() {
+    return method;
+  }
+
+  /** What people read: {@code EmbeddedDeploymentBenchmarkTest.throughput}. */
+  public String title() {
+    return title;
+  }
+
+  /** Unique in the run and safe as a folder name: the class's full name and the method. */
+  public String id() {
+    return id;
+  }
+
+  public BenchListener listener() {
+    return listener;
+  }
+
+  /** Derived values of the sweep (table, charts, findings), computed once for every report. */
+  public Memo memo() {
+    return memo;
+  }
+
+  /** The levels measured so far, in run order. */
+  public synchronized List<MeasuredLevel> levels() {
+    return List.copyOf(levels);
+  }
+
+  /** Records a measured level and tells the listeners. */
+  public void measured(MeasuredLevel level) {
+    synchronized (this) {
+      levels.add(level);
+    }
+    listener.levelFinished(this, level);
+  }
+
+  /** Tells the listeners the sweep ended, once, if any level ran. */
+  public void finish() {
+    List<MeasuredLevel> ran;
+    synchronized (this) {
+      if (finished || levels.isEmpty()) return;
+      finished = true;
+      ran = List.copyOf(levels);
+    }
+    listener.sweepFinished(this, ran);
+  }
+
+  @Override
+  public String toString() {
+    return title;
+  }
+}

@@ -1,0 +1,27 @@
+package dev.llmbench.internal.junit;
+
+import java.lang.annotation.Annotation;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/**
+ * Finds a setting annotation where a user may put it: on the test method, on its class, or on an enclosing
+ * class of a {@code @Nested} class, nearest first.
+ */
+final class Annotations {
+
+  private Annotations() {}
+
+  static <A extends Annotation> Optional<A> nearest(ExtensionContext context, Class<A> type) {
+    Optional<A> onMethod = context.getTestMethod().flatMap(m -> AnnotationSupport.findAnnotation(m, type));
+    if (onMethod.isPresent()) return onMethod;
+    Optional<Class<?>> c = context.getTestClass();
+    while (c.isPresent()) {
+      Optional<A> found = AnnotationSupport.findAnnotation(c.get(), type);
+      if (found.isPresent()) return found;
+      c = Optional.ofNullable(c.get().getEnclosingClass());
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,29 @@
+package dev.llmbench.internal.junit;
+
+import java.lang.reflect.Method;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+
+/** Configuration errors as JUnit reports them: naming the method or class, what is wrong and the fix. */
+final class ConfigurationErrors {
+
+  private ConfigurationErrors() {}
+
+  /** The method, as configuration errors name it: {@code EmbeddedDeploymentBenchmarkTest#throughput}. */
+  static String where(Method method) {
+    return method.getDeclaringClass().getSimpleName() + "#" + method.getName();
+  }
+
+  static ExtensionConfigurationException sweep(String where, String message) {
+    return new ExtensionConfigurationException("Configuration error: sweep on method [" + where + "]: " + message);
+  }
+
+  static ExtensionConfigurationException sweep(String where, IllegalArgumentException cause) {
+    return new ExtensionConfigurationException("Configuration error: sweep on method [" + where + "]: " + cause.getMessage(),
+        cause);
+  }
+
+  static ExtensionConfigurationException endpoint(String where, IllegalArgumentException cause) {
+    return new ExtensionConfigurationException("Configuration error: @LlmEndpoint on [" + where + "]: " + cause.getMessage(),
+        cause);
+  }
+}

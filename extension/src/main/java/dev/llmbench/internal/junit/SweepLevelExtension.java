@@ -1,0 +1,81 @@
+package dev.llmbench.internal.junit;
+
+import dev.llmbench.EarlierLevels;
+import dev.llmbench.EndpointInfo;
+import dev.llmbench.ServiceLevels;
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.core.Endpoint;
+import dev.llmbench.internal.core.LevelRunner;
+import dev.llmbench.internal.core.LevelStart;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.PreviousLevels;
+import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.load.LevelPlan;
+import java.util.List;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * One level of a sweep: measures it before the test method runs (reports write it at once, before any
+ * assertion can fail), injects the result, and after the sweep's last level summarises the sweep.
+ */
+final class SweepLevelExtension implements BeforeTestExecutionCallback, ParameterResolver, AfterTestExecutionCallback {
+
+  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepLevelExtension.class);
+
+  private final SweepRun sweep;
+  private final LevelPlan plan;
+  private final int index;
+  private final int total;
+  private final ServiceLevels slo;
+  private final List<Double> percentiles;
+
+  SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles) {
+    this.sweep = sweep;
+    this.plan = plan;
+    this.index = index;
+    this.total = total;
+    this.slo = slo;
+    this.percentiles = percentiles;
+  }
+
+  @Override
+  public void beforeTestExecution(ExtensionContext context) {
+    sweep.listener().levelStarted(sweep, new LevelStart(plan, index, total));
+    Endpoint endpoint = RunState.endpoint(context);
+    EndpointInfo info = endpoint.ensureReady();
+    EarlierLevels earlier = new PreviousLevels(plan.label(), sweep.levels());
+    MeasuredLevel result = LevelRunner.run(endpoint, info, plan, slo, percentiles, sweep.listener());
+    ExtensionContext.Store store = context.getStore(NAMESPACE);
+    store.put(EarlierLevels.class, earlier);
+    store.put(SweepLevelResult.class, result);
+    sweep.measured(result);
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    Class<?> type = parameter.getParameter().getType();
+    return type == SweepLevelResult.class || type == EarlierLevels.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    Class<?> type = parameter.getParameter().getType();
+    Object value = context.getStore(NAMESPACE).get(type, type);
+    if (value == null) throw new IllegalStateException(plan.label() + " was not measured");
+    return value;
+  }
+
+  @Override
+  public void afterTestExecution(ExtensionContext context) {
+    if (index == total) sweep.finish();
+  }
+
+  @Override
+  public String toString() {
+    return plan.label();
+  }
+}

@@ -1,0 +1,241 @@
+package dev.llmbench.internal.junit;
+
+import static dev.llmbench.internal.config.SettingKeys.SWEEP_LEVELS;
+import static dev.llmbench.internal.config.SettingKeys.SWEEP_RATES;
+import static dev.llmbench.internal.config.SettingKeys.SWEEP_REQUESTS;
+
+import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.LoadShape;
+import dev.llmbench.Measurement;
+import dev.llmbench.Rate;
+import dev.llmbench.RateSweep;
+import dev.llmbench.ServiceLevels;
+import dev.llmbench.Slo;
+import dev.llmbench.Warmup;
+import dev.llmbench.Workload;
+import dev.llmbench.internal.config.DurationParser;
+import dev.llmbench.internal.config.Settings;
+import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.StopRule;
+import dev.llmbench.internal.load.WorkloadPlan;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/**
+ * Reads a sweep's annotations and settings once, validates them, and plans its levels: one per load point,
+ * crossed with every input and output length.
+ */
+final class SweepPlanner {
+
+  /** The sweep's levels, and what every level shares. */
+  record SweepPlan(List<LevelPlan> levels, ServiceLevels slo, List<Double> percentiles) {}
+
+  /**
+   * One point of load and how its display name and automatic sizes follow from it.
+   *
+   * @param autoRequests requests when {@code @Measurement(requests)} is automatic
+   * @param autoWarmup   warm-up requests when {@code @Warmup(requests)} is automatic
+   */
+  private record Point(LoadShape load, String placeholder, String value, int autoRequests, int autoWarmup) {}
+
+  /** Carries the setting annotations' defaults for sweeps that do not declare them. */
+  @Workload
+  @Measurement
+  @Warmup
+  private static final class Defaults {}
+
+  private SweepPlanner() {}
+
+  static boolean isSweep(Method method) {
+    return AnnotationSupport.isAnnotated(method, ConcurrencySweep.class) || AnnotationSupport.isAnnotated(method, RateSweep.class);
+  }
+
+  static SweepPlan plan(ExtensionContext context) {
+    Method method = context.getRequiredTestMethod();
+    String where = ConfigurationErrors.where(method);
+    try {
+      return plan(context, method, where);
+    } catch (IllegalArgumentException e) {
+      throw ConfigurationErrors.sweep(where, e);
+    }
+  }
+
+  private static SweepPlan plan(ExtensionContext context, Method method, String where) {
+    Settings settings = Settings.of(context);
+    Workload workload = setting(context, Workload.class);
+    Measurement measurement = setting(context, Measurement.class);
+    Warmup warmup = setting(context, Warmup.class);
+    List<Double> percentiles = percentiles(measurement.percentiles());
+    ServiceLevels slo = Annotations.nearest(context, Slo.class).map(SweepPlanner::serviceLevels).orElse(ServiceLevels.none());
+
+    Optional<ConcurrencySweep> closed = AnnotationSupport.findAnnotation(method, ConcurrencySweep.class);
+    Optional<RateSweep> open = AnnotationSupport.findAnnotation(method, RateSweep.class);
+    if (closed.isPresent() && open.isPresent()) {
+      throw new IllegalArgumentException("a method is either a @ConcurrencySweep or a @RateSweep, not both");
+    }
+    List<Point> points;
+    String name;
+    String defaultName;
+    if (closed.isPresent()) {
+      List<Integer> levels = settings.get(SWEEP_LEVELS).optional().orElse(Arrays.stream(closed.get().value()).boxed().toList());
+      points = closedPoints(levels);
+      name = closed.get().name();
+      defaultName = ConcurrencySweep.DEFAULT_NAME;
+    } else {
+      RateSweep r = open.orElseThrow();
+      List<Double> rates = settings.get(SWEEP_RATES).optional().orElse(Arrays.stream(r.value()).boxed().toList());
+      points = openPoints(rates, r);
+      name = r.name();
+      defaultName = RateSweep.DEFAULT_NAME;
+    }
+
+    int requests = settings.get(SWEEP_REQUESTS).optional().orElse(measurement.requests());
+    if (requests < 0) throw new IllegalArgumentException("@Measurement 'requests' must be 0 (automatic) or positive, was " + requests);
+    if (warmup.requests() < -1) throw new IllegalArgumentException("@Warmup 'requests' must be -1 (automatic), 0 or positive");
+    if (workload.maxTokens().length == 0) throw new IllegalArgumentException("@Workload 'maxTokens' must list at least one value");
+    Optional<StopRule> fixedRule = fixedStopRule(measurement, requests, percentiles);
+    PromptSource prompts = prompts(workload);
+    Double temperature = workload.temperature() < 0 ? null : workload.temperature();
+
+    int[] inputs = workload.inputTokens().length == 0 ? new int[] {0} : workload.inputTokens();
+    boolean crossMax = workload.maxTokens().length > 1;
+    boolean crossInput = workload.inputTokens().length > 1;
+    String pattern = name.isBlank()
+        ? defaultName + (crossInput ? ", input_tokens={input_tokens}" : "") + (crossMax ? ", max_tokens={max_tokens}" : "")
+        : name;
+    List<LevelPlan> plans = new ArrayList<>();
+    for (int input : inputs) {
+      for (int maxTokens : workload.maxTokens()) {
+        for (Point p : points) {
+          String label = pattern.replace(p.placeholder(), p.value())
+              .replace(Workload.MAX_TOKENS_PLACEHOLDER, Integer.toString(maxTokens))
+              .replace(Workload.INPUT_TOKENS_PLACEHOLDER, Integer.toString(input))
+              .replace(Workload.INDEX_PLACEHOLDER, Integer.toString(plans.size() + 1));
+          PromptSource source = input > 0 ? PromptSource.synthetic(input, workload.seed()) : prompts;
+          StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(requests > 0 ? requests : p.autoRequests()));
+          int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
+          plans.add(new LevelPlan(label, p.load(), stop,
+              new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source), warm, workload.seed()));
+        }
+      }
+    }
+    return new SweepPlan(List.copyOf(plans), slo, percentiles);
+  }
+
+  private static <A extends java.lang.annotation.Annotation> A setting(ExtensionContext context, Class<A> type) {
+    return Annotations.nearest(context, type).orElseGet(() -> Defaults.class.getAnnotation(type));
+  }
+
+  private static List<Point> closedPoints(List<Integer> levels) {
+    if (levels.isEmpty()) {
+      throw new IllegalArgumentException("@ConcurrencySweep must list at least one level, e.g. @ConcurrencySweep({1, 2, 4, 8})");
+    }
+    Set<Integer> seen = new HashSet<>();
+    List<Point> points = new ArrayList<>();
+    for (int c : levels) {
+      if (c < 1) throw new IllegalArgumentException("every level must be a positive concurrency, but " + levels + " has " + c);
+      if (!seen.add(c)) throw new IllegalArgumentException("level " + c + " is listed twice in " + levels + "; list each once");
+      points.add(new Point(new LoadShape.ClosedLoop(c), ConcurrencySweep.CONCURRENCY_PLACEHOLDER, Integer.toString(c),
+          Math.max(10, 2 * c), c));
+    }
+    return points;
+  }
+
+  private static List<Point> openPoints(List<Double> rates, RateSweep sweep) {
+    if (rates.isEmpty()) throw new IllegalArgumentException("@RateSweep must list at least one rate, e.g. @RateSweep({1, 2, 4})");
+    if (!(sweep.burstiness() > 0)) {
+      throw new IllegalArgumentException("'burstiness' must be positive (1 is Poisson), was " + sweep.burstiness());
+    }
+    if (sweep.maxConcurrency() < 0) {
+      throw new IllegalArgumentException("'maxConcurrency' must be 0 (no cap) or positive, was " + sweep.maxConcurrency());
+    }
+    OptionalInt cap = sweep.maxConcurrency() == 0 ? OptionalInt.empty() : OptionalInt.of(sweep.maxConcurrency());
+    Set<Double> seen = new HashSet<>();
+    List<Point> points = new ArrayList<>();
+    for (double r : rates) {
+      if (!(r > 0) || Double.isInfinite(r)) {
+        throw new IllegalArgumentException("every rate must be a positive number of requests per second, but " + rates
+            + " has " + Formats.number(r));
+      }
+      if (!seen.add(r)) throw new IllegalArgumentException("rate " + Formats.number(r) + " is listed twice in " + rates);
+      points.add(new Point(new LoadShape.OpenLoop(Rate.requestsPerSecond(r), sweep.burstiness(), cap),
+          RateSweep.RATE_PLACEHOLDER, Formats.number(r), Math.max(10, (int) Math.ceil(10 * r)), 2));
+    }
+    return points;
+  }
+
+  /** A duration or adaptive rule when {@link Measurement} asks for one; empty for a count per level. */
+  private static Optional<StopRule> fixedStopRule(Measurement m, int requests, List<Double> percentiles) {
+    if (m.targetCiHalfWidth() < 0 || m.targetCiHalfWidth() >= 1) {
+      throw new IllegalArgumentException("'targetCiHalfWidth' must be in [0, 1), e.g. 0.05 for ±5%; was " + m.targetCiHalfWidth());
+    }
+    Duration grace = duration(m.grace(), "grace");
+    if (!m.duration().isBlank()) {
+      if (m.targetCiHalfWidth() > 0) throw new IllegalArgumentException("set either 'duration' or 'targetCiHalfWidth' (adaptive), not both");
+      return Optional.of(new StopRule.Timed(duration(m.duration(), "duration"), grace));
+    }
+    if (m.targetCiHalfWidth() == 0) return Optional.empty();
+    int needed = percentiles.stream().mapToInt(dev.llmbench.Distribution::samplesNeeded).max().orElse(1);
+    int max = m.maxRequests() == 0 ? 1000 : m.maxRequests();
+    if (max < needed) {
+      throw new IllegalArgumentException("'maxRequests' " + max + " is below the " + needed + " requests the highest percentile needs");
+    }
+    return Optional.of(new StopRule.Adaptive(m.targetCiHalfWidth(), Math.max(needed, requests), max,
+        duration(m.maxDuration(), "maxDuration")));
+  }
+
+  private static List<Double> percentiles(double[] values) {
+    if (values.length == 0) throw new IllegalArgumentException("'percentiles' must list at least one, e.g. {50, 90, 99}");
+    List<Double> ps = new ArrayList<>();
+    for (double p : values) {
+      if (p <= 0 || p >= 100) throw new IllegalArgumentException("percentile " + p + " must be between 0 and 100, e.g. 99 or 99.9");
+      if (ps.contains(p)) throw new IllegalArgumentException("percentile " + p + " is listed twice");
+      ps.add(p);
+    }
+    return List.copyOf(ps);
+  }
+
+  private static ServiceLevels serviceLevels(Slo s) {
+    if (s.percentile() <= 0 || s.percentile() > 100) {
+      throw new IllegalArgumentException("@Slo percentile must be in (0, 100], was " + s.percentile());
+    }
+    ServiceLevels levels = ServiceLevels.none().atPercentile(s.percentile());
+    if (!s.ttft().isBlank()) levels = levels.withTtft(duration(s.ttft(), "@Slo ttft"));
+    if (!s.tpot().isBlank()) levels = levels.withTpot(duration(s.tpot(), "@Slo tpot"));
+    if (!s.e2eLatency().isBlank()) levels = levels.withE2eLatency(duration(s.e2eLatency(), "@Slo e2eLatency"));
+    return levels;
+  }
+
+  private static PromptSource prompts(Workload w) {
+    try {
+      return !w.prompt().isBlank() ? PromptSource.single(w.prompt(), w.seed())
+          : w.prompts().equals("builtin") ? PromptSource.builtIn(w.seed())
+          : PromptSource.jsonl(Path.of(w.prompts()), w.seed());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("@Workload 'prompts': " + e.getMessage(), e);
+    }
+  }
+
+  private static Duration duration(String text, String attribute) {
+    Duration d;
+    try {
+      d = DurationParser.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("'" + attribute + "': " + e.getMessage(), e);
+    }
+    if (d.isNegative() || d.isZero()) throw new IllegalArgumentException("'" + attribute + "': '" + text + "' must be positive");
+    return d;
+  }
+}

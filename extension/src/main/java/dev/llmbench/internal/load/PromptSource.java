@@ -1,0 +1,136 @@
+package dev.llmbench.internal.load;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.ChatMessage;
+import dev.llmbench.CompletionRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apiguardian.api.API;
+
+/**
+ * Where a level's prompts come from: the built-in set, a JSONL file, or synthetic text of a target
+ * length. Request {@code i} is a pure function of the seed and {@code i}, so runs repeat exactly.
+ */
+@API(status = INTERNAL)
+public final class PromptSource {
+
+  /** Prompts of the kind people send a chat model, short and long. */
+  static final List<String> BUILT_IN = List.of(
+      "Explain how continuous batching improves GPU utilisation in LLM inference servers.",
+      "Write a short story about a lighthouse keeper who discovers a message in a bottle.",
+      "Summarise the causes and consequences of the French Revolution in a few paragraphs.",
+      "Write a Python function that merges two sorted lists, and explain its complexity.",
+      "What are the trade-offs between tensor parallelism and pipeline parallelism?",
+      "Describe the water cycle to a ten-year-old.",
+      "Compare the KV cache memory needs of multi-head, grouped-query and multi-head latent attention.",
+      "Draft an email asking a colleague to review a pull request before Friday.");
+
+  private static final String[] SYNTHETIC_WORDS = ("benchmark latency token throughput server model request "
+      + "batch cache memory kernel prefill decode stream queue user answer prompt context window").split(" ");
+
+  private final String name;
+  private final List<List<ChatMessage>> conversations;
+  private final int inputTokens;
+  private final long seed;
+
+  private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed) {
+    this.name = name;
+    this.conversations = conversations;
+    this.inputTokens = inputTokens;
+    this.seed = seed;
+  }
+
+  public static PromptSource builtIn(long seed) {
+    return new PromptSource("builtin", BUILT_IN.stream().map(p -> List.of(ChatMessage.user(p))).toList(), 0, seed);
+  }
+
+  /** One fixed prompt for every request. */
+  public static PromptSource single(String prompt, long seed) {
+    return new PromptSource("prompt", List.of(List.of(ChatMessage.user(prompt))), 0, seed);
+  }
+
+  /** Synthetic prompts of about {@code inputTokens} tokens (one word is about one token). */
+  public static PromptSource synthetic(int inputTokens, long seed) {
+    if (inputTokens < 1) throw new IllegalArgumentException("input tokens must be at least 1, was " + inputTokens);
+    return new PromptSource("synthetic-" + inputTokens, List.of(), inputTokens, seed);
+  }
+
+  /**
+   * Reads a JSONL file: each line {@code {"prompt": "..."}} or {@code {"messages": [{"role": ..., "content": ...}]}}.
+   *
+   * @throws IllegalArgumentException naming the file and line when a line is neither
+   */
+  public static PromptSource jsonl(Path file, long seed) {
+    List<List<ChatMessage>> conversations = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read prompt file " + file.toAbsolutePath(), e);
+    }
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (line.isEmpty()) continue;
+      try {
+        JsonNode node = json.readTree(line);
+        if (node.path("prompt").isTextual()) {
+          conversations.add(List.of(ChatMessage.user(node.get("prompt").asText())));
+        } else if (node.path("messages").isArray() && !node.get("messages").isEmpty()) {
+          List<ChatMessage> messages = new ArrayList<>();
+          for (JsonNode m : node.get("messages")) {
+            messages.add(new ChatMessage(m.path("role").asText("user"), m.path("content").asText()));
+          }
+          conversations.add(messages);
+        } else {
+          throw new IllegalArgumentException("has neither \"prompt\" nor \"messages\"");
+        }
+      } catch (IOException | IllegalArgumentException e) {
+        // Jackson's own message ends with its internal source position; the file and line say more.
+        String why = e instanceof JsonProcessingException j ? "not JSON (" + j.getOriginalMessage() + ")" : e.getMessage();
+        throw new IllegalArgumentException(file + " line " + (i + 1) + " is not a prompt: " + why
+            + " (expected {\"prompt\": \"...\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}]})", e);
+      }
+    }
+    if (conversations.isEmpty()) throw new IllegalArgumentException(file + " holds no prompts");
+    return new PromptSource("jsonl:" + file.getFileName(), List.copyOf(conversations), 0, seed);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Request {@code index}: the same index and seed always give the same request. */
+  public CompletionRequest request(int index, int maxTokens, boolean ignoreEos, Double temperature) {
+    List<ChatMessage> messages;
+    if (inputTokens > 0) {
+      SplittableRandom random = new SplittableRandom(seed * 31 + index);
+      StringBuilder text = new StringBuilder();
+      for (int i = 0; i < inputTokens; i++) {
+        if (i > 0) text.append(' ');
+        text.append(SYNTHETIC_WORDS[random.nextInt(SYNTHETIC_WORDS.length)]);
+      }
+      messages = List.of(ChatMessage.user(text.toString()));
+    } else {
+      int offset = (int) Math.floorMod(seed, (long) conversations.size());
+      messages = conversations.get((offset + index) % conversations.size());
+    }
+    CompletionRequest r = CompletionRequest.ofMessages(messages).withMaxTokens(maxTokens).withIgnoreEos(ignoreEos)
+        .withSeed(seed + index);
+    return temperature == null ? r : r.withTemperature(temperature);
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

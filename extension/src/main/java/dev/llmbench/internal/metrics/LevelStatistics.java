@@ -1,0 +1,240 @@
+package dev.llmbench.internal.metrics;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.ConfidenceInterval;
+import dev.llmbench.DecodeRates;
+import dev.llmbench.Rate;
+import dev.llmbench.ServiceLevels;
+import dev.llmbench.TokenSource;
+import dev.llmbench.internal.client.Chunk;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apiguardian.api.API;
+
+/**
+ * The statistics of one level's requests, computed once: counts, token totals, rates over the window,
+ * distributions and intervals. Pure: the same requests always give the same figures. What they mean for
+ * the reader (warnings, findings, pass or fail) is decided elsewhere.
+ */
+@API(status = INTERNAL)
+public final class LevelStatistics {
+
+  private final List<RequestMetrics> requests;
+  private final Duration window;
+  private final long succeeded;
+  private final Map<String, Long> errorsByType;
+  private final long outputTokens;
+  private final long reasoningTokens;
+  private final long promptTokens;
+  private final long good;
+  private final long chunkTokenMismatches;
+  private final TokenSource tokenSource;
+  private final SampleDistribution ttft;
+  private final SampleDistribution ttfo;
+  private final SampleDistribution tpot;
+  private final SampleDistribution itl;
+  private final SampleDistribution e2e;
+  private final SampleDistribution queueTime;
+  private final ConfidenceInterval outputThroughputCi;
+  private final Optional<DecodeRates> decodeRates;
+
+  private LevelStatistics(List<RequestMetrics> requests, ServiceLevels slo) {
+    this.requests = requests.stream().sorted(Comparator.comparingLong(r -> r.trace().startNanos())).toList();
+    this.window = window(requests);
+    List<RequestMetrics> ok = requests.stream().filter(RequestMetrics::succeeded).toList();
+    this.succeeded = ok.size();
+    this.errorsByType = requests.stream().filter(r -> !r.succeeded())
+        .collect(Collectors.groupingBy(r -> r.trace().failure().key(), LinkedHashMap::new, Collectors.counting()));
+    this.outputTokens = ok.stream().mapToLong(RequestMetrics::outputTokens).sum();
+    this.reasoningTokens = ok.stream().mapToLong(RequestMetrics::reasoningTokens).sum();
+    this.promptTokens = ok.stream().mapToLong(RequestMetrics::promptTokens).sum();
+    this.good = ok.stream().filter(slo::isMetBy).count();
+    this.chunkTokenMismatches = ok.stream().filter(RequestMetrics::chunkTokenMismatch).count();
+    this.tokenSource = tokenSource(ok);
+    this.ttft = SampleDistribution.of(flat(ok, r -> r.ttft().stream().toList()));
+    this.ttfo = SampleDistribution.of(flat(ok, r -> r.ttfo().stream().toList()));
+    this.tpot = SampleDistribution.of(flat(ok, r -> r.tpot().stream().toList()));
+    this.itl = SampleDistribution.of(flat(ok, RequestMetrics::itls));
+    this.e2e = SampleDistribution.of(ok.stream().map(RequestMetrics::e2eLatency).toList());
+    this.queueTime = SampleDistribution.of(requests.stream().map(RequestMetrics::queueTime).toList());
+    this.outputThroughputCi = outputThroughputCi(ok, window);
+    this.decodeRates = decodeRates(ok);
+  }
+
+  public static LevelStatistics of(List<RequestMetrics> requests, ServiceLevels slo) {
+    return new LevelStatistics(requests, slo);
+  }
+
+  /** First request sent to last request finished (vLLM's {@code duration}). */
+  public static Duration window(List<RequestMetrics> requests) {
+    long first = requests.stream().mapToLong(r -> r.trace().startNanos()).min().orElse(0);
+    long last = requests.stream().mapToLong(r -> r.trace().endNanos()).max().orElse(0);
+    return Duration.ofNanos(Math.max(0, last - first));
+  }
+
+  /**
+   * 95% bootstrap interval of output tokens per second over {@code window}. Throughput is
+   * {@code (sum tokens / sum e2e) x (sum e2e / window)}: the second factor, the mean number of requests in
+   * flight, is held at its measured value while requests are resampled.
+   */
+  public static ConfidenceInterval outputThroughputCi(List<RequestMetrics> ok, Duration window) {
+    double meanInFlight = window.isZero() ? 0 : ok.stream().mapToDouble(r -> r.e2eLatency().toNanos()).sum() / window.toNanos();
+    return Bootstrap.ratio(ok, RequestMetrics::outputTokens, r -> r.e2eLatency().toNanos() / 1e9, meanInFlight);
+  }
+
+  private static TokenSource tokenSource(List<RequestMetrics> ok) {
+    if (ok.isEmpty()) return TokenSource.NONE;
+    boolean anyUsage = ok.stream().anyMatch(r -> r.tokenSource() == TokenSource.SERVER_USAGE);
+    boolean anyEstimate = ok.stream().anyMatch(r -> r.tokenSource() == TokenSource.CHUNK_COUNT_ESTIMATE);
+    return anyUsage && anyEstimate ? TokenSource.MIXED : anyUsage ? TokenSource.SERVER_USAGE : TokenSource.CHUNK_COUNT_ESTIMATE;
+  }
+
+  private static List<Duration> flat(List<RequestMetrics> ok, Function<RequestMetrics, List<Duration>> f) {
+    return ok.stream().flatMap(r -> f.apply(r).stream()).toList();
+  }
+
+  private static Optional<DecodeRates> decodeRates(List<RequestMetrics> ok) {
+    double[] client = ok.stream().flatMap(r -> r.outputTokensPerSecondPerUser().stream()).mapToDouble(Double::doubleValue).toArray();
+    double[] server = ok.stream().map(r -> r.trace().serverTimings().get("predicted_per_second"))
+        .filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+    if (client.length == 0 || server.length == 0) return Optional.empty();
+    return Optional.of(new DecodeRates(Percentiles.of(client, 50), Percentiles.of(server, 50)));
+  }
+
+  private double perSecond(double count) {
+    return window.isZero() ? 0 : count * 1e9 / window.toNanos();
+  }
+
+  /** Every request, in the order they were sent. */
+  public List<RequestMetrics> requests() {
+    return requests;
+  }
+
+  public Duration window() {
+    return window;
+  }
+
+  public long succeeded() {
+    return succeeded;
+  }
+
+  public Map<String, Long> errorsByType() {
+    return Collections.unmodifiableMap(errorsByType);
+  }
+
+  public long outputTokens() {
+    return outputTokens;
+  }
+
+  public long reasoningTokens() {
+    return reasoningTokens;
+  }
+
+  public long promptTokens() {
+    return promptTokens;
+  }
+
+  public TokenSource tokenSource() {
+    return tokenSource;
+  }
+
+  /** Successful requests whose {@code usage} and chunk count differ by more than 10%. */
+  public long chunkTokenMismatches() {
+    return chunkTokenMismatches;
+  }
+
+  public Rate outputThroughput() {
+    return Rate.tokensPerSecond(perSecond(outputTokens));
+  }
+
+  public Rate totalTokenThroughput() {
+    return Rate.tokensPerSecond(perSecond(outputTokens + promptTokens));
+  }
+
+  public Rate requestThroughput() {
+    return Rate.requestsPerSecond(perSecond(succeeded));
+  }
+
+  public Rate goodput() {
+    return Rate.requestsPerSecond(perSecond(good));
+  }
+
+  /** Share of all sent requests (failures count as missed) that met every SLO. */
+  public double sloAttainment() {
+    return requests.isEmpty() ? 0 : (double) good / requests.size();
+  }
+
+  public ConfidenceInterval outputThroughputCi() {
+    return outputThroughputCi;
+  }
+
+  /** Token-bearing chunks bucketed by arrival second, each request's tokens spread over its chunks. */
+  public Rate peakOutputThroughput() {
+    long start = requests.stream().mapToLong(r -> r.trace().startNanos()).min().orElse(0);
+    Map<Long, Double> buckets = new HashMap<>();
+    for (RequestMetrics r : requests) {
+      List<Chunk> chunks = r.trace().tokenChunks();
+      if (!r.succeeded() || chunks.isEmpty()) continue;
+      double perChunk = (double) r.outputTokens() / chunks.size();
+      for (Chunk c : chunks) buckets.merge((c.arrivalNanos() - start) / 1_000_000_000L, perChunk, Double::sum);
+    }
+    return Rate.tokensPerSecond(buckets.values().stream().mapToDouble(Double::doubleValue).max().orElse(0));
+  }
+
+  /** The most requests in flight at once. */
+  public int peakConcurrency() {
+    List<long[]> events = new ArrayList<>();
+    for (RequestMetrics r : requests) {
+      events.add(new long[] {r.trace().startNanos(), 1});
+      events.add(new long[] {r.trace().endNanos(), -1});
+    }
+    events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1])); // ends first on ties
+    int now = 0;
+    int peak = 0;
+    for (long[] e : events) {
+      now += (int) e[1];
+      peak = Math.max(peak, now);
+    }
+    return peak;
+  }
+
+  public SampleDistribution ttft() {
+    return ttft;
+  }
+
+  public SampleDistribution ttfo() {
+    return ttfo;
+  }
+
+  public SampleDistribution tpot() {
+    return tpot;
+  }
+
+  public SampleDistribution itl() {
+    return itl;
+  }
+
+  public SampleDistribution e2eLatency() {
+    return e2e;
+  }
+
+  public SampleDistribution queueTime() {
+    return queueTime;
+  }
+
+  /** Medians of the client's and the server's per-request decode speed, when the server times it (llama.cpp). */
+  public Optional<DecodeRates> decodeRates() {
+    return decodeRates;
+  }
+}

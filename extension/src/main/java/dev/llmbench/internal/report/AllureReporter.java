@@ -1,0 +1,209 @@
+package dev.llmbench.internal.report;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.EndpointInfo;
+import dev.llmbench.LlmReply;
+import dev.llmbench.LoadShape;
+import dev.llmbench.RequestFailure;
+import dev.llmbench.internal.core.BenchListener;
+import dev.llmbench.internal.core.LevelStart;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.load.LevelPlan;
+import io.qameta.allure.Allure;
+import io.qameta.allure.AllureLifecycle;
+import io.qameta.allure.model.Attachment;
+import io.qameta.allure.model.Label;
+import io.qameta.allure.model.Stage;
+import io.qameta.allure.model.Status;
+import io.qameta.allure.model.StepResult;
+import io.qameta.allure.model.TestResult;
+import io.qameta.allure.util.PropertiesUtils;
+import io.qameta.allure.util.ResultsUtils;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.apiguardian.api.API;
+
+/**
+ * What Allure shows of a run: each level's parameters and documents, readiness and prompts as steps, each
+ * sweep's table and charts (on its last level and as a result of its own, so a reader finds them first),
+ * and the run-wide environment files. Calls into Allure only while an Allure test runs on this thread
+ * (its context is thread-local), so it is harmless where Allure is not in use.
+ */
+@API(status = INTERNAL)
+public final class AllureReporter implements BenchListener {
+
+  private final AllureRunFiles runFiles;
+  private final ThreadLocal<Deque<String>> steps = ThreadLocal.withInitial(ArrayDeque::new);
+
+  public AllureReporter(Path resultsDir, Optional<Path> configDir) {
+    this.runFiles = new AllureRunFiles(resultsDir, configDir);
+  }
+
+  /** The results folder: {@code allure.results.directory} as given, else as {@code allure.properties} says. */
+  public static Path resultsDir(Optional<String> configured) {
+    return Path.of(configured.orElseGet(() ->
+        PropertiesUtils.loadAllureProperties().getProperty("allure.results.directory", "allure-results")));
+  }
+
+  private static AllureLifecycle lifecycle() {
+    return Allure.getLifecycle();
+  }
+
+  private static boolean active() {
+    try {
+      return lifecycle().getCurrentTestCase().isPresent();
+    } catch (RuntimeException | LinkageError e) {
+      return false;
+    }
+  }
+
+  private static void attach(String name, String mimeType, String extension, String content) {
+    if (active()) {
+      Allure.addAttachment(name, mimeType, new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), extension);
+    }
+  }
+
+  private static void parameter(String name, String value) {
+    if (active()) Allure.parameter(name, value);
+  }
+
+  @Override
+  public void stepStarted(String name) {
+    if (!active()) return;
+    String uuid = UUID.randomUUID().toString();
+    lifecycle().startStep(uuid, new StepResult().setName(name));
+    steps.get().push(uuid);
+  }
+
+  @Override
+  public void stepFinished(String name, Throwable failure) {
+    String uuid = steps.get().poll();
+    if (uuid == null) return;
+    lifecycle().updateStep(uuid, s -> {
+      s.setStatus(failure == null ? Status.PASSED : ResultsUtils.getStatus(failure).orElse(Status.BROKEN));
+      if (failure != null) ResultsUtils.getStatusDetails(failure).ifPresent(s::setStatusDetails);
+    });
+    lifecycle().stopStep(uuid);
+  }
+
+  @Override
+  public void endpointReady(EndpointInfo endpoint) {
+    runFiles.endpointReady(endpoint);
+    if (!active()) return;
+    // Changes every run: shown, but left out of the history id.
+    Allure.parameter("time to ready", Formats.duration(endpoint.timeToReady()), true);
+    attach("readiness", "text/plain", "txt", String.join("\n", endpoint.readinessLog()));
+  }
+
+  @Override
+  public void endpointNotReady(String url, List<String> log) {
+    attach("readiness", "text/plain", "txt", String.join("\n", log));
+  }
+
+  @Override
+  public void promptSent(String prompt) {
+    attach("prompt", "text/plain", "txt", prompt);
+  }
+
+  @Override
+  public void replyReceived(LlmReply reply) {
+    attach("reply", "text/plain", "txt", reply.content());
+    if (!reply.reasoning().isEmpty()) attach("reasoning", "text/plain", "txt", reply.reasoning());
+  }
+
+  @Override
+  public void requestFailed(RequestFailure failure) {
+    attach("error", "text/plain", "txt", failure.toString());
+  }
+
+  @Override
+  public void levelStarted(SweepRun sweep, LevelStart level) {
+    LevelPlan plan = level.plan();
+    if (plan.load() instanceof LoadShape.OpenLoop open) {
+      parameter("rate", Formats.number(open.rate().perSecond()) + " req/s");
+      parameter("burstiness", Formats.number(open.burstiness()));
+      open.maxConcurrency().ifPresent(c -> parameter("max concurrency", Integer.toString(c)));
+    } else {
+      parameter("concurrency", Integer.toString(plan.concurrency()));
+    }
+    parameter("requests", plan.stop().match(c -> Integer.toString(c.requests()),
+        t -> "for " + Formats.duration(t.duration()), a -> "adaptive"));
+    parameter("max_tokens", Integer.toString(plan.maxTokens()));
+    parameter("prompts", plan.workload().prompts().name());
+  }
+
+  @Override
+  public void levelFinished(SweepRun sweep, MeasuredLevel level) {
+    parameter("endpoint", level.endpoint().reportName());
+    parameter("model", level.endpoint().model());
+    attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(level));
+    attach(level.label() + " requests", "text/csv", "csv", LevelDocuments.csv(level));
+    attach(level.label() + " result", "application/json", "json", LevelDocuments.json(level));
+  }
+
+  @Override
+  public void sweepFinished(SweepRun sweep, List<MeasuredLevel> levels) {
+    SweepSummary summary = SweepSummary.of(sweep, levels);
+    attach("sweep table", "text/plain", "txt", summary.tableWithFindings());
+    summary.charts().forEach((name, svg) -> attach("chart: " + name, "image/svg+xml", "svg", svg));
+    writeSummaryResult(sweep, summary);
+  }
+
+  /**
+   * The sweep as a result of its own, beside its levels: table, analysis and charts where a reader looks
+   * first. Written straight to the results folder, so it needs no running test and works for a subset of
+   * levels too.
+   */
+  private void writeSummaryResult(SweepRun sweep, SweepSummary summary) {
+    if (!runFiles.inUse()) return;
+    AllureLifecycle lifecycle = lifecycle();
+    List<Attachment> attachments = new ArrayList<>();
+    attachments.add(written(lifecycle, "sweep table", "text/plain", "txt", summary.tableWithFindings()));
+    summary.charts().forEach((name, svg) -> attachments.add(written(lifecycle, "chart: " + name, "image/svg+xml", "svg", svg)));
+    String name = sweep.method() + " · sweep summary";
+    String fullName = sweep.testClass().getName() + "." + sweep.method() + " · sweep summary";
+    long now = System.currentTimeMillis();
+    TestResult result = new TestResult()
+        .setUuid(UUID.randomUUID().toString())
+        .setHistoryId(ResultsUtils.md5(fullName))
+        .setTestCaseId(ResultsUtils.md5(fullName))
+        .setName(name)
+        .setFullName(fullName)
+        .setStatus(Status.PASSED)
+        .setStage(Stage.FINISHED)
+        .setStart(now)
+        .setStop(now)
+        .setDescriptionHtml("<p>The levels of " + HtmlSummary.esc(sweep.title()) + " that ran: "
+            + summary.levels().size() + ". The table, the analysis and the charts are attached.</p>")
+        .setAttachments(attachments)
+        .setLabels(List.of(
+            new Label().setName("suite").setValue(sweep.testClass().getSimpleName()),
+            new Label().setName("testClass").setValue(sweep.testClass().getName()),
+            new Label().setName("testMethod").setValue(sweep.method()),
+            new Label().setName("package").setValue(sweep.testClass().getPackageName()),
+            new Label().setName("framework").setValue("llmbench")));
+    lifecycle.scheduleTestCase(result);
+    lifecycle.writeTestCase(result.getUuid());
+  }
+
+  private static Attachment written(AllureLifecycle lifecycle, String name, String type, String extension, String content) {
+    String source = UUID.randomUUID() + "-attachment." + extension;
+    lifecycle.writeAttachment(source, new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)));
+    return new Attachment().setName(name).setType(type).setSource(source);
+  }
+
+  @Override
+  public void runFinished() {
+    runFiles.write();
+  }
+}

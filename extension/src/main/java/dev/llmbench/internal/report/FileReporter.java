@@ -1,0 +1,62 @@
+package dev.llmbench.internal.report;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.internal.core.BenchListener;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.SweepRun;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apiguardian.api.API;
+
+/**
+ * Writes each sweep into a folder of its own: every level's JSON and CSV as soon as it is measured (so a
+ * later crash loses nothing), then the table, the analysis, the charts and an HTML page when it ends.
+ */
+@API(status = INTERNAL)
+public final class FileReporter implements BenchListener {
+
+  private final Path root;
+
+  public FileReporter(Path root) {
+    this.root = root;
+  }
+
+  /** A sweep's folder: unique per class and method, so same-named classes of different packages never collide. */
+  static Path folder(Path root, SweepRun sweep) {
+    return root.resolve(sweep.id());
+  }
+
+  @Override
+  public void levelFinished(SweepRun sweep, MeasuredLevel level) {
+    Path dir = folder(root, sweep);
+    write(dir, fileName(level.label()) + ".json", LevelDocuments.json(level));
+    write(dir, fileName(level.label()) + ".csv", LevelDocuments.csv(level));
+  }
+
+  @Override
+  public void sweepFinished(SweepRun sweep, List<MeasuredLevel> levels) {
+    SweepSummary summary = SweepSummary.of(sweep, levels);
+    Path dir = folder(root, sweep);
+    summary.charts().forEach((name, svg) -> write(dir, name + ".svg", svg));
+    write(dir, "table.txt", summary.tableWithFindings());
+    write(dir, "index.html", HtmlSummary.sweep(summary));
+  }
+
+  private static void write(Path dir, String name, String content) {
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve(name), content);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not write " + dir.resolve(name)
+          + "; check that the folder is writable, or set llmbench.report.dir to one that is", e);
+    }
+  }
+
+  static String fileName(String label) {
+    return label.replaceAll("[^A-Za-z0-9=._-]+", "_");
+  }
+}

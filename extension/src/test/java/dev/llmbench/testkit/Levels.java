@@ -1,0 +1,104 @@
+package dev.llmbench.testkit;
+
+import dev.llmbench.ApiStyle;
+import dev.llmbench.EndpointInfo;
+import dev.llmbench.LoadShape;
+import dev.llmbench.Rate;
+import dev.llmbench.ServerMetrics;
+import dev.llmbench.ServiceLevels;
+import dev.llmbench.StopReason;
+import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.StopRule;
+import dev.llmbench.internal.load.WorkloadPlan;
+import dev.llmbench.internal.metrics.RequestMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.IntFunction;
+
+/**
+ * Measured levels built from hand-made traces, for tests of statistics, reports and analysis:
+ * {@code Levels.closed(4).requests(8, i -> Traces.at(i * 10).content(20, 30).usage(5, 2).build()).build()}.
+ */
+public final class Levels {
+
+  /** The endpoint every built level reports. */
+  public static final EndpointInfo ENDPOINT = new EndpointInfo("http://127.0.0.1:1/", "m", ApiStyle.CHAT, Optional.empty(),
+      Optional.empty(), Duration.ZERO, List.of());
+
+  private final LoadShape load;
+  private String label;
+  private final List<RequestTrace> traces = new ArrayList<>();
+  private ServiceLevels slo = ServiceLevels.none();
+  private List<Double> percentiles = List.of(50.0);
+  private int maxTokens = 16;
+  private int inputTokens;
+  private ServerMetrics server;
+
+  private Levels(LoadShape load, String label) {
+    this.load = load;
+    this.label = label;
+  }
+
+  public static Levels closed(int concurrency) {
+    return new Levels(new LoadShape.ClosedLoop(concurrency), "C=" + concurrency);
+  }
+
+  public static Levels open(double rate) {
+    return new Levels(new LoadShape.OpenLoop(Rate.requestsPerSecond(rate), 1, OptionalInt.empty()), "rate=" + rate + "/s");
+  }
+
+  public Levels label(String label) {
+    this.label = label;
+    return this;
+  }
+
+  /** {@code n} requests, request {@code i} built by {@code trace}. */
+  public Levels requests(int n, IntFunction<RequestTrace> trace) {
+    for (int i = 0; i < n; i++) traces.add(trace.apply(i));
+    return this;
+  }
+
+  public Levels request(RequestTrace trace) {
+    traces.add(trace);
+    return this;
+  }
+
+  public Levels slo(ServiceLevels slo) {
+    this.slo = slo;
+    return this;
+  }
+
+  public Levels percentiles(Double... percentiles) {
+    this.percentiles = List.of(percentiles);
+    return this;
+  }
+
+  public Levels maxTokens(int maxTokens) {
+    this.maxTokens = maxTokens;
+    return this;
+  }
+
+  public Levels inputTokens(int inputTokens) {
+    this.inputTokens = inputTokens;
+    return this;
+  }
+
+  public Levels server(ServerMetrics server) {
+    this.server = server;
+    return this;
+  }
+
+  public MeasuredLevel build() {
+    PromptSource prompts = inputTokens > 0 ? PromptSource.synthetic(inputTokens, 1) : PromptSource.builtIn(1);
+    LevelPlan plan = new LevelPlan(label, load, new StopRule.Count(Math.max(1, traces.size())),
+        new WorkloadPlan(maxTokens, inputTokens, true, null, prompts), 0, 1);
+    return new MeasuredLevel(plan, ENDPOINT, traces.stream().map(RequestMetrics::of).toList(), slo, percentiles,
+        StopReason.REQUEST_COUNT, server, List.of());
+  }
+}

@@ -1,0 +1,105 @@
+package dev.llmbench.testkit;
+
+import dev.llmbench.ErrorKind;
+import dev.llmbench.RequestFailure;
+import dev.llmbench.Usage;
+import dev.llmbench.internal.client.Chunk;
+import dev.llmbench.internal.client.RequestTrace;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Hand-built request traces, times in milliseconds from a level's start:
+ * {@code Traces.at(0).content(20, 30, 40).usage(7, 3).end(50).build()}.
+ */
+public final class Traces {
+
+  private static final long MS = 1_000_000;
+
+  private final long startMs;
+  private final List<Chunk> chunks = new ArrayList<>();
+  private long endMs = -1;
+  private Usage usage;
+  private RequestFailure failure;
+  private String finishReason = "length";
+  private Map<String, Double> timings = Map.of();
+  private long scheduledMs;
+
+  private Traces(long startMs) {
+    this.startMs = startMs;
+    this.scheduledMs = startMs;
+  }
+
+  /** A request sent {@code startMs} after the level began. */
+  public static Traces at(long startMs) {
+    return new Traces(startMs);
+  }
+
+  /** It was due earlier, and waited in the client (queue time). */
+  public Traces scheduledAt(long ms) {
+    this.scheduledMs = ms;
+    return this;
+  }
+
+  /** Content chunks arriving {@code msAfterStart} after the send, one token each. */
+  public Traces content(long... msAfterStart) {
+    for (long ms : msAfterStart) chunks.add(new Chunk((startMs + ms) * MS, "t", ""));
+    return this;
+  }
+
+  public Traces reasoning(long... msAfterStart) {
+    for (long ms : msAfterStart) chunks.add(new Chunk((startMs + ms) * MS, "", "r"));
+    return this;
+  }
+
+  /** A chunk with no token, such as the role-only first chunk. */
+  public Traces empty(long msAfterStart) {
+    chunks.add(new Chunk((startMs + msAfterStart) * MS, "", ""));
+    return this;
+  }
+
+  public Traces usage(int promptTokens, int completionTokens) {
+    this.usage = new Usage(promptTokens, completionTokens, null);
+    return this;
+  }
+
+  public Traces usage(Usage usage) {
+    this.usage = usage;
+    return this;
+  }
+
+  public Traces timings(Map<String, Double> timings) {
+    this.timings = Map.copyOf(timings);
+    return this;
+  }
+
+  public Traces finishReason(String reason) {
+    this.finishReason = reason;
+    return this;
+  }
+
+  public Traces failed(ErrorKind kind, int status, String message) {
+    this.failure = new RequestFailure(kind, status, message);
+    return this;
+  }
+
+  /** Ends {@code msAfterStart} after the send; by default at the last chunk. */
+  public Traces end(long msAfterStart) {
+    this.endMs = msAfterStart;
+    return this;
+  }
+
+  public RequestTrace build() {
+    long end = endMs >= 0 ? (startMs + endMs) * MS : chunks.isEmpty() ? startMs * MS : chunks.get(chunks.size() - 1).arrivalNanos();
+    StringBuilder content = new StringBuilder();
+    StringBuilder reasoning = new StringBuilder();
+    chunks.forEach(c -> {
+      content.append(c.content());
+      reasoning.append(c.reasoning());
+    });
+    return new RequestTrace(scheduledMs * MS, startMs * MS, Instant.ofEpochMilli(1_700_000_000_000L + startMs), end, chunks,
+        content.toString(), reasoning.toString(), finishReason, usage, timings, 10, true, failure);
+  }
+}
