@@ -16,17 +16,12 @@ public record Rate(double perSecond, Unit unit) {
 
   /** What a rate counts. */
   public enum Unit {
-    TOKENS("tok/s"),
-    REQUESTS("req/s");
+    TOKENS,
+    REQUESTS;
 
-    private final String symbol;
-
-    Unit(String symbol) {
-      this.symbol = symbol;
-    }
-
+    /** {@code tok/s} or {@code req/s}. */
     public String symbol() {
-      return symbol;
+      return this == TOKENS ? "tok/s" : "req/s";
     }
   }
 
@@ -40,6 +35,6 @@ public record Rate(double perSecond, Unit unit) {
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "%.1f %s", perSecond, unit.symbol);
+    return String.format(Locale.ROOT, "%.1f %s", perSecond, unit.symbol());
   }
 }

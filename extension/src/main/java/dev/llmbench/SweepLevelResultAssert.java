@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 import org.assertj.core.api.AbstractDoubleAssert;
@@ -223,22 +225,22 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
 
   /** A server counter's rise during the level, e.g. {@code vllm:num_preemptions_total}. */
   public AbstractDoubleAssert<?> serverCounter(String name) {
-    isNotNull();
-    double v = actual.serverMetrics().flatMap(m -> m.counter(name)).orElseGet(() -> {
-      failWithMessage("%s: the server reported no counter %s (it reported %s)", actual.label(), name,
-          actual.serverMetrics().map(m -> m.deltas().keySet().toString()).orElse("no /metrics"));
-      return Double.NaN;
-    });
-    return number("server counter " + name, v);
+    return server("counter", name, m -> m.counter(name), ServerMetrics::deltas);
   }
 
   /** A server gauge's peak during the level, e.g. {@code vllm:num_requests_waiting}. */
   public AbstractDoubleAssert<?> serverGaugePeak(String name) {
+    return server("gauge peak", name, m -> m.gaugePeak(name), ServerMetrics::gaugePeaks);
+  }
+
+  private AbstractDoubleAssert<?> server(String kind, String name, Function<ServerMetrics, Optional<Double>> value,
+      Function<ServerMetrics, Map<String, Double>> reported) {
     isNotNull();
-    double v = actual.serverMetrics().flatMap(m -> m.gaugePeak(name)).orElseGet(() -> {
-      failWithMessage("%s: the server reported no gauge %s", actual.label(), name);
+    double v = actual.serverMetrics().flatMap(value).orElseGet(() -> {
+      failWithMessage("%s: the server reported no %s %s (it reported %s)", actual.label(), kind, name,
+          actual.serverMetrics().map(m -> reported.apply(m).keySet().toString()).orElse("no /metrics"));
       return Double.NaN;
     });
-    return number("server gauge peak " + name, v);
+    return number("server " + kind + " " + name, v);
   }
 }

@@ -13,29 +13,25 @@ import dev.llmbench.internal.metrics.RequestMetrics;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
-/** The {@link LlmClient} tests receive: ad-hoc requests to a ready endpoint, each reported as a step. */
+/**
+ * The {@link LlmClient} tests receive: ad-hoc requests to a ready endpoint, each reported as a step.
+ *
+ * @param target   the endpoint requests go to
+ * @param endpoint what the readiness wait found out about it
+ * @param listener where each prompt is reported
+ */
 @API(status = INTERNAL)
-public final class EndpointLlmClient implements LlmClient {
-
-  private final Endpoint endpoint;
-  private final EndpointInfo info;
-  private final BenchListener listener;
-
-  public EndpointLlmClient(Endpoint endpoint, EndpointInfo info, BenchListener listener) {
-    this.endpoint = endpoint;
-    this.info = info;
-    this.listener = listener;
-  }
+public record EndpointLlmClient(Endpoint target, EndpointInfo endpoint, BenchListener listener) implements LlmClient {
 
   @Override
   public LlmReply send(CompletionRequest request) {
     String prompt = request.prompt();
     return Listeners.step(listener, "Prompt: " + Excerpt.of(prompt, 60), () -> {
       listener.promptSent(prompt);
-      RequestTrace trace = endpoint.client().send(info.api(), info.model(), request);
+      RequestTrace trace = target.client().send(endpoint.api(), endpoint.model(), request);
       if (!trace.succeeded()) {
         listener.requestFailed(trace.failure());
-        throw new LlmHttpException(endpoint.client().url(info.api().path()), trace.failure());
+        throw new LlmHttpException(target.client().url(endpoint.api().path()), trace.failure());
       }
       LlmReply reply = new LlmReply(prompt, trace.content(), trace.reasoning(), Optional.ofNullable(trace.finishReason()),
           Optional.ofNullable(trace.usage()), RequestMetrics.of(trace));
@@ -44,14 +40,9 @@ public final class EndpointLlmClient implements LlmClient {
     });
   }
 
-  @Override
-  public EndpointInfo endpoint() {
-    return info;
-  }
-
   /** Stable across runs (Allure records it as a parameter): the model and URL, never the key. */
   @Override
   public String toString() {
-    return "LlmClient[" + info + "]";
+    return "LlmClient[" + endpoint + "]";
   }
 }

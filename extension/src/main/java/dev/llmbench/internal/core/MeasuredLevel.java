@@ -3,8 +3,6 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ConfidenceInterval;
-import dev.llmbench.DecodeRates;
-import dev.llmbench.Distribution;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
@@ -15,7 +13,6 @@ import dev.llmbench.ServiceLevels;
 import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.TokenCrossCheck;
-import dev.llmbench.TokenSource;
 import dev.llmbench.internal.analysis.LevelWarnings;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.metrics.Bootstrap;
@@ -23,25 +20,27 @@ import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.metrics.SampleDistribution;
 import dev.llmbench.internal.server.TokenCrossChecks;
-import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
-/** A measured level: its plan, what the endpoint was, and the statistics of its requests, computed once. */
+/**
+ * A measured level: the statistics of its requests (computed once, by {@link LevelStatistics}), with
+ * its plan, its endpoint and what the server said.
+ */
 @API(status = INTERNAL)
-public final class MeasuredLevel implements SweepLevelResult {
+public final class MeasuredLevel extends LevelStatistics implements SweepLevelResult {
 
   private final LevelPlan plan;
   private final EndpointInfo endpoint;
-  private final LevelStatistics stats;
   private final ServiceLevels serviceLevels;
   private final List<Double> percentiles;
   private final StopReason stopReason;
   private final ServerMetrics serverMetrics;
   private final Optional<TokenCrossCheck> tokenCrossCheck;
   private final List<String> warnings;
+  private final List<RequestResult> requests;
   private final Memo memo = new Memo();
 
   /**
@@ -50,28 +49,20 @@ public final class MeasuredLevel implements SweepLevelResult {
    */
   public MeasuredLevel(LevelPlan plan, EndpointInfo endpoint, List<RequestMetrics> requests, ServiceLevels serviceLevels,
       List<Double> percentiles, StopReason stopReason, ServerMetrics serverMetrics, List<String> notes) {
+    super(requests, serviceLevels);
     this.plan = plan;
     this.endpoint = endpoint;
-    this.stats = LevelStatistics.of(requests, serviceLevels);
     this.serviceLevels = serviceLevels;
     this.percentiles = List.copyOf(percentiles);
     this.stopReason = stopReason;
     this.serverMetrics = serverMetrics;
     this.tokenCrossCheck = serverMetrics == null ? Optional.empty() : TokenCrossChecks.of(requests, serverMetrics);
-    this.warnings = LevelWarnings.of(stats, percentiles, tokenCrossCheck, notes);
+    this.warnings = LevelWarnings.of(this, percentiles, tokenCrossCheck, notes);
+    this.requests = Collections.unmodifiableList(metrics());
   }
 
   public LevelPlan plan() {
     return plan;
-  }
-
-  public LevelStatistics statistics() {
-    return stats;
-  }
-
-  /** The requests with everything the client observed; {@link #requests()} is their API view. */
-  public List<RequestMetrics> metrics() {
-    return stats.requests();
   }
 
   /** Derived values (documents, charts) computed once for every report. */
@@ -121,112 +112,17 @@ public final class MeasuredLevel implements SweepLevelResult {
 
   @Override
   public List<RequestResult> requests() {
-    return List.copyOf(stats.requests());
-  }
-
-  @Override
-  public long succeeded() {
-    return stats.succeeded();
-  }
-
-  @Override
-  public Map<String, Long> errorsByType() {
-    return stats.errorsByType();
-  }
-
-  @Override
-  public long outputTokens() {
-    return stats.outputTokens();
-  }
-
-  @Override
-  public long reasoningTokens() {
-    return stats.reasoningTokens();
-  }
-
-  @Override
-  public long promptTokens() {
-    return stats.promptTokens();
-  }
-
-  @Override
-  public TokenSource tokenSource() {
-    return stats.tokenSource();
-  }
-
-  @Override
-  public Duration window() {
-    return stats.window();
-  }
-
-  @Override
-  public Rate outputThroughput() {
-    return stats.outputThroughput();
-  }
-
-  @Override
-  public ConfidenceInterval outputThroughputCi() {
-    return stats.outputThroughputCi();
-  }
-
-  @Override
-  public Rate totalTokenThroughput() {
-    return stats.totalTokenThroughput();
-  }
-
-  @Override
-  public Rate requestThroughput() {
-    return stats.requestThroughput();
-  }
-
-  @Override
-  public Rate goodput() {
-    return stats.goodput();
-  }
-
-  @Override
-  public double sloAttainment() {
-    return stats.sloAttainment();
+    return requests;
   }
 
   @Override
   public Rate peakOutputThroughput() {
-    return memo.get(Metric.PEAK_OUTPUT_THROUGHPUT, stats::peakOutputThroughput);
+    return memo.get(Metric.PEAK_OUTPUT_THROUGHPUT, super::peakOutputThroughput);
   }
 
   @Override
   public int peakConcurrency() {
-    return memo.get("peakConcurrency", stats::peakConcurrency);
-  }
-
-  @Override
-  public Distribution ttft() {
-    return stats.ttft();
-  }
-
-  @Override
-  public Distribution ttfo() {
-    return stats.ttfo();
-  }
-
-  @Override
-  public Distribution tpot() {
-    return stats.tpot();
-  }
-
-  @Override
-  public Distribution itl() {
-    return stats.itl();
-  }
-
-  @Override
-  public Distribution e2eLatency() {
-    return stats.e2eLatency();
-  }
-
-  @Override
-  public Distribution queueTime() {
-    return stats.queueTime();
+    return memo.get("peakConcurrency", super::peakConcurrency);
   }
 
   @Override
@@ -248,11 +144,6 @@ public final class MeasuredLevel implements SweepLevelResult {
   @Override
   public Optional<TokenCrossCheck> tokenCrossCheck() {
     return tokenCrossCheck;
-  }
-
-  @Override
-  public Optional<DecodeRates> decodeRates() {
-    return stats.decodeRates();
   }
 
   @Override

@@ -17,8 +17,6 @@ public final class SweepRun {
 
   private final Class<?> testClass;
   private final String method;
-  private final String title;
-  private final String id;
   private final BenchListener listener;
   private final List<MeasuredLevel> levels = new ArrayList<>();
   private final Memo memo = new Memo();
@@ -32,8 +30,6 @@ public final class SweepRun {
   public SweepRun(Class<?> testClass, String method, BenchListener listener) {
     this.testClass = testClass;
     this.method = method;
-    this.title = testClass.getSimpleName() + "." + method;
-    this.id = testClass.getName().replace('$', '.') + "." + method;
     this.listener = listener;
   }
 
@@ -47,12 +43,12 @@ public final class SweepRun {
 
   /** What people read: {@code EmbeddedDeploymentBenchmarkTest.throughput}. */
   public String title() {
-    return title;
+    return testClass.getSimpleName() + "." + method;
   }
 
   /** Unique in the run and safe as a folder name: the class's full name and the method. */
   public String id() {
-    return id;
+    return testClass.getName().replace('$', '.') + "." + method;
   }
 
   public BenchListener listener() {
@@ -90,6 +86,6 @@ public final class SweepRun {
 
   @Override
   public String toString() {
-    return title;
+    return title();
   }
 }

@@ -7,15 +7,14 @@ import dev.llmbench.LlmClient;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.EndpointLlmClient;
+import java.util.List;
 import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
 
 /** Behind {@link LlmEndpoint}: makes sure the endpoint is ready before each test, and injects {@link LlmClient} and {@link EndpointInfo}. */
 @API(status = INTERNAL)
-public final class LlmEndpointExtension implements BeforeEachCallback, ParameterResolver {
+public final class LlmEndpointExtension implements BeforeEachCallback, InjectingResolver {
 
   @Override
   public void beforeEach(ExtensionContext context) {
@@ -23,16 +22,15 @@ public final class LlmEndpointExtension implements BeforeEachCallback, Parameter
   }
 
   @Override
-  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    Class<?> type = parameter.getParameter().getType();
-    return type == LlmClient.class || type == EndpointInfo.class;
+  public List<Class<?>> injects() {
+    return List.of(LlmClient.class, EndpointInfo.class);
   }
 
   @Override
-  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+  public Object resolve(Class<?> type, ExtensionContext context) {
     Endpoint endpoint = RunState.endpoint(context);
     EndpointInfo info = endpoint.ensureReady();
-    return parameter.getParameter().getType() == LlmClient.class
+    return type == LlmClient.class
         ? new EndpointLlmClient(endpoint, info, RunState.of(context).listener())
         : info;
   }

@@ -15,32 +15,17 @@ import java.util.List;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * One level of a sweep: measures it before the test method runs (reports write it at once, before any
  * assertion can fail), injects the result, and after the sweep's last level summarises the sweep.
+ *
+ * @param index 1-based position among the sweep's {@code total} levels
  */
-final class SweepLevelExtension implements BeforeTestExecutionCallback, ParameterResolver, AfterTestExecutionCallback {
+record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles)
+    implements BeforeTestExecutionCallback, InjectingResolver, AfterTestExecutionCallback {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepLevelExtension.class);
-
-  private final SweepRun sweep;
-  private final LevelPlan plan;
-  private final int index;
-  private final int total;
-  private final ServiceLevels slo;
-  private final List<Double> percentiles;
-
-  SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles) {
-    this.sweep = sweep;
-    this.plan = plan;
-    this.index = index;
-    this.total = total;
-    this.slo = slo;
-    this.percentiles = percentiles;
-  }
 
   @Override
   public void beforeTestExecution(ExtensionContext context) {
@@ -56,14 +41,12 @@ final class SweepLevelExtension implements BeforeTestExecutionCallback, Paramete
   }
 
   @Override
-  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    Class<?> type = parameter.getParameter().getType();
-    return type == SweepLevelResult.class || type == EarlierLevels.class;
+  public List<Class<?>> injects() {
+    return List.of(SweepLevelResult.class, EarlierLevels.class);
   }
 
   @Override
-  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    Class<?> type = parameter.getParameter().getType();
+  public Object resolve(Class<?> type, ExtensionContext context) {
     Object value = context.getStore(NAMESPACE).get(type, type);
     if (value == null) throw new IllegalStateException(plan.label() + " was not measured");
     return value;

@@ -28,7 +28,7 @@ import org.apiguardian.api.API;
  * the reader (warnings, findings, pass or fail) is decided elsewhere.
  */
 @API(status = INTERNAL)
-public final class LevelStatistics {
+public class LevelStatistics {
 
   private final List<RequestMetrics> requests;
   private final Duration window;
@@ -49,7 +49,7 @@ public final class LevelStatistics {
   private final ConfidenceInterval outputThroughputCi;
   private final Optional<DecodeRates> decodeRates;
 
-  private LevelStatistics(List<RequestMetrics> requests, ServiceLevels slo) {
+  protected LevelStatistics(List<RequestMetrics> requests, ServiceLevels slo) {
     this.requests = requests.stream().sorted(Comparator.comparingLong(r -> r.trace().startNanos())).toList();
     this.window = window(requests);
     List<RequestMetrics> ok = requests.stream().filter(RequestMetrics::succeeded).toList();
@@ -116,8 +116,8 @@ public final class LevelStatistics {
     return window.isZero() ? 0 : count * 1e9 / window.toNanos();
   }
 
-  /** Every request, in the order they were sent. */
-  public List<RequestMetrics> requests() {
+  /** Every request with all the client observed, in the order they were sent. */
+  public List<RequestMetrics> metrics() {
     return requests;
   }
 
@@ -129,6 +129,7 @@ public final class LevelStatistics {
     return succeeded;
   }
 
+  /** Failures by key, in order of first sight. */
   public Map<String, Long> errorsByType() {
     return Collections.unmodifiableMap(errorsByType);
   }
