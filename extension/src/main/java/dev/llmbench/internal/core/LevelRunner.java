@@ -29,12 +29,13 @@ public final class LevelRunner {
     if (plan.warmupRequests() > 0) {
       // Through the same loop as the level, so its first measured request does not pay for a cold code path.
       LoadRunner warmup = new LoadRunner(sender(endpoint, info, plan, Math.min(16, plan.maxTokens())),
-          endpoint.client()::cancelAll, countGrace);
+          endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE);
       Listeners.step(listener, "Warm-up: " + plan.warmupRequests() + " requests, not counted",
           () -> warmup.run(plan.load(), Budget.requests(plan.warmupRequests()), plan.seed()));
     }
     Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
-    LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace);
+    LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
+        LoadRunner.Observer.NONE);
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
     LoadRunner.Outcome outcome = Listeners.step(listener, "Measure " + plan.label(),
         () -> runner.run(plan.load(), Budget.of(plan.stop(), plan.concurrency()), plan.seed()));

@@ -38,19 +38,43 @@ public final class LoadRunner {
   /** What a run produced. */
   public record Outcome(List<RequestTrace> traces, StopReason stopReason) {}
 
+  /**
+   * Watches a run as it goes (progress lines, the client's own load): called on the sending threads, so
+   * it must be quick and thread-safe.
+   */
+  public interface Observer {
+    Observer NONE = new Observer() {};
+
+    /** Request {@code index} is about to be sent; it was due at {@code scheduledNanos}. */
+    default void sending(int index, long scheduledNanos) {}
+
+    /** A request ended, failed ones included. */
+    default void completed(RequestTrace trace) {}
+  }
+
   private final Sender sender;
   private final Runnable cancelInFlight;
   private final Duration grace;
+  private final Observer observer;
 
   /**
    * @param sender         sends one request
    * @param cancelInFlight aborts every request still running (used when a duration-bounded level's grace ends)
    * @param grace          how long requests still in flight may finish after sending stopped
+   * @param observer       told of every send and completion
    */
-  public LoadRunner(Sender sender, Runnable cancelInFlight, Duration grace) {
+  public LoadRunner(Sender sender, Runnable cancelInFlight, Duration grace, Observer observer) {
     this.sender = sender;
     this.cancelInFlight = cancelInFlight;
     this.grace = grace;
+    this.observer = observer;
+  }
+
+  private RequestTrace send(int index, long scheduledNanos) {
+    observer.sending(index, scheduledNanos);
+    RequestTrace trace = sender.send(index, scheduledNanos);
+    observer.completed(trace);
+    return trace;
   }
 
   /** Sends {@code load} until {@code budget} says stop; {@code seed} draws an open loop's arrivals. */
@@ -77,7 +101,7 @@ public final class LoadRunner {
             }
             index = issued.getAndIncrement();
           }
-          RequestTrace trace = sender.send(index, System.nanoTime());
+          RequestTrace trace = send(index, System.nanoTime());
           synchronized (done) {
             done.add(trace);
             budget.completed(trace);
@@ -114,7 +138,7 @@ public final class LoadRunner {
           return;
         }
         try {
-          RequestTrace trace = sender.send(index, scheduled);
+          RequestTrace trace = send(index, scheduled);
           synchronized (done) {
             done.add(trace);
             budget.completed(trace);
