@@ -11,6 +11,10 @@ import dev.llmbench.testkit.BenchKit;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 
 class ReadinessTests {
@@ -42,6 +46,85 @@ class ReadinessTests {
   void startupDelayIsWaitedOut() {
     BenchKit.run(SlowStartTestCases.class).assertAllPass(1).tests().assertThatEvents()
         .haveExactly(1, event(test("ready"), finishedSuccessfully()));
+  }
+
+  /** A key-protected server: every route answers 401 without the right bearer key. */
+  static MockWebServer keyProtected() throws IOException {
+    MockWebServer server = new MockWebServer();
+    server.setDispatcher(new Dispatcher() {
+      @Override
+      public MockResponse dispatch(RecordedRequest request) {
+        return new MockResponse.Builder().code(401)
+            .body("{\"error\":{\"message\":\"Invalid API key\",\"type\":\"invalid_request_error\"}}").build();
+      }
+    });
+    server.start();
+    return server;
+  }
+
+  @Test
+  void aMissingKeyFailsAtOnceNamingTheVariableWithTheDefaultTwentyMinuteLimit() throws IOException {
+    try (MockWebServer server = keyProtected()) {
+      long start = System.nanoTime();
+      BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", server.url("/").toString(),
+          "llmbench.api-key-env", "LLMBENCH_TEST_KEY_THAT_IS_NOT_SET").tests().assertThatEvents()
+          .haveExactly(1, event(test(), finishedWithFailure(instanceOf(EndpointNotReadyException.class), message(m ->
+              m.contains("cannot become ready") && m.contains("GET /health answered 401 Unauthorized")
+                  && m.contains("LLMBENCH_TEST_KEY_THAT_IS_NOT_SET, which is not set") && m.contains("llmbench.api-key-env")))));
+      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
+  void aRefusedKeyNamesTheVariableAndNeverItsValue() throws IOException {
+    String home = System.getenv("HOME");
+    org.junit.jupiter.api.Assumptions.assumeTrue(home != null && home.length() > 1, "needs HOME set, as a stand-in key");
+    try (MockWebServer server = keyProtected()) {
+      BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", server.url("/").toString(),
+          "llmbench.api-key-env", "HOME").tests().assertThatEvents()
+          .haveExactly(1, event(test(), finishedWithFailure(message(m -> m.contains("HOME, which is set (" + home.length()
+              + " characters)") && !m.contains(home)))));
+      RecordedRequest probe = server.takeRequest();
+      org.assertj.core.api.Assertions.assertThat(probe.getHeaders().get("Authorization")).isEqualTo("Bearer " + home);
+    }
+  }
+
+  @Test
+  void aServerWithNoOpenAiRouteFailsAtOnce() throws IOException {
+    try (MockWebServer server = new MockWebServer()) {
+      server.setDispatcher(new Dispatcher() {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+          return new MockResponse.Builder().code(404).body("Not Found").build();
+        }
+      });
+      server.start();
+      long start = System.nanoTime();
+      BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", server.url("/").toString()).tests().assertThatEvents()
+          .haveExactly(1, event(test(), finishedWithFailure(message(m -> m.contains("GET /health and GET /v1/models both "
+              + "answered 404") && m.contains("set llmbench.base-url to the server's root")))));
+      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
+  void httpsToAPlainHttpServerFailsAtOnceNamingTheScheme() throws IOException {
+    try (MockWebServer server = new MockWebServer()) {
+      server.start();
+      String https = "https://127.0.0.1:" + server.getPort();
+      long start = System.nanoTime();
+      BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", https).tests().assertThatEvents()
+          .haveExactly(1, event(test(), finishedWithFailure(message(m -> m.contains("does not speak the URL's protocol")
+              && m.contains("use http:// for a plain-HTTP server")))));
+      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+  }
+
+  /** The default readiness limit of 20 minutes: the failures above must not wait it out. */
+  @LlmEndpoint(readyPollInterval = "100ms")
+  static class DefaultLimitTestCases {
+    @Test
+    void ready(LlmClient llm) {}
   }
 
   @LlmEndpoint(embeddedProfile = "instant", embeddedStartupDelay = "1h", readyTimeout = "1500ms", readyPollInterval = "200ms")

@@ -13,12 +13,14 @@ import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.format.Excerpt;
 import dev.llmbench.internal.format.Formats;
 import java.io.IOException;
+import java.net.ProtocolException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLException;
 import org.apiguardian.api.API;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
@@ -101,6 +103,11 @@ public final class Endpoint implements AutoCloseable {
             }
           })
           .until(() -> probeOnce(log, model));
+    } catch (CannotBecomeReady e) {
+      listener.endpointNotReady(url, log.lines());
+      throw new EndpointNotReadyException("LLM endpoint " + url + " cannot become ready: " + e.getMessage()
+          + " (gave up after " + Formats.duration(log.elapsed()) + " instead of waiting out llmbench.ready.timeout "
+          + Formats.duration(config.readyTimeout()) + ", since this does not clear by waiting)", e);
     } catch (ConditionTimeoutException e) {
       listener.endpointNotReady(url, log.lines());
       throw new EndpointNotReadyException("LLM endpoint " + url + " was not ready after "
@@ -113,7 +120,23 @@ public final class Endpoint implements AutoCloseable {
         log.lines());
   }
 
-  /** One probe: health route, model id, then a 1-token completion. Records what it saw in the log. */
+  /**
+   * A probe's answer that waiting cannot change: a refused key, no OpenAI-compatible route, a protocol that
+   * does not match. The message says the cause and the fix.
+   */
+  private static final class CannotBecomeReady extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    CannotBecomeReady(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * One probe: health route, model id, then a 1-token completion. Records what it saw in the log; throws
+   * {@link CannotBecomeReady} for what waiting cannot clear, and waits on the rest (refused connections,
+   * 502/503/504, timeouts: a server that is starting).
+   */
   private boolean probeOnce(ReadinessLog log, AtomicReference<String> model) {
     try {
       String route = "/health";
@@ -121,11 +144,17 @@ public final class Endpoint implements AutoCloseable {
       if (health.isPresent() && health.get().status() == 404) {
         route = "/v1/models";
         health = probe.get(route);
+        if (health.isPresent() && health.get().status() == 404) {
+          log.saw("GET /health and GET /v1/models answered 404");
+          throw new CannotBecomeReady("GET /health and GET /v1/models both answered 404, so no OpenAI-compatible "
+              + "server is at this address; set llmbench.base-url to the server's root, e.g. http://host:8000", null);
+        }
       }
       int status = health.map(OpenAiClient.HttpAnswer::status).orElse(0);
       if (status != 200) {
         log.saw("GET " + route + " answered " + status + " "
             + Excerpt.of(health.map(OpenAiClient.HttpAnswer::body).orElse(""), 200));
+        refused(status, "GET " + route);
         return false;
       }
       if (model.get() == null) {
@@ -139,13 +168,44 @@ public final class Endpoint implements AutoCloseable {
       RequestTrace t = probe.send(config.api(), model.get(), CompletionRequest.of("Hi").withMaxTokens(1).withStream(false));
       if (!t.succeeded()) {
         log.saw("a 1-token completion failed: " + t.failure());
+        refused(t.failure().status(), "POST " + config.api().path());
+        if (t.failure().status() == 404 || t.failure().status() == 400) {
+          throw new CannotBecomeReady("a 1-token completion to " + config.api().path() + " for model '" + model.get()
+              + "' answered " + t.failure() + "; check llmbench.model (the server lists "
+              + listedModels() + ") and llmbench.api (chat or completions)", null);
+        }
         return false;
       }
       log.saw("ready");
       return true;
+    } catch (CannotBecomeReady e) {
+      throw e;
+    } catch (SSLException | ProtocolException e) {
+      log.saw(e.getClass().getSimpleName() + ": " + e.getMessage());
+      throw new CannotBecomeReady("the connection does not speak the URL's protocol (" + e.getClass().getSimpleName() + ": "
+          + e.getMessage() + "); use http:// for a plain-HTTP server and https:// for a TLS one", e);
     } catch (IOException | RuntimeException e) {
       log.saw(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
       return false;
+    }
+  }
+
+  /** A 401 or 403 does not clear by waiting: the key is missing or wrong. Names the variable, never the value. */
+  private void refused(int status, String request) {
+    if (status != 401 && status != 403) return;
+    String variable = config.apiKeyEnv();
+    String key = System.getenv(variable);
+    String found = key == null || key.isBlank() ? "which is not set" : "which is set (" + key.length() + " characters)";
+    throw new CannotBecomeReady(request + " answered " + status + (status == 401 ? " Unauthorized" : " Forbidden")
+        + ": the bearer key comes from the environment variable " + variable + ", " + found + "; set it to the "
+        + "server's key, or name another variable with llmbench.api-key-env", null);
+  }
+
+  private String listedModels() {
+    try {
+      return probe.modelIds().toString();
+    } catch (IOException | RuntimeException e) {
+      return "no models";
     }
   }
 
