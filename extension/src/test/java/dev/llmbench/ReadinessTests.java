@@ -76,7 +76,7 @@ class ReadinessTests {
   }
 
   @Test
-  void aRefusedKeyNamesTheVariableAndNeverItsValue() throws IOException {
+  void aRefusedKeyNamesTheVariableAndNeverItsValue() throws Exception {
     String home = System.getenv("HOME");
     org.junit.jupiter.api.Assumptions.assumeTrue(home != null && home.length() > 1, "needs HOME set, as a stand-in key");
     try (MockWebServer server = keyProtected()) {
