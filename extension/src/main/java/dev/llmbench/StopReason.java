@@ -16,5 +16,7 @@ public enum StopReason {
   /** Adaptive mode: the request cap came first. */
   REQUEST_CAP,
   /** Adaptive mode: the time cap came first. */
-  TIME_CAP
+  TIME_CAP,
+  /** The JVM was shutting down (SIGTERM, Ctrl-C): the level holds what was measured until then. */
+  INTERRUPTED
 }

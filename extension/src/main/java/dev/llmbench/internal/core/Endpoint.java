@@ -41,6 +41,7 @@ public final class Endpoint implements AutoCloseable {
   private final OpenAiClient probe;
   private EndpointInfo info;
   private RuntimeException notReady;
+  private EndpointNotReadyException lost;
 
   public Endpoint(EndpointConfig config, BenchListener listener) {
     this.config = config;
@@ -81,6 +82,26 @@ public final class Endpoint implements AutoCloseable {
     } catch (RuntimeException e) {
       notReady = e;
       throw e;
+    }
+  }
+
+  /**
+   * Checks, before a level, that a server that was ready still answers at all (any HTTP status will do):
+   * one that stopped answering, crashed or was killed, fails the level at once, and every later level
+   * with the same cause, instead of each sending its requests into a closed port.
+   *
+   * @param after the level that ran last, for the message
+   */
+  public synchronized void ensureStillAnswering(String after) {
+    ensureReady();
+    if (lost != null) throw new EndpointNotReadyException("not tried again: " + lost.getMessage(), lost);
+    try {
+      probe.get("/health");
+    } catch (IOException | RuntimeException e) {
+      lost = new EndpointNotReadyException("LLM endpoint " + client.baseUrl() + " stopped answering after " + after
+          + " (" + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
+          + "): the server may have crashed or been stopped; see its log", e);
+      throw lost;
     }
   }
 

@@ -22,8 +22,9 @@ public final class LevelRunner {
 
   private LevelRunner() {}
 
+  /** @param observer watches the measured requests (not the warm-up) */
   public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
-      List<Double> percentiles, BenchListener listener) {
+      List<Double> percentiles, BenchListener listener, LoadRunner.Observer observer) {
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
     if (plan.warmupRequests() > 0) {
@@ -35,7 +36,7 @@ public final class LevelRunner {
     }
     Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
-        LoadRunner.Observer.NONE);
+        observer);
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
     LoadRunner.Outcome outcome = Listeners.step(listener, "Measure " + plan.label(),
         () -> runner.run(plan.load(), Budget.of(plan.stop(), plan.concurrency()), plan.seed()));

@@ -7,6 +7,7 @@ import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.EndpointConfig;
+import dev.llmbench.internal.core.LevelInProgress;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.report.AllureReporter;
 import dev.llmbench.internal.report.ConsoleReporter;
@@ -27,9 +28,36 @@ final class RunState implements AutoCloseable {
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RunState.class);
 
   private final BenchListener listener;
+  private final Thread onShutdown = new Thread(this::shuttingDown, "llmbench-shutdown");
+  private volatile LevelInProgress measuring;
+  private volatile Endpoint measuringAgainst;
 
   private RunState(BenchListener listener) {
     this.listener = listener;
+    Runtime.getRuntime().addShutdownHook(onShutdown);
+  }
+
+  /** The level being measured now, or null between levels: a JVM shutdown writes what it has so far. */
+  void measuring(LevelInProgress level, Endpoint endpoint) {
+    this.measuring = level;
+    this.measuringAgainst = endpoint;
+  }
+
+  /**
+   * SIGTERM or Ctrl-C during a level: the requests measured so far are written (JSON, CSV, the sweep's
+   * table) before the JVM exits, and the requests still running are cancelled.
+   */
+  private void shuttingDown() {
+    LevelInProgress level = measuring;
+    Endpoint endpoint = measuringAgainst;
+    if (level == null) return;
+    level.interrupted().ifPresent(partial -> {
+      System.out.println("[llmbench] the JVM is shutting down during " + partial.label() + ": writing the "
+          + partial.requestCount() + " requests it had completed");
+      level.sweep().measured(partial);
+      level.sweep().finish();
+    });
+    if (endpoint != null) endpoint.client().cancelAll();
   }
 
   static RunState of(ExtensionContext context) {
@@ -65,6 +93,11 @@ final class RunState implements AutoCloseable {
 
   @Override
   public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(onShutdown);
+    } catch (IllegalStateException alreadyShuttingDown) {
+      // The hook is running or about to: nothing to remove.
+    }
     listener.runFinished();
   }
 }

@@ -5,6 +5,7 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.core.Endpoint;
+import dev.llmbench.internal.core.LevelInProgress;
 import dev.llmbench.internal.core.LevelRunner;
 import dev.llmbench.internal.core.LevelStart;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -32,10 +33,20 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
     sweep.listener().levelStarted(sweep, new LevelStart(plan, index, total));
     Endpoint endpoint = RunState.endpoint(context);
     EndpointInfo info = endpoint.ensureReady();
-    EarlierLevels earlier = new PreviousLevels(plan.label(), sweep.levels());
-    MeasuredLevel result = LevelRunner.run(endpoint, info, plan, slo, percentiles, sweep.listener());
+    List<MeasuredLevel> before = sweep.levels();
+    endpoint.ensureStillAnswering(before.isEmpty() ? "the readiness wait" : before.get(before.size() - 1).label());
+    LevelInProgress progress = new LevelInProgress(sweep, plan, info, slo, percentiles);
+    RunState run = RunState.of(context);
+    run.measuring(progress, endpoint);
+    MeasuredLevel result;
+    try {
+      result = LevelRunner.run(endpoint, info, plan, slo, percentiles, sweep.listener(), progress);
+    } finally {
+      run.measuring(null, null);
+    }
+    if (!progress.claim()) throw new IllegalStateException(plan.label() + " was reported by the JVM's shutdown");
     ExtensionContext.Store store = context.getStore(NAMESPACE);
-    store.put(EarlierLevels.class, earlier);
+    store.put(EarlierLevels.class, new PreviousLevels(plan.label(), before));
     store.put(SweepLevelResult.class, result);
     sweep.measured(result);
   }

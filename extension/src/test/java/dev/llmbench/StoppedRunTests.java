@@ -1,0 +1,124 @@
+package dev.llmbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.testkit.engine.EventConditions.displayName;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.llmbench.internal.embedded.EmbeddedLlmServer;
+import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.internal.report.ResultJson;
+import dev.llmbench.internal.server.PrometheusText;
+import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.FixtureMain;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.junit.jupiter.api.Test;
+
+/** A run that is stopped from outside keeps what it measured: a server killed mid-sweep, a JVM stopped mid-level. */
+class StoppedRunTests {
+
+  @Test
+  void aServerKilledDuringALevelEndsItCountedAndWrittenAndTheNextLevelsFailAtOnce() throws Exception {
+    EmbeddedLlmServer server = EmbeddedLlmServer.start(PerformanceProfile.FIXED_20MS, 0, Duration.ZERO);
+    // Killed once the first level is under way: past the warm-up's 2 x 16 tokens, within its ~10 s of requests.
+    Thread killer = new Thread(() -> {
+      try {
+        awaitGenerated(server, 200, Duration.ofSeconds(60));
+      } finally {
+        server.close();
+      }
+    });
+    long start = System.nanoTime();
+    BenchKit.Run run;
+    try {
+      killer.start();
+      run = BenchKit.run(KilledServerTestCases.class, "llmbench.base-url", server.baseUrl().toString());
+    } finally {
+      killer.interrupt();
+      server.close();
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the whole run").isLessThan(Duration.ofSeconds(30));
+    run.tests().assertThatEvents()
+        .haveExactly(1, event(displayName("C=2"), finishedWithFailure(message(m -> m.contains("failed")))))
+        .haveExactly(1, event(displayName("C=4"), finishedWithFailure(message(m -> m.contains("stopped answering after C=2")
+            && m.contains("may have crashed")))))
+        .haveExactly(1, event(displayName("C=8"), finishedWithFailure(message(m -> m.startsWith("not tried again")))));
+    JsonNode level = ResultJson.read(Files.readString(run.sweepDir(KilledServerTestCases.class, "sweep").resolve("C=2.json")));
+    assertThat(level.get("failed").asInt()).as("requests cut off by the kill, counted").isPositive();
+    assertThat(Files.readString(run.sweepDir(KilledServerTestCases.class, "sweep").resolve("table.txt"))).contains("C= 2 |");
+  }
+
+  /** Polls the engine's own counter until it has generated {@code tokens} tokens, or gives up. */
+  static void awaitGenerated(EmbeddedLlmServer server, int tokens, Duration limit) {
+    OkHttpClient http = new OkHttpClient();
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+      try (Response r = http.newCall(new Request.Builder().url(server.baseUrl() + "/metrics").build()).execute()) {
+        ServerMetrics m = new ServerMetrics("vllm", PrometheusText.parse(r.body().string()).series(), Map.of(), 1);
+        if (m.counter("vllm:generation_tokens_total").orElse(0.0) >= tokens) return;
+        Thread.sleep(20);
+      } catch (IOException e) {
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @LlmEndpoint(readyTimeout = "30s", readyPollInterval = "100ms")
+  static class KilledServerTestCases {
+    @ConcurrencySweep({2, 4, 8})
+    @Workload(maxTokens = 50)
+    @Measurement(requests = 20)
+    void sweep(SweepLevelResult level) {
+      LlmBenchAssertions.assertThat(level).hasNoErrors();
+    }
+  }
+
+  @Test
+  void aJvmStoppedDuringALevelWritesWhatItMeasured() throws Exception {
+    Path reports = Files.createTempDirectory(Files.createDirectories(Path.of("target", "testkit-reports")), "sigterm-");
+    Path log = reports.resolve("child.log");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), FixtureMain.class.getName(),
+        LongLevelTestCases.class.getName(), "llmbench.report.dir=" + reports).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (System.nanoTime() < deadline && !(Files.exists(log) && Files.readString(log).contains("ready after"))) {
+        Thread.sleep(50);
+      }
+      Thread.sleep(2500); // well into the 60-second level: about 2 x 2.5 s / 0.2 s = 25 requests done
+      child.destroy(); // SIGTERM
+      assertThat(child.waitFor(20, TimeUnit.SECONDS)).as("the child exits after SIGTERM; it printed:%n%s",
+          Files.readString(log)).isTrue();
+    } finally {
+      child.destroyForcibly();
+    }
+    Path dir = reports.resolve(LongLevelTestCases.class.getName().replace('$', '.') + ".sweep");
+    assertThat(Files.readString(log)).contains("the JVM is shutting down during C=2");
+    JsonNode level = ResultJson.read(Files.readString(dir.resolve("C=2.json")));
+    assertThat(level.get("completed").asInt()).as("requests completed before the SIGTERM").isGreaterThan(5);
+    assertThat(level.get("llmbench").get("stop_reason").asText()).isEqualTo("INTERRUPTED");
+    assertThat(Files.readString(dir.resolve("table.txt"))).contains("C= 2 |");
+  }
+
+  @LlmEndpoint(embeddedProfile = "fixed-20ms")
+  static class LongLevelTestCases {
+    @ConcurrencySweep(2)
+    @Workload(maxTokens = 10)
+    @Measurement(duration = "60s")
+    void sweep(SweepLevelResult level) {}
+  }
+
+}

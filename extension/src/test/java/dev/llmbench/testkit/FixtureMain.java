@@ -1,0 +1,27 @@
+package dev.llmbench.testkit;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * Runs one fixture class in a JVM of its own, for tests of what happens to that JVM (a SIGTERM in the
+ * middle of a level): {@code FixtureMain <class> [key=value ...]}.
+ */
+public final class FixtureMain {
+
+  private FixtureMain() {}
+
+  public static void main(String[] args) throws ClassNotFoundException {
+    LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
+        .selectors(selectClass(Class.forName(args[0])));
+    for (int i = 1; i < args.length; i++) {
+      String[] kv = args[i].split("=", 2);
+      request.configurationParameter(kv[0], kv[1]);
+    }
+    LauncherDiscoveryRequest built = request.build();
+    LauncherFactory.create().execute(built);
+  }
+}
