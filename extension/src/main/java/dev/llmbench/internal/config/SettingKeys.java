@@ -37,6 +37,8 @@ public final class SettingKeys {
       "the longest one whole request may take", SettingKeys::positive);
   public static final Setting<Duration> IDLE_TIMEOUT = new Setting<>("llmbench.idle-timeout", "2m", null,
       "the longest gap between two bytes of a response", SettingKeys::positive);
+  public static final Setting<Duration> PROGRESS_INTERVAL = new Setting<>("llmbench.progress-interval", "10s", null,
+      "time between progress lines while a level runs", SettingKeys::positive);
   public static final Setting<PerformanceProfile> EMBEDDED_PROFILE = new Setting<>("llmbench.embedded.profile",
       "gqa-dense", null, "embedded engine's profile: " + String.join(", ", profileNames()),
       SettingKeys::profile);
@@ -56,7 +58,7 @@ public final class SettingKeys {
   /** Every setting, in README order. */
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
-        REQUEST_TIMEOUT, IDLE_TIMEOUT, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, SWEEP_LEVELS, SWEEP_RATES,
+        REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, SWEEP_LEVELS, SWEEP_RATES,
         SWEEP_REQUESTS, REPORT_DIR, ALLURE_CONFIG);
   }
 

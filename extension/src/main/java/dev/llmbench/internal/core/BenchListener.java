@@ -38,6 +38,9 @@ public interface BenchListener {
   /** A level is about to wait for its endpoint, warm up and measure. */
   default void levelStarted(SweepRun sweep, LevelStart level) {}
 
+  /** A level is still measuring: where it stands, at the progress interval. Arrives on a timer thread. */
+  default void levelProgress(SweepRun sweep, LevelProgress progress) {}
+
   /** A level was measured; reports write it before any assertion can fail. */
   default void levelFinished(SweepRun sweep, MeasuredLevel level) {}
 

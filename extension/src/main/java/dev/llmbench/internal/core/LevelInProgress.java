@@ -6,13 +6,17 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.StopReason;
 import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apiguardian.api.API;
 
 /**
@@ -30,6 +34,10 @@ public final class LevelInProgress implements LoadRunner.Observer {
   private final List<Double> percentiles;
   private final List<RequestTrace> completed = new ArrayList<>();
   private final AtomicBoolean claimed = new AtomicBoolean();
+  private final AtomicInteger sent = new AtomicInteger();
+  private final AtomicInteger failed = new AtomicInteger();
+  private final AtomicLong outputTokens = new AtomicLong();
+  private final long startNanos = System.nanoTime();
 
   public LevelInProgress(SweepRun sweep, LevelPlan plan, EndpointInfo endpoint, ServiceLevels slo, List<Double> percentiles) {
     this.sweep = sweep;
@@ -44,8 +52,37 @@ public final class LevelInProgress implements LoadRunner.Observer {
   }
 
   @Override
-  public synchronized void completed(RequestTrace trace) {
-    completed.add(trace);
+  public void sending(int index, long scheduledNanos) {
+    sent.incrementAndGet();
+  }
+
+  @Override
+  public void completed(RequestTrace trace) {
+    if (!trace.succeeded()) failed.incrementAndGet();
+    else outputTokens.addAndGet(RequestMetrics.of(trace).outputTokens());
+    synchronized (this) {
+      completed.add(trace);
+    }
+  }
+
+  /** Where the level stands now. */
+  public LevelProgress progress() {
+    int done;
+    synchronized (this) {
+      done = completed.size();
+    }
+    Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
+    String remaining = plan.stop().match(
+        c -> Math.max(0, c.requests() - done) + " of " + c.requests() + " requests to go",
+        t -> Formats.duration(positive(t.duration().minus(elapsed))) + " of " + Formats.duration(t.duration()) + " to go",
+        a -> "adaptive: at most " + Math.max(0, a.maxRequests() - done) + " requests or "
+            + Formats.duration(positive(a.maxDuration().minus(elapsed))) + " to go");
+    return new LevelProgress(plan.label(), elapsed, done, failed.get(), Math.max(0, sent.get() - done), outputTokens.get(),
+        remaining);
+  }
+
+  private static Duration positive(Duration d) {
+    return d.isNegative() ? Duration.ZERO : d;
   }
 
   /** True for the first caller only: that one reports the level. */

@@ -14,6 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apiguardian.api.API;
 
 /** Runs one level against a ready endpoint: warm-up, measured load, server metrics around it. */
@@ -22,9 +25,13 @@ public final class LevelRunner {
 
   private LevelRunner() {}
 
-  /** @param observer watches the measured requests (not the warm-up) */
+  /**
+   * @param progress watches the measured requests (not the warm-up) and says where the level stands
+   * @param every    how often a progress line is due while the level measures
+   */
   public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
-      List<Double> percentiles, BenchListener listener, LoadRunner.Observer observer) {
+      List<Double> percentiles, SweepRun sweep, LevelInProgress progress, Duration every) {
+    BenchListener listener = sweep.listener();
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
     if (plan.warmupRequests() > 0) {
@@ -36,10 +43,22 @@ public final class LevelRunner {
     }
     Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
-        observer);
+        progress);
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
-    LoadRunner.Outcome outcome = Listeners.step(listener, "Measure " + plan.label(),
-        () -> runner.run(plan.load(), Budget.of(plan.stop(), plan.concurrency()), plan.seed()));
+    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "llmbench-progress");
+      t.setDaemon(true);
+      return t;
+    });
+    ticker.scheduleAtFixedRate(() -> listener.levelProgress(sweep, progress.progress()), every.toNanos(), every.toNanos(),
+        TimeUnit.NANOSECONDS);
+    LoadRunner.Outcome outcome;
+    try {
+      outcome = Listeners.step(listener, "Measure " + plan.label(),
+          () -> runner.run(plan.load(), Budget.of(plan.stop(), plan.concurrency()), plan.seed()));
+    } finally {
+      ticker.shutdownNow();
+    }
     List<String> notes = new ArrayList<>();
     ServerMetrics server = null;
     if (scraper.isPresent()) {

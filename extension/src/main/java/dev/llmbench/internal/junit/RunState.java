@@ -1,6 +1,7 @@
 package dev.llmbench.internal.junit;
 
 import static dev.llmbench.internal.config.SettingKeys.ALLURE_CONFIG;
+import static dev.llmbench.internal.config.SettingKeys.PROGRESS_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.REPORT_DIR;
 
 import dev.llmbench.internal.config.Settings;
@@ -13,6 +14,7 @@ import dev.llmbench.internal.report.AllureReporter;
 import dev.llmbench.internal.report.ConsoleReporter;
 import dev.llmbench.internal.report.FileReporter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -28,12 +30,14 @@ final class RunState implements AutoCloseable {
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RunState.class);
 
   private final BenchListener listener;
+  private final Duration progressInterval;
   private final Thread onShutdown = new Thread(this::shuttingDown, "llmbench-shutdown");
   private volatile LevelInProgress measuring;
   private volatile Endpoint measuringAgainst;
 
-  private RunState(BenchListener listener) {
+  private RunState(BenchListener listener, Duration progressInterval) {
     this.listener = listener;
+    this.progressInterval = progressInterval;
     Runtime.getRuntime().addShutdownHook(onShutdown);
   }
 
@@ -68,19 +72,26 @@ final class RunState implements AutoCloseable {
     Settings settings = Settings.of(context);
     Path reportDir;
     Optional<Path> allureConfig;
+    Duration progressInterval;
     try {
       reportDir = settings.get(REPORT_DIR).value();
       allureConfig = settings.get(ALLURE_CONFIG).optional();
+      progressInterval = settings.get(PROGRESS_INTERVAL).value();
     } catch (IllegalArgumentException e) {
       throw new ExtensionConfigurationException("Configuration error: " + e.getMessage(), e);
     }
     Path allureResults = AllureReporter.resultsDir(context.getConfigurationParameter("allure.results.directory"));
     return new RunState(Listeners.broadcast(List.of(new ConsoleReporter(reportDir), new FileReporter(reportDir),
-        new AllureReporter(allureResults, allureConfig))));
+        new AllureReporter(allureResults, allureConfig))), progressInterval);
   }
 
   BenchListener listener() {
     return listener;
+  }
+
+  /** How often a running level prints where it stands. */
+  Duration progressInterval() {
+    return progressInterval;
   }
 
   /** The endpoint of this test's settings, created on first use and closed when the run ends. */

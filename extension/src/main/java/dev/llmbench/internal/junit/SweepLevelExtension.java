@@ -40,7 +40,7 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
     run.measuring(progress, endpoint);
     MeasuredLevel result;
     try {
-      result = LevelRunner.run(endpoint, info, plan, slo, percentiles, sweep.listener(), progress);
+      result = LevelRunner.run(endpoint, info, plan, slo, percentiles, sweep, progress, run.progressInterval());
     } finally {
       run.measuring(null, null);
     }

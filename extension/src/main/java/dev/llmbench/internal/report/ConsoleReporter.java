@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.internal.core.BenchListener;
+import dev.llmbench.internal.core.LevelProgress;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.format.Formats;
@@ -38,6 +39,11 @@ public final class ConsoleReporter implements BenchListener {
   public void endpointReady(EndpointInfo endpoint) {
     out().printf("[llmbench] %s ready after %s, model '%s'%n", endpoint.url(), Formats.duration(endpoint.timeToReady()),
         endpoint.model());
+  }
+
+  @Override
+  public void levelProgress(SweepRun sweep, LevelProgress progress) {
+    out().println("[llmbench] " + progress);
   }
 
   @Override
