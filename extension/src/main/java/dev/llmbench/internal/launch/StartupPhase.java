@@ -1,0 +1,25 @@
+package dev.llmbench.internal.launch;
+
+/** What an inference server is doing while it starts, as its log says; not every engine has every phase. */
+public enum StartupPhase {
+  /** From launch to the first line that names a phase. */
+  STARTING("starting"),
+  LOADING_MODEL("loading model"),
+  COMPILING("torch.compile"),
+  /** Sizing (vLLM, SGLang profile memory) and allocating the KV cache; llama.cpp's context creation. */
+  KV_CACHE("KV cache"),
+  CUDA_GRAPHS("capturing CUDA graphs"),
+  WARMING_UP("warming up"),
+  /** The engine says its HTTP server is up: the last phase, whose time is not counted. */
+  LISTENING("listening");
+
+  private final String label;
+
+  StartupPhase(String label) {
+    this.label = label;
+  }
+
+  public String label() {
+    return label;
+  }
+}
