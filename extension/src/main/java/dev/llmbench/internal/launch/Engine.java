@@ -22,16 +22,17 @@ public enum Engine {
    * seconds, ms, µs since start). Older builds print main: instead of llama_server: and log the model
    * loader, context and KV cache lines at the default verbosity; build 11669 (Debian 0.7.0) prints only
    * the srv/cmn lines unless -lv 4, so "llama threadpool init" is its only line before the warm-up. Old:
-   * "main: HTTP server is listening, hostname: ..." comes before the model load and is not a phase.
+   * "main: HTTP server is listening, hostname: ..." comes before the model load and is not a phase; the
+   * main loop's "server is listening on" had no http:// in some builds ("on 127.0.0.1:8080 - starting ...").
    */
   LLAMA_CPP("llama.cpp",
       "llama_server: |main: build = |main: loading model|load_model: loading model|llama_model_loader: "
           + "|system_info: n_threads|common_init_from_params: |common_params_print_info: |load_backend: loaded "
           + "|main: (?:HTTP )?server is listening",
       List.of(
-          rule(StartupPhase.LISTENING, "listening on https?://"),
+          rule(StartupPhase.LISTENING, "(?:server is|llama_server:) listening on "),
           rule(StartupPhase.WARMING_UP, "warming up the model with an empty run|llama threadpool init"),
-          rule(StartupPhase.KV_CACHE, "llama_context: constructing llama_context|llama_(?:init_from_model|new_context_with_model): n_ctx"
+          rule(StartupPhase.KV_CACHE, "llama_context: constructing llama_context|llama_(?:init_from_model|new_context_with_model): n_"
               + "|llama_kv_cache(?:_unified|_init)?: "),
           rule(StartupPhase.LOADING_MODEL, "(?:load_model|llama_server|main): loading model|llama_model_loader: loaded meta data"
               + "|load_tensors: loading model tensors|llm_load_tensors: ")),
