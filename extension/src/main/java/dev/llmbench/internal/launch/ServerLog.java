@@ -22,7 +22,7 @@ public final class ServerLog implements AutoCloseable {
     this.recent = new RecentLines(recentLines);
     this.phases = phases;
     this.tail = LogTail.follow(file, POLL, existingIsBacklog, (line, overwritable) -> {
-      recent.add(line.text(), overwritable);
+      recent.add(StartupPhases.ANSI.matcher(line.text()).replaceAll(""), overwritable);
       phases.accept(line);
     });
   }

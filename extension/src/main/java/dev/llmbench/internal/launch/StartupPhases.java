@@ -2,21 +2,30 @@ package dev.llmbench.internal.launch;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Reads a server's log lines as they come and keeps the startup phases they show. Recognises the engine
- * from the first line that one of them would print, then reads only that engine's lines; stops at
- * {@link StartupPhase#LISTENING}. A log no engine matches gives no phases and no error. Thread-safe.
+ * from the first line that only it would print, then reads only that engine's lines; stops at
+ * {@link StartupPhase#LISTENING}. Phases only move on: a phase already left is never entered again, as
+ * tensor-parallel ranks repeat their lines out of step. A log no engine matches gives no phases and no
+ * error. Thread-safe.
  */
 public final class StartupPhases {
+
+  /** Colours (older vLLM colours its process tags): the patterns match the text without them. */
+  static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
 
   private record Mark(StartupPhase phase, long atNanos, boolean seen) {}
 
   private final Long launchedAtNanos;
   private final List<Mark> marks = new ArrayList<>();
   private final List<EngineTiming> timings = new ArrayList<>();
+  private final Set<StartupPhase> visited = EnumSet.noneOf(StartupPhase.class);
   private Engine engine;
 
   private StartupPhases(Long launchedAtNanos) {
@@ -27,6 +36,7 @@ public final class StartupPhases {
   public static StartupPhases fromLaunch(long nanoTime) {
     StartupPhases p = new StartupPhases(nanoTime);
     p.marks.add(new Mark(StartupPhase.STARTING, nanoTime, true));
+    p.visited.add(StartupPhase.STARTING);
     return p;
   }
 
@@ -37,13 +47,15 @@ public final class StartupPhases {
 
   public synchronized void accept(LogLine line) {
     if (listening()) return;
+    String text = ANSI.matcher(line.text()).replaceAll("");
     if (engine == null) {
-      engine = Engine.detect(line.text()).orElse(null);
+      engine = Engine.detect(text).orElse(null);
       if (engine == null) return;
     }
-    Optional<StartupPhase> phase = engine.phaseOf(line.text());
-    timings.addAll(engine.timingsIn(line.text(), phase));
-    if (phase.isEmpty() || current().filter(phase.get()::equals).isPresent()) return;
+    Optional<StartupPhase> phase = engine.phaseOf(text);
+    timings.addAll(engine.timingsIn(text, phase));
+    if (phase.isEmpty() || visited.contains(phase.get())) return;
+    visited.add(phase.get());
     marks.add(new Mark(phase.get(), line.atNanos(), !line.backlog()));
   }
 
