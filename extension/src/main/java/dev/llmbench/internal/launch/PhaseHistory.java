@@ -1,6 +1,7 @@
 package dev.llmbench.internal.launch;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -36,6 +37,15 @@ public record PhaseHistory(Optional<Engine> engine, List<PhaseSpan> spans, List<
   /** Whether the log said the server's HTTP server is up. */
   public boolean listening() {
     return current().filter(p -> p == StartupPhase.LISTENING).isPresent();
+  }
+
+  /** The same history with its last phase ended: for a server that has exited, nothing lasts "so far". */
+  public PhaseHistory ended() {
+    if (spans.isEmpty() || !spans.get(spans.size() - 1).open()) return this;
+    List<PhaseSpan> closed = new ArrayList<>(spans);
+    PhaseSpan last = closed.remove(closed.size() - 1);
+    closed.add(new PhaseSpan(last.phase(), last.time(), false, last.startSeen()));
+    return new PhaseHistory(engine, closed, engineTimings);
   }
 
   /** Total time seen in {@code phase}, over every span of it. */

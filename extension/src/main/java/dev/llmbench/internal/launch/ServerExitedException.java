@@ -22,7 +22,7 @@ public final class ServerExitedException extends RuntimeException {
     StringBuilder s = new StringBuilder("the server `").append(command.describe()).append("` exited with ")
         .append(ServerProcess.describeExit(exitCode)).append(' ').append(PhaseHistory.seconds(after))
         .append(" after launch, before it was ready");
-    if (!phases.isEmpty()) s.append(" (").append(phases.describe()).append(')');
+    if (!phases.isEmpty()) s.append(" (").append(phases.ended().describe()).append(')');
     if (lastLines.isEmpty()) {
       s.append(". It wrote nothing to its log ").append(logFile).append('.');
     } else {

@@ -23,6 +23,7 @@ public final class ServerProcess implements AutoCloseable {
   /** After SIGKILL, how long to wait for the kernel to reap; a process in uninterruptible sleep may outlast it. */
   static final Duration KILL_WAIT = Duration.ofSeconds(5);
   private static final Duration POLL = Duration.ofMillis(20);
+  private static final Duration REAP_WAIT = Duration.ofSeconds(1);
   private static final Path PROC_SELF = Path.of("/proc/self");
   public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(10);
 
@@ -170,12 +171,23 @@ public final class ServerProcess implements AutoCloseable {
       if (!alive.isEmpty()) ending = Ending.SURVIVED;
     }
     List<Long> survivors = alive.stream().map(ProcessHandle::pid).toList();
+    awaitReaped();
     return stopped = new Stopped(ending, exitCode(), Duration.ofNanos(System.nanoTime() - begin), survivors);
   }
 
   @Override
   public void close() {
     stop(DEFAULT_STOP_GRACE);
+  }
+
+  /** An exited child is a zombie until the JVM reaps it, and only then has an exit code: a moment, bounded. */
+  private void awaitReaped() {
+    if (running(process.toHandle())) return;
+    try {
+      process.waitFor(REAP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private synchronized void rememberDescendants() {

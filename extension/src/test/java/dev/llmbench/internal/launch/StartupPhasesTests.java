@@ -90,6 +90,14 @@ class StartupPhasesTests {
   }
 
   @Test
+  void endedHistoryNoLongerSaysSoFar() {
+    PhaseHistory h = replay(StartupPhases.fromLaunch(0), "llama-server-b11669-missing-model.log");
+    assertThat(h.toString()).endsWith(" so far");
+    assertThat(h.ended().toString()).startsWith("starting 0.0 s → loading model ").doesNotContain("so far");
+    assertThat(h.ended().spans().get(1).time()).isEqualTo(h.spans().get(1).time());
+  }
+
+  @Test
   void currentPhaseIsTimedUpToNowAndSaysSoFar() {
     StartupPhases p = StartupPhases.fromLaunch(0);
     p.accept(new LogLine("0.00.096.601 I srv    load_model: loading model '/opt/llmbench/slow-load.gguf'", 100_000_000, false));
