@@ -1,17 +1,21 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * The inference engines whose startup logs LLMBench reads, and the lines that mark each phase. The
  * patterns are the engines' own log statements, found in their public sources (cited per engine); a
  * line matches anywhere, so log prefixes (timestamps, levels, process tags) do not matter.
  */
+@API(status = INTERNAL)
 public enum Engine {
 
   /*

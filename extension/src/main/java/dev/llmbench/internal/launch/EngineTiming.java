@@ -1,6 +1,9 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A duration the engine printed itself, such as vLLM's {@code Loading weights took 12.34 seconds}.
@@ -8,6 +11,7 @@ import java.time.Duration;
  * @param what what took that long, in the engine's words ({@code loading weights}, {@code torch.compile})
  * @param took the duration as printed
  */
+@API(status = INTERNAL)
 public record EngineTiming(String what, Duration took) {
 
   @Override

@@ -1,5 +1,7 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * How to start an inference server: its command line (no shell unless the user names one), working
@@ -17,6 +20,7 @@ import java.util.regex.Pattern;
  * @param workingDir  where it runs; empty for the JVM's working directory
  * @param environment variables added to the JVM's own environment
  */
+@API(status = INTERNAL)
 public record LaunchCommand(List<String> command, Optional<Path> workingDir, Map<String, String> environment) {
 
   private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z0-9_.-]+)}");

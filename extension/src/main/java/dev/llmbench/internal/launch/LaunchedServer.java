@@ -1,14 +1,18 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * An inference server LLMBench started: the process, its log followed for startup phases and last lines,
  * and the stop at the end. The readiness wait calls {@link #checkRunning} at each probe, so a server that
  * dies while loading fails the wait at once with its exit code and log, not after the readiness timeout.
  */
+@API(status = INTERNAL)
 public final class LaunchedServer implements AutoCloseable {
 
   private final ServerProcess process;

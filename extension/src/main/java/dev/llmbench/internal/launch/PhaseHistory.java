@@ -1,11 +1,14 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apiguardian.api.API;
 
 /**
  * The startup phases a server's log showed, with the time in each: what progress lines and reports print,
@@ -16,6 +19,7 @@ import java.util.stream.Collectors;
  * @param spans         the phases in the order the log entered them; the last may still be open
  * @param engineTimings durations the engine printed itself, in log order
  */
+@API(status = INTERNAL)
 public record PhaseHistory(Optional<Engine> engine, List<PhaseSpan> spans, List<EngineTiming> engineTimings) {
 
   public static final PhaseHistory NONE = new PhaseHistory(Optional.empty(), List.of(), List.of());

@@ -1,6 +1,9 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * Time spent in one startup phase, measured between the log lines that began and ended it.
@@ -11,6 +14,7 @@ import java.time.Duration;
  * @param startSeen false when it began before the log was read (a log file named by the user), so
  *                  {@code time} is only the part that was seen
  */
+@API(status = INTERNAL)
 public record PhaseSpan(StartupPhase phase, Duration time, boolean open, boolean startSeen) {
 
   @Override

@@ -1,11 +1,17 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /** A launched server exited before it was ready; the message carries its exit code and the last lines of its log. */
+@API(status = INTERNAL)
 public final class ServerExitedException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
 
   private final int exitCode;
   private final List<String> lastLines;

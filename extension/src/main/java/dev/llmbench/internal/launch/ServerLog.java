@@ -1,14 +1,18 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * A server's log followed as it is written: its last lines for error messages and the startup phases it
  * shows. Either the log of a server LLMBench launched, or a log file the user names for a server started
  * some other way.
  */
+@API(status = INTERNAL)
 public final class ServerLog implements AutoCloseable {
 
   public static final int DEFAULT_RECENT_LINES = 30;

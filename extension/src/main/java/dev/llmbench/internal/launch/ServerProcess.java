@@ -1,5 +1,8 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +13,7 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 
 /**
  * An inference server running as a child process, its stdout and stderr written to one log file by the
@@ -18,6 +22,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Stopping reaches the whole process tree: a wrapper ({@code sh -c}, {@code uv run}, vLLM's own
  * engine-core processes) must not leave the real server running. Every wait is bounded.
  */
+@API(status = INTERNAL)
 public final class ServerProcess implements AutoCloseable {
 
   /** After SIGKILL, how long to wait for the kernel to reap; a process in uninterruptible sleep may outlast it. */
@@ -111,8 +116,8 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
-  private static java.io.File nullDevice() {
-    return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+  private static File nullDevice() {
+    return new File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
   }
 
   public LaunchCommand command() {

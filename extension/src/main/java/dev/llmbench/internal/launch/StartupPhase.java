@@ -1,10 +1,15 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 /**
  * What an inference server is doing while it starts, as its log says; not every engine has every phase, and
  * their order differs (SGLang compiles inside its CUDA graph capture, after the KV cache; vLLM compiles
  * before sizing it).
  */
+@API(status = INTERNAL)
 public enum StartupPhase {
   /** From launch to the first line that names a phase. */
   STARTING("starting"),

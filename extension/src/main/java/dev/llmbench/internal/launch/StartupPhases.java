@@ -1,5 +1,7 @@
 package dev.llmbench.internal.launch;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -7,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * Reads a server's log lines as they come and keeps the startup phases they show. Recognises the engine
@@ -15,6 +18,7 @@ import java.util.regex.Pattern;
  * tensor-parallel ranks repeat their lines out of step. A log no engine matches gives no phases and no
  * error. Thread-safe.
  */
+@API(status = INTERNAL)
 public final class StartupPhases {
 
   /** Colours (older vLLM colours its process tags): the patterns match the text without them. */
