@@ -58,6 +58,11 @@ public final class LaunchedServer implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** Its log as followed: phases and last lines. */
+  public ServerLog log() {
+    return log;
+  }
+
   /** The startup phases its log has shown so far; the current one timed up to now. */
   public PhaseHistory phases() {
     return log.phases();

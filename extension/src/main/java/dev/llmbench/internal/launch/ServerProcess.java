@@ -30,7 +30,10 @@ public final class ServerProcess implements AutoCloseable {
   private static final Duration POLL = Duration.ofMillis(20);
   private static final Duration REAP_WAIT = Duration.ofSeconds(1);
   private static final Path PROC_SELF = Path.of("/proc/self");
-  public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(10);
+  /** vLLM with several engine and worker processes may take seconds to shut down cleanly. */
+  public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(30);
+  /** At JVM exit (Ctrl+C, a killed build) there is little time: a short grace, then SIGKILL. */
+  static final Duration EXIT_STOP_GRACE = Duration.ofSeconds(3);
 
   /** How a stop ended. */
   public enum Ending {
@@ -76,6 +79,7 @@ public final class ServerProcess implements AutoCloseable {
   private final long launchedAtNanos;
   // Descendants seen so far: once a wrapper exits, its children are re-parented and no longer its descendants.
   private final Set<ProcessHandle> seen = new LinkedHashSet<>();
+  private final Thread exitHook;
   private Stopped stopped;
 
   private ServerProcess(LaunchCommand command, Path logFile, Process process, long launchedAtNanos) {
@@ -83,6 +87,9 @@ public final class ServerProcess implements AutoCloseable {
     this.logFile = logFile;
     this.process = process;
     this.launchedAtNanos = launchedAtNanos;
+    // A run that ends without closing its store (Ctrl+C, a killed fork) must not leave a GPU server behind.
+    this.exitHook = new Thread(() -> stop(EXIT_STOP_GRACE), "llmbench-stop-server " + process.pid());
+    Runtime.getRuntime().addShutdownHook(exitHook);
   }
 
   /**
@@ -157,6 +164,13 @@ public final class ServerProcess implements AutoCloseable {
    */
   public synchronized Stopped stop(Duration grace) {
     if (stopped != null) return stopped;
+    if (Thread.currentThread() != exitHook) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(exitHook);
+      } catch (IllegalStateException e) {
+        // The JVM is exiting: the hook runs too, and finds this stop done.
+      }
+    }
     long begin = System.nanoTime();
     rememberDescendants();
     List<ProcessHandle> tree = new ArrayList<>();
