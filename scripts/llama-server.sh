@@ -6,6 +6,8 @@
 #                                              start llama-server (1 thread) and print its base URL; MODEL is
 #                                              tiny (default, ~3.5M params) or slow-load (~300M params, F16:
 #                                              ~1.3 s of real 503 "Loading model" for readiness tests)
+#   scripts/llama-server.sh run PORT SLOTS [MODEL]
+#                                              the same in the foreground, as the process itself: for @LaunchServer
 #   scripts/llama-server.sh stop PORT          stop the server started on PORT
 #
 # Debian 12 has no llama.cpp and forky's needs a newer libc, so it runs in a chroot (cached in
@@ -75,15 +77,31 @@ prepare() {
   echo "prepared: $(chroot "$LLAMA_ROOT" llama-server --version 2>&1 | grep -m1 -i version || echo llama-server)"
 }
 
-start() {
-  local port="${1:?port}" slots="${2:-1}" model="${3:-tiny}"
+# The flags every server here gets: one thread (see shared/reference/real-engine.md), metrics, the alias.
+server_args() {
+  local port="$1" slots="$2" model="$3"
   [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] || die "not prepared: run '$0 prepare' first"
   [ -f "$LLAMA_ROOT$MODEL_DIR/$model.gguf" ] || die "no model '$model' (tiny or slow-load); run '$0 prepare'"
+  echo "-m $MODEL_DIR/$model.gguf --host 127.0.0.1 --port $port -np $slots -c $((slots * CTX_PER_SLOT)) -t 1 --metrics" \
+    "--alias llmbench-tiny --no-webui"
+}
+
+# In the foreground, as the process itself (exec): for a suite that launches the server (@LaunchServer) and
+# reads its log, and stops it with SIGTERM.
+run() {
+  local port="${1:?port}" slots="${2:-1}" model="${3:-tiny}" args
+  args=$(server_args "$port" "$slots" "$model") || exit 1
+  # shellcheck disable=SC2086 # the flags are words on purpose
+  exec chroot "$LLAMA_ROOT" llama-server $args
+}
+
+start() {
+  local port="${1:?port}" slots="${2:-1}" model="${3:-tiny}"
+  server_args "$port" "$slots" "$model" >/dev/null || exit 1
   stop "$port" >/dev/null 2>&1 || true
   local log="$ROOT_DIR/.llama/server-$port.log"
   mkdir -p "$(dirname "$log")"
-  nohup chroot "$LLAMA_ROOT" llama-server -m "$MODEL_DIR/$model.gguf" --host 127.0.0.1 --port "$port" -np "$slots" \
-    -c $((slots * CTX_PER_SLOT)) -t 1 --metrics --alias llmbench-tiny --no-webui > "$log" 2>&1 &
+  nohup chroot "$LLAMA_ROOT" llama-server $(server_args "$port" "$slots" "$model") > "$log" 2>&1 &
   echo $! > "$ROOT_DIR/.llama/server-$port.pid"
   # Only check it is alive here: waiting for readiness is LLMBench's job, tested against the real 503 phase.
   sleep 0.2
@@ -107,6 +125,7 @@ stop() {
 case "${1:-}" in
   prepare) prepare ;;
   start) shift; start "$@" ;;
+  run) shift; run "$@" ;;
   stop) shift; stop "$@" ;;
-  *) die "usage: $0 prepare | start PORT [SLOTS] [tiny|slow-load] | stop PORT" ;;
+  *) die "usage: $0 prepare | start PORT [SLOTS] [tiny|slow-load] | run PORT [SLOTS] [tiny|slow-load] | stop PORT" ;;
 esac

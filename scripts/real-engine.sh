@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Runs the real-engine benchmarks: prepares llama-server (cached), starts one server with 1 slot on
-# 8091 and one with 4 slots on 8092, runs `mvn -Preal-engine`, and stops them whatever happens.
+# Runs the real-engine tests and benchmarks: prepares llama-server (cached), starts one server with 1 slot
+# on 8091 and one with 4 slots on 8092 for the sweeps, runs every test tagged real-engine (`mvn
+# -Preal-engine test`: the sweeps, and the suites that launch llama-server themselves), and stops the
+# servers whatever happens.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if ! bash scripts/llama-server.sh prepare; then
   echo "real-engine: llama-server could not be prepared (reason above); real-engine benchmarks not run" >&2
   exit 1
 fi
-trap 'for p in 8091 8092 8093; do bash scripts/llama-server.sh stop $p; done' EXIT
+trap 'for p in 8091 8092; do bash scripts/llama-server.sh stop $p; done' EXIT
 bash scripts/llama-server.sh start 8091 1 || exit 1
 bash scripts/llama-server.sh start 8092 4 || exit 1
-mvn -q install -DskipTests || exit 1
-mvn -pl sample-tests -Preal-engine test "$@"
+mvn -Preal-engine test "$@"

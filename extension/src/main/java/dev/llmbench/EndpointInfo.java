@@ -18,11 +18,12 @@ import org.apiguardian.api.API;
  * @param timeToReady   how long this client waited until the server was ready: the client's wait, not the
  *                      server's own load time (a server already up is ready at once)
  * @param readinessLog  what the wait saw, one line per change of status: {@code +1.2 s GET /health answered 503 ...}
+ * @param startup       what the server's log said about its startup, when LLMBench launched it or followed its log
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public record EndpointInfo(
     String url, String model, ApiStyle api, Optional<String> embedded, Optional<String> serverVersion,
-    Duration timeToReady, List<String> readinessLog) {
+    Duration timeToReady, List<String> readinessLog, ServerStartup startup) {
 
   public EndpointInfo {
     readinessLog = List.copyOf(readinessLog);

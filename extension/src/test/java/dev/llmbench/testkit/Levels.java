@@ -5,6 +5,7 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Rate;
 import dev.llmbench.ServerMetrics;
+import dev.llmbench.ServerStartup;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.StopReason;
 import dev.llmbench.internal.client.RequestTrace;
@@ -29,7 +30,7 @@ public final class Levels {
 
   /** The endpoint every built level reports. */
   public static final EndpointInfo ENDPOINT = new EndpointInfo("http://127.0.0.1:1/", "m", ApiStyle.CHAT, Optional.empty(),
-      Optional.empty(), Duration.ZERO, List.of());
+      Optional.empty(), Duration.ZERO, List.of(), ServerStartup.NONE);
 
   private final LoadShape load;
   private String label;

@@ -4,11 +4,13 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ApiStyle;
 import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.internal.launch.LaunchCommand;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
@@ -44,6 +46,19 @@ public final class SettingKeys {
       SettingKeys::profile);
   public static final Setting<Duration> EMBEDDED_STARTUP_DELAY = new Setting<>("llmbench.embedded.startup-delay", "0s",
       null, "the embedded engine answers 503 this long", SettingKeys::notNegative);
+  public static final Setting<LaunchCommand> LAUNCH_COMMAND = new Setting<>("llmbench.launch.command", "", "none",
+      "start the server as a process, e.g. `vllm serve Qwen/Qwen2.5-7B --port ${port}` (quotes as in a shell, no "
+          + "shell runs; `${port}` becomes a free port)", LaunchCommand::parse);
+  public static final Setting<Path> LAUNCH_WORKING_DIR = new Setting<>("llmbench.launch.working-dir", "", "the JVM's",
+      "where the launched server runs", Path::of);
+  public static final Setting<Map<String, String>> LAUNCH_ENV = new Setting<>("llmbench.launch.env", "", "none",
+      "extra environment of the launched server, `NAME=value` words", LaunchCommand::parseEnvironment);
+  public static final Setting<Path> LAUNCH_LOG_FILE = new Setting<>("llmbench.launch.log-file", "",
+      "`<report dir>/server-<port>.log`", "where the launched server's output goes", Path::of);
+  public static final Setting<Duration> LAUNCH_STOP_GRACE = new Setting<>("llmbench.launch.stop-grace", "30s", null,
+      "how long the launched server may take to stop after SIGTERM before it is killed", SettingKeys::notNegative);
+  public static final Setting<Path> SERVER_LOG_FILE = new Setting<>("llmbench.server.log-file", "", "none",
+      "a server log to follow for the startup phases, for a server started elsewhere", Path::of);
   public static final Setting<List<Integer>> SWEEP_LEVELS = new Setting<>("llmbench.sweep.levels", "", "the annotation's",
       "concurrency levels of every `@ConcurrencySweep`, e.g. `1,4,16`", t -> list(t, Integer::parseInt, "1,4,16"));
   public static final Setting<List<Double>> SWEEP_RATES = new Setting<>("llmbench.sweep.rates", "", "the annotation's",
@@ -58,7 +73,8 @@ public final class SettingKeys {
   /** Every setting, in README order. */
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
-        REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, SWEEP_LEVELS, SWEEP_RATES,
+        REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, LAUNCH_COMMAND,
+        LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE, SERVER_LOG_FILE, SWEEP_LEVELS, SWEEP_RATES,
         SWEEP_REQUESTS, REPORT_DIR, ALLURE_CONFIG);
   }
 

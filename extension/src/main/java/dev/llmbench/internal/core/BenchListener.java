@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LlmReply;
 import dev.llmbench.RequestFailure;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -16,8 +17,17 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public interface BenchListener {
 
-  /** The readiness wait is still going, {@code elapsed} in; {@code last} is what the last probe saw. */
-  default void readinessProgress(String url, Duration elapsed, String last) {}
+  /**
+   * The readiness wait is still going, {@code waited} in; {@code startup} is what the server's own log says
+   * (empty when none is read), {@code last} what the last probe saw.
+   */
+  default void readinessProgress(String url, Duration waited, String startup, String last) {}
+
+  /** The run started a server itself: its command (without environment values), process id and log. */
+  default void serverLaunched(String command, long pid, Path log) {}
+
+  /** The run stopped the server it started: how it ended. */
+  default void serverStopped(String command, String ending) {}
 
   default void endpointReady(EndpointInfo endpoint) {}
 

@@ -7,16 +7,27 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.CompletionRequest;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.EndpointNotReadyException;
+import dev.llmbench.ServerStartup;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.format.Excerpt;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.launch.Engine;
+import dev.llmbench.internal.launch.LaunchCommand;
+import dev.llmbench.internal.launch.LaunchedServer;
+import dev.llmbench.internal.launch.PhaseHistory;
+import dev.llmbench.internal.launch.ServerExitedException;
+import dev.llmbench.internal.launch.ServerLaunchException;
+import dev.llmbench.internal.launch.ServerLog;
+import dev.llmbench.internal.launch.StartupPhase;
 import java.io.IOException;
 import java.net.ProtocolException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -26,38 +37,34 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * One endpoint for the whole run: its clients, the embedded engine if there is one, and the outcome of
- * the one readiness wait.
+ * One endpoint for the whole run: the server (the embedded engine, one the run launched, or one that runs
+ * elsewhere), its clients, and the outcome of the one readiness wait. Starts nothing until first asked to
+ * be ready, so that a launch failure is one failure for every test of the endpoint.
  */
 @API(status = INTERNAL)
 public final class Endpoint implements AutoCloseable {
 
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(60);
+  /** The engine's "listening" line may reach its log a moment after /health answers. */
+  private static final Duration LISTENING_LINE = Duration.ofMillis(500);
 
   private final EndpointConfig config;
   private final BenchListener listener;
-  private final EmbeddedLlmServer embedded;
-  private final OpenAiClient client;
-  private final OpenAiClient probe;
+  private final Path reportDir;
+  private EmbeddedLlmServer embedded;
+  private LaunchedServer launched;
+  private ServerLog startupLog;
+  private OpenAiClient client;
+  private OpenAiClient probe;
   private EndpointInfo info;
   private RuntimeException notReady;
   private EndpointNotReadyException lost;
 
-  public Endpoint(EndpointConfig config, BenchListener listener) {
+  /** @param reportDir where a launched server's log goes unless the launch names a file */
+  public Endpoint(EndpointConfig config, BenchListener listener, Path reportDir) {
     this.config = config;
     this.listener = listener;
-    this.embedded = config.isEmbedded()
-        ? EmbeddedLlmServer.start(config.embeddedProfile(), 0, config.embeddedStartupDelay())
-        : null;
-    URI url = embedded != null ? embedded.baseUrl() : config.baseUrl();
-    String key = System.getenv(config.apiKeyEnv());
-    Duration probeTimeout = min(PROBE_TIMEOUT, config.readyTimeout());
-    this.client = new OpenAiClient(url, key, config.requestTimeout(), config.idleTimeout());
-    this.probe = new OpenAiClient(url, key, probeTimeout, probeTimeout);
-  }
-
-  private static Duration min(Duration a, Duration b) {
-    return a.compareTo(b) <= 0 ? a : b;
+    this.reportDir = reportDir;
   }
 
   public OpenAiClient client() {
@@ -68,6 +75,39 @@ public final class Endpoint implements AutoCloseable {
     return config;
   }
 
+  /** Starts the server when the run owns one, and the clients. */
+  private void start() {
+    URI url;
+    if (config.launch().isPresent()) {
+      url = launch(config.launch().get());
+    } else if (config.isEmbedded()) {
+      embedded = EmbeddedLlmServer.start(config.embeddedProfile(), 0, config.embeddedStartupDelay());
+      url = embedded.baseUrl();
+    } else {
+      url = config.baseUrl();
+    }
+    if (startupLog == null) startupLog = config.serverLogFile().map(ServerLog::follow).orElse(null);
+    String key = System.getenv(config.apiKeyEnv());
+    Duration probeTimeout = PROBE_TIMEOUT.compareTo(config.readyTimeout()) <= 0 ? PROBE_TIMEOUT : config.readyTimeout();
+    this.client = new OpenAiClient(url, key, config.requestTimeout(), config.idleTimeout());
+    this.probe = new OpenAiClient(url, key, probeTimeout, probeTimeout);
+  }
+
+  private URI launch(LaunchSpec spec) {
+    String port = spec.command().placeholders().contains("port") ? Integer.toString(LaunchCommand.freeLocalPort()) : null;
+    if (port == null && config.baseUrl() == null) {
+      throw new ServerLaunchException("the launch command has no ${port} and llmbench.base-url is unset, so LLMBench "
+          + "cannot know where the server listens; add --port ${port} (or the engine's own flag) to the command, or "
+          + "set llmbench.base-url", null);
+    }
+    LaunchCommand command = spec.command().resolve(port == null ? Map.of() : Map.of("port", port));
+    Path log = spec.logFile().orElse(reportDir.resolve("server-" + (port == null ? "launched" : port) + ".log"));
+    launched = LaunchedServer.launch(command, log, ServerLog.DEFAULT_RECENT_LINES, spec.stopGrace());
+    startupLog = config.serverLogFile().map(ServerLog::follow).orElse(launched.log());
+    listener.serverLaunched(command.describe(), launched.pid(), log);
+    return config.baseUrl() != null ? config.baseUrl() : URI.create("http://127.0.0.1:" + port);
+  }
+
   /**
    * Waits, once per run, until the server answers its health route and a 1-token completion; later
    * calls return the first outcome at once, failure included.
@@ -76,6 +116,11 @@ public final class Endpoint implements AutoCloseable {
     if (info != null) return info;
     if (notReady != null) throw new EndpointNotReadyException("not waited for again: " + notReady.getMessage(), notReady);
     try {
+      try {
+        start();
+      } catch (ServerLaunchException e) {
+        throw new EndpointNotReadyException("the server could not be launched: " + e.getMessage(), e);
+      }
       info = Listeners.step(listener, "Wait until " + client.baseUrl() + " is ready", this::waitUntilReady);
       listener.endpointReady(info);
       return info;
@@ -96,7 +141,11 @@ public final class Endpoint implements AutoCloseable {
     ensureReady();
     if (lost != null) throw new EndpointNotReadyException("not tried again: " + lost.getMessage(), lost);
     try {
+      if (launched != null) launched.checkRunning();
       probe.get("/health");
+    } catch (ServerExitedException e) {
+      lost = new EndpointNotReadyException("the launched server stopped after " + after + ": " + e.getMessage(), e);
+      throw lost;
     } catch (IOException | RuntimeException e) {
       lost = new EndpointNotReadyException("LLM endpoint " + client.baseUrl() + " stopped answering after " + after
           + " (" + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
@@ -120,10 +169,13 @@ public final class Endpoint implements AutoCloseable {
             Duration elapsed = log.elapsed();
             if (!condition.isSatisfied() && elapsed.toNanos() >= nextProgress.get()) {
               nextProgress.addAndGet(config.readyProgressInterval().toNanos());
-              listener.readinessProgress(url, elapsed, log.last());
+              listener.readinessProgress(url, elapsed, startupSoFar(), log.last());
             }
           })
           .until(() -> probeOnce(log, model));
+    } catch (ServerExitedException e) {
+      listener.endpointNotReady(url, log.lines());
+      throw new EndpointNotReadyException("LLM endpoint " + url + " cannot become ready: " + e.getMessage(), e);
     } catch (CannotBecomeReady e) {
       listener.endpointNotReady(url, log.lines());
       throw new EndpointNotReadyException("LLM endpoint " + url + " cannot become ready: " + e.getMessage()
@@ -133,12 +185,47 @@ public final class Endpoint implements AutoCloseable {
       listener.endpointNotReady(url, log.lines());
       throw new EndpointNotReadyException("LLM endpoint " + url + " was not ready after "
           + Formats.duration(log.elapsed()) + " (limit " + Formats.duration(config.readyTimeout())
-          + "); last status: " + log.last() + ". Check that the server is running and loading the model, "
-          + "or raise llmbench.ready.timeout.", e);
+          + "); last status: " + log.last() + (startupLog == null ? "" : "; its log: " + startupLog.phases().describe())
+          + ". Check that the server is running and loading the model, or raise llmbench.ready.timeout.", e);
     }
+    Duration waited = log.elapsed();
     return new EndpointInfo(url, model.get(), config.api(),
-        embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()), serverVersion(), log.elapsed(),
-        log.lines());
+        embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()), serverVersion(), waited,
+        log.lines(), startup());
+  }
+
+  /** The launch and the server's phases so far, for a progress line; empty when there is neither. */
+  private String startupSoFar() {
+    String phases = startupLog == null ? "" : startupLog.phases().describe();
+    String since = launched == null ? "" : "launched " + Formats.duration(launched.sinceLaunch()) + " ago";
+    return since.isEmpty() || phases.isEmpty() ? since + phases : since + "; " + phases;
+  }
+
+  /** What the server's log said about its startup, once the wait is over. */
+  private ServerStartup startup() {
+    Optional<Duration> sinceLaunch = Optional.ofNullable(launched).map(LaunchedServer::sinceLaunch);
+    if (startupLog == null) return sinceLaunch.map(d -> new ServerStartup(Optional.empty(), List.of(), List.of(),
+        Optional.of(d), "")).orElse(ServerStartup.NONE);
+    PhaseHistory phases = startupLog.phases();
+    long until = System.nanoTime() + LISTENING_LINE.toNanos();
+    while (phases.engine().isPresent() && !phases.listening() && System.nanoTime() < until) {
+      sleep(Duration.ofMillis(50));
+      phases = startupLog.phases();
+    }
+    return new ServerStartup(phases.engine().map(Engine::displayName),
+        phases.spans().stream().filter(s -> s.phase() != StartupPhase.LISTENING)
+            .map(s -> new ServerStartup.Phase(s.phase().label(), s.startSeen() ? Optional.of(s.time()) : Optional.empty()))
+            .toList(),
+        phases.engineTimings().stream().map(t -> new ServerStartup.EngineDuration(t.what(), t.took())).toList(),
+        sinceLaunch, phases.describe());
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
@@ -154,11 +241,12 @@ public final class Endpoint implements AutoCloseable {
   }
 
   /**
-   * One probe: health route, model id, then a 1-token completion. Records what it saw in the log; throws
-   * {@link CannotBecomeReady} for what waiting cannot clear, and waits on the rest (refused connections,
-   * 502/503/504, timeouts: a server that is starting).
+   * One probe: the launched server still running, health route, model id, then a 1-token completion.
+   * Records what it saw in the log; throws for what waiting cannot clear, and waits on the rest (refused
+   * connections, 502/503/504, timeouts: a server that is starting).
    */
   private boolean probeOnce(ReadinessLog log, AtomicReference<String> model) {
+    if (launched != null) launched.checkRunning();
     try {
       String route = "/health";
       Optional<OpenAiClient.HttpAnswer> health = probe.get(route);
@@ -249,13 +337,15 @@ public final class Endpoint implements AutoCloseable {
 
   @Override
   public void close() {
-    client.close();
-    probe.close();
+    if (client != null) client.close();
+    if (probe != null) probe.close();
     if (embedded != null) embedded.close();
+    if (launched != null) listener.serverStopped(launched.command().describe(), launched.stop().toString());
+    if (startupLog != null) startupLog.close();
   }
 
   @Override
   public String toString() {
-    return client.toString();
+    return client == null ? "endpoint " + config.baseUrl() : client.toString();
   }
 }

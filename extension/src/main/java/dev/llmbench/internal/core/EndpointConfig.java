@@ -5,15 +5,19 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.ApiStyle;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
  * An endpoint's resolved settings. Two tests with equal configs share one endpoint (one embedded engine,
  * one readiness wait), so the record itself is the endpoint's identity.
  *
- * @param baseUrl the server root, or null for the embedded engine
- * @param model   the model id, or empty for the first id {@code /v1/models} lists
+ * @param baseUrl       the server root, or null for the embedded engine (or, when launching, 127.0.0.1 at the port)
+ * @param model         the model id, or empty for the first id {@code /v1/models} lists
+ * @param launch        a server the run starts itself
+ * @param serverLogFile a log to read the startup phases from, for a server started elsewhere
  */
 @API(status = INTERNAL)
 public record EndpointConfig(
@@ -27,9 +31,11 @@ public record EndpointConfig(
     Duration requestTimeout,
     Duration idleTimeout,
     PerformanceProfile embeddedProfile,
-    Duration embeddedStartupDelay) {
+    Duration embeddedStartupDelay,
+    Optional<LaunchSpec> launch,
+    Optional<Path> serverLogFile) {
 
   public boolean isEmbedded() {
-    return baseUrl == null;
+    return baseUrl == null && launch.isEmpty();
   }
 }

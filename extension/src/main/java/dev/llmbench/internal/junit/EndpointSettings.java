@@ -6,16 +6,28 @@ import static dev.llmbench.internal.config.SettingKeys.BASE_URL;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_PROFILE;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_STARTUP_DELAY;
 import static dev.llmbench.internal.config.SettingKeys.IDLE_TIMEOUT;
+import static dev.llmbench.internal.config.SettingKeys.LAUNCH_COMMAND;
+import static dev.llmbench.internal.config.SettingKeys.LAUNCH_ENV;
+import static dev.llmbench.internal.config.SettingKeys.LAUNCH_LOG_FILE;
+import static dev.llmbench.internal.config.SettingKeys.LAUNCH_STOP_GRACE;
+import static dev.llmbench.internal.config.SettingKeys.LAUNCH_WORKING_DIR;
 import static dev.llmbench.internal.config.SettingKeys.MODEL;
 import static dev.llmbench.internal.config.SettingKeys.READY_POLL_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.READY_PROGRESS_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.READY_TIMEOUT;
 import static dev.llmbench.internal.config.SettingKeys.REQUEST_TIMEOUT;
+import static dev.llmbench.internal.config.SettingKeys.SERVER_LOG_FILE;
 
+import dev.llmbench.LaunchServer;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.EndpointConfig;
+import dev.llmbench.internal.core.LaunchSpec;
+import dev.llmbench.internal.launch.LaunchCommand;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -41,10 +53,38 @@ final class EndpointSettings {
           get(settings, REQUEST_TIMEOUT, a, LlmEndpoint::requestTimeout),
           get(settings, IDLE_TIMEOUT, a, LlmEndpoint::idleTimeout),
           get(settings, EMBEDDED_PROFILE, a, LlmEndpoint::embeddedProfile),
-          get(settings, EMBEDDED_STARTUP_DELAY, a, LlmEndpoint::embeddedStartupDelay));
+          get(settings, EMBEDDED_STARTUP_DELAY, a, LlmEndpoint::embeddedStartupDelay),
+          launch(settings, Annotations.nearest(context, LaunchServer.class)),
+          settings.get(SERVER_LOG_FILE).optional());
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.endpoint(where, e);
     }
+  }
+
+  /** A server to start: from llmbench.launch.command, else from {@link LaunchServer}; its other settings apply either way. */
+  private static Optional<LaunchSpec> launch(Settings settings, Optional<LaunchServer> a) {
+    Optional<LaunchCommand> command = settings.get(LAUNCH_COMMAND).optional()
+        .or(() -> a.map(l -> LaunchCommand.of(l.command())));
+    if (command.isEmpty()) return Optional.empty();
+    LaunchCommand c = command.get();
+    Optional<Path> dir = settings.get(LAUNCH_WORKING_DIR, a.map(LaunchServer::workingDir).orElse(null)).optional();
+    if (dir.isPresent()) c = c.inDirectory(dir.get());
+    Map<String, String> env = settings.get(LAUNCH_ENV).optional().orElseGet(() -> a.map(l -> environment(l.environment()))
+        .orElse(Map.of()));
+    return Optional.of(new LaunchSpec(c.withEnvironment(env),
+        settings.get(LAUNCH_LOG_FILE, a.map(LaunchServer::logFile).orElse(null)).optional(),
+        settings.get(LAUNCH_STOP_GRACE, a.map(LaunchServer::stopGrace).orElse(null)).value()));
+  }
+
+  /** {@code NAME=value} words, each one whole: values may hold spaces. */
+  private static Map<String, String> environment(String[] words) {
+    Map<String, String> env = new LinkedHashMap<>();
+    for (String w : words) {
+      int eq = w.indexOf('=');
+      if (eq < 1) throw new IllegalArgumentException("@LaunchServer environment '" + w + "' is not NAME=value");
+      env.put(w.substring(0, eq), w.substring(eq + 1));
+    }
+    return env;
   }
 
   private static <T> T get(Settings settings, Setting<T> setting, Optional<LlmEndpoint> a, Function<LlmEndpoint, String> attribute) {

@@ -30,13 +30,15 @@ final class RunState implements AutoCloseable {
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RunState.class);
 
   private final BenchListener listener;
+  private final Path reportDir;
   private final Duration progressInterval;
   private final Thread onShutdown = new Thread(this::shuttingDown, "llmbench-shutdown");
   private volatile LevelInProgress measuring;
   private volatile Endpoint measuringAgainst;
 
-  private RunState(BenchListener listener, Duration progressInterval) {
+  private RunState(BenchListener listener, Path reportDir, Duration progressInterval) {
     this.listener = listener;
+    this.reportDir = reportDir;
     this.progressInterval = progressInterval;
     Runtime.getRuntime().addShutdownHook(onShutdown);
   }
@@ -82,7 +84,7 @@ final class RunState implements AutoCloseable {
     }
     Path allureResults = AllureReporter.resultsDir(context.getConfigurationParameter("allure.results.directory"));
     return new RunState(Listeners.broadcast(List.of(new ConsoleReporter(reportDir), new FileReporter(reportDir),
-        new AllureReporter(allureResults, allureConfig))), progressInterval);
+        new AllureReporter(allureResults, allureConfig))), reportDir, progressInterval);
   }
 
   BenchListener listener() {
@@ -98,7 +100,7 @@ final class RunState implements AutoCloseable {
   static Endpoint endpoint(ExtensionContext context) {
     EndpointConfig config = EndpointSettings.of(context);
     RunState run = of(context); // stored first, so closed after the endpoints
-    return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(config, k -> new Endpoint(config, run.listener()),
+    return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(config, k -> new Endpoint(config, run.listener, run.reportDir),
         Endpoint.class);
   }
 

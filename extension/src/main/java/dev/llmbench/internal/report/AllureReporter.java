@@ -100,8 +100,10 @@ public final class AllureReporter implements BenchListener {
   public void endpointReady(EndpointInfo endpoint) {
     runFiles.endpointReady(endpoint);
     if (!active()) return;
-    // Changes every run: shown, but left out of the history id.
+    // Change every run: shown, but left out of the history id.
     Allure.parameter("time to ready", Formats.duration(endpoint.timeToReady()), true);
+    endpoint.startup().readySinceLaunch().ifPresent(d -> Allure.parameter("ready since launch", Formats.duration(d), true));
+    if (!endpoint.startup().summary().isEmpty()) Allure.parameter("startup", endpoint.startup().summary(), true);
     attach("readiness", "text/plain", "txt", String.join("\n", endpoint.readinessLog()));
   }
 

@@ -3,6 +3,7 @@ package dev.llmbench.internal.report;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.EndpointInfo;
+import dev.llmbench.ServerStartup;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.LevelProgress;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -31,14 +32,28 @@ public final class ConsoleReporter implements BenchListener {
   }
 
   @Override
-  public void readinessProgress(String url, Duration elapsed, String last) {
-    out().printf("[llmbench] waiting for %s: %s elapsed, last: %s%n", url, Formats.duration(elapsed), last);
+  public void readinessProgress(String url, Duration waited, String startup, String last) {
+    out().printf("[llmbench] waiting for %s: %s elapsed, %slast: %s%n", url, Formats.duration(waited),
+        startup.isEmpty() ? "" : startup + "; ", last);
+  }
+
+  @Override
+  public void serverLaunched(String command, long pid, Path log) {
+    out().printf("[llmbench] launched %s (pid %d); its log: %s%n", command, pid, log.toAbsolutePath());
+  }
+
+  @Override
+  public void serverStopped(String command, String ending) {
+    out().printf("[llmbench] stopped %s: %s%n", command, ending);
   }
 
   @Override
   public void endpointReady(EndpointInfo endpoint) {
-    out().printf("[llmbench] %s ready after %s, model '%s'%n", endpoint.url(), Formats.duration(endpoint.timeToReady()),
-        endpoint.model());
+    ServerStartup startup = endpoint.startup();
+    String since = startup.readySinceLaunch().map(d -> " (" + Formats.duration(d) + " since launch)").orElse("");
+    out().printf("[llmbench] %s ready after %s of waiting%s, model '%s'%s%n", endpoint.url(),
+        Formats.duration(endpoint.timeToReady()), since, endpoint.model(),
+        startup.summary().isEmpty() ? "" : "; " + startup.summary());
   }
 
   @Override

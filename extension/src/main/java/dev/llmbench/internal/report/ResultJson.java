@@ -13,6 +13,7 @@ import dev.llmbench.Distribution;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.RequestFailure;
+import dev.llmbench.ServerStartup;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -81,6 +82,16 @@ public final class ResultJson {
     own.put("model", r.endpoint().model());
     own.put("endpoint", r.endpoint().url());
     own.put("time_to_ready_s", r.endpoint().timeToReady().toNanos() / 1e9);
+    ServerStartup startup = r.endpoint().startup();
+    startup.readySinceLaunch().ifPresent(d -> own.put("ready_since_launch_s", d.toNanos() / 1e9));
+    if (startup.engine().isPresent()) {
+      ObjectNode s = own.putObject("startup").put("engine", startup.engine().get()).put("summary", startup.summary());
+      ArrayNode phases = s.putArray("phases");
+      startup.phases().forEach(p -> phases.addObject().put("phase", p.name())
+          .put("seconds", p.time().map(d -> d.toNanos() / 1e9).orElse(null)));
+      ArrayNode printed = s.putArray("engine_durations");
+      startup.engineDurations().forEach(d -> printed.addObject().put("what", d.what()).put("seconds", d.took().toNanos() / 1e9));
+    }
     r.endpoint().serverVersion().ifPresent(v -> own.put("server_version", v));
     own.put("max_tokens", r.maxTokens());
     own.put("prompts", r.prompts());
