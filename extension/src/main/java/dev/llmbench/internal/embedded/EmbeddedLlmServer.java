@@ -3,18 +3,10 @@ package dev.llmbench.internal.embedded;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -27,18 +19,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class EmbeddedLlmServer implements AutoCloseable {
 
-  static {
-    // Real engines (uvicorn, llama.cpp) disable Nagle; without it a chunk written right after the role
-    // chunk waits for the client's delayed ACK, adding ~40 ms to TTFT. Read once, before the first server.
-    if (System.getProperty("sun.net.httpserver.nodelay") == null) System.setProperty("sun.net.httpserver.nodelay", "true");
-  }
-
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int DEFAULT_MAX_TOKENS = 1024;
 
   private final PerformanceProfile profile;
-  private final HttpServer http;
-  private final ExecutorService handlers;
+  private static final Duration KEEP_ALIVE = Duration.ofSeconds(30);
+
+  private final LoopbackHttpServer http;
   private final BatchScheduler scheduler;
   private final long readyAtNanos;
   private final AtomicLong ids = new AtomicLong();
@@ -48,21 +35,25 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     this.profile = profile;
     this.readyAtNanos = System.nanoTime() + startupDelay.toNanos();
     this.scheduler = new BatchScheduler(profile);
-    this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
-    this.handlers = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "llmbench-embedded-http");
-      t.setDaemon(true);
-      return t;
-    });
-    http.setExecutor(handlers);
-    http.createContext("/health", this::health);
-    http.createContext("/v1/models", this::models);
-    http.createContext("/version", this::version);
-    http.createContext("/metrics", this::metrics);
-    http.createContext("/v1/chat/completions", ex -> generate(ex, true));
-    http.createContext("/v1/completions", ex -> generate(ex, false));
-    http.createContext("/", ex -> sendJson(ex, 404, error("no route for " + ex.getRequestURI().getPath(), "not_found")));
-    http.start();
+    try {
+      this.http = new LoopbackHttpServer(port, KEEP_ALIVE, this::route);
+    } catch (IOException e) {
+      scheduler.close();
+      throw e;
+    }
+  }
+
+  private void route(Exchange ex) throws IOException, InterruptedException {
+    String path = ex.request.path();
+    switch (path) {
+      case "/health" -> health(ex);
+      case "/v1/models" -> models(ex);
+      case "/version" -> version(ex);
+      case "/metrics" -> metrics(ex);
+      case "/v1/chat/completions" -> generate(ex, true);
+      case "/v1/completions" -> generate(ex, false);
+      default -> sendJson(ex, 404, error("no route for " + path, "not_found"));
+    }
   }
 
   /** Starts a server on 127.0.0.1 at {@code port} (0 for a free one). */
@@ -75,34 +66,48 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   }
 
   public URI baseUrl() {
-    return URI.create("http://127.0.0.1:" + http.getAddress().getPort());
+    return URI.create("http://127.0.0.1:" + http.port());
   }
 
   public PerformanceProfile profile() {
     return profile;
   }
 
+  /** Connections accepted since the start: a kept-alive client opens one. */
+  long acceptedConnections() {
+    return http.acceptedConnections();
+  }
+
+  int openConnections() {
+    return http.openConnections();
+  }
+
+  /** Sequences in the running batch now. */
+  int running() {
+    return scheduler.runningCount();
+  }
+
   private boolean ready() {
     return System.nanoTime() - readyAtNanos >= 0;
   }
 
-  private void health(HttpExchange ex) throws IOException {
+  private void health(Exchange ex) throws IOException {
     if (ready()) sendJson(ex, 200, JSON.createObjectNode().put("status", "ok"));
     else sendJson(ex, 503, error("Loading model", "unavailable_error"));
   }
 
-  private void models(HttpExchange ex) throws IOException {
+  private void models(Exchange ex) throws IOException {
     ObjectNode body = JSON.createObjectNode().put("object", "list");
     body.putArray("data").addObject().put("id", profile.model()).put("object", "model")
         .put("owned_by", "llmbench-embedded");
     sendJson(ex, 200, body);
   }
 
-  private void version(HttpExchange ex) throws IOException {
+  private void version(Exchange ex) throws IOException {
     sendJson(ex, 200, JSON.createObjectNode().put("version", "llmbench-embedded/" + profile.name()));
   }
 
-  private void metrics(HttpExchange ex) throws IOException {
+  private void metrics(Exchange ex) throws IOException {
     String label = "{model_name=\"" + profile.model() + "\"}";
     String text = ""
         + "# TYPE vllm:num_requests_running gauge\n"
@@ -121,18 +126,13 @@ public final class EmbeddedLlmServer implements AutoCloseable {
         + "llmbench:decode_steps_total" + label + " " + scheduler.steps.get() + "\n"
         + "# TYPE llmbench:http_requests_total counter\n"
         + "llmbench:http_requests_total" + label + " " + requestsTotal.get() + "\n";
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
-    ex.sendResponseHeaders(200, bytes.length);
-    try (OutputStream os = ex.getResponseBody()) {
-      os.write(bytes);
-    }
+    ex.respond(200, "text/plain; version=0.0.4", text.getBytes(StandardCharsets.UTF_8));
   }
 
-  private void generate(HttpExchange ex, boolean chat) throws IOException {
+  private void generate(Exchange ex, boolean chat) throws IOException, InterruptedException {
     long arrival = System.nanoTime();
     requestsTotal.incrementAndGet();
-    if (!"POST".equals(ex.getRequestMethod())) {
+    if (!"POST".equals(ex.request.method())) {
       sendJson(ex, 405, error("use POST", "invalid_request_error"));
       return;
     }
@@ -142,7 +142,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     }
     JsonNode body;
     try {
-      body = JSON.readTree(ex.getRequestBody());
+      body = JSON.readTree(ex.request.body());
     } catch (IOException e) {
       sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
       return;
@@ -186,23 +186,19 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     Sequence seq = new Sequence(arrival, promptTokens, maxTokens, ignoreEos, chat ? profile.reasoningTokens() : 0,
         TextModel.answer(prompt, seed), seed ^ n);
     scheduler.submit(seq);
+    boolean answered = false;
     try {
       if (stream) stream(ex, seq, id, chat, includeUsage);
       else respondWhole(ex, seq, id, chat);
-    } catch (IOException | InterruptedException e) {
-      seq.cancel(); // the client went away; free the batch slot
-      if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+      answered = true;
     } finally {
-      ex.close();
+      if (!answered) seq.cancel(); // the client went away, or the server is closing: free the batch slot
     }
   }
 
-  private void stream(HttpExchange ex, Sequence seq, String id, boolean chat, boolean includeUsage)
+  private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage)
       throws IOException, InterruptedException {
-    ex.getResponseHeaders().set("Content-Type", "text/event-stream");
-    ex.getResponseHeaders().set("Cache-Control", "no-cache");
-    ex.sendResponseHeaders(200, 0);
-    OutputStream os = ex.getResponseBody();
+    Exchange.ChunkedBody os = ex.startChunked(200, "text/event-stream", "Cache-Control", "no-cache");
     long created = System.currentTimeMillis() / 1000;
     while (true) {
       Sequence.Event e = scheduler.nextEvent(seq);
@@ -235,15 +231,14 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       writeEvent(os, usage.toString());
     }
     writeEvent(os, "[DONE]");
-    os.close();
+    os.finish();
   }
 
-  private static void writeEvent(OutputStream os, String data) throws IOException {
+  private static void writeEvent(Exchange.ChunkedBody os, String data) throws IOException {
     os.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
-    os.flush();
   }
 
-  private void respondWhole(HttpExchange ex, Sequence seq, String id, boolean chat)
+  private void respondWhole(Exchange ex, Sequence seq, String id, boolean chat)
       throws IOException, InterruptedException {
     StringBuilder content = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
@@ -288,25 +283,14 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     return body;
   }
 
-  private static void sendJson(HttpExchange ex, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsBytes(body);
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(status, bytes.length);
-    try (OutputStream os = ex.getResponseBody()) {
-      os.write(bytes);
-    }
+  private static void sendJson(Exchange ex, int status, JsonNode body) throws IOException {
+    ex.respond(status, "application/json", JSON.writeValueAsBytes(body));
   }
 
   @Override
   public void close() {
-    http.stop(0);
+    http.close();
     scheduler.close();
-    handlers.shutdownNow();
-    try {
-      handlers.awaitTermination(2, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   @Override
