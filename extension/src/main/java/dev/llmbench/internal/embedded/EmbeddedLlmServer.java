@@ -6,8 +6,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * An OpenAI-compatible server inside the JVM, on 127.0.0.1, driven by a {@link BatchScheduler}: the
@@ -15,53 +24,75 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Serves {@code /v1/chat/completions}, {@code /v1/completions} (streaming and not), {@code /v1/models},
  * {@code /health} (503 until the startup delay has passed), {@code /version} and {@code /metrics}
- * (Prometheus text with vLLM's metric names).
+ * (Prometheus text with vLLM's metric names, plus {@code llmbench:} counters of what the server received
+ * and injected).
+ *
+ * <p>It can misbehave on purpose, so that clients and assertions can be tested against failures
+ * (see {@link EmbeddedOptions}):
+ * <ul>
+ *   <li>per-request faults from a {@link FaultPlan}, deterministic for a seed and countable on both sides;</li>
+ *   <li>{@link ServerMode#NEVER_READY} and {@link ServerMode#NOT_FOUND};</li>
+ *   <li>an API key: like vLLM's {@code --api-key}, it guards {@code /v1/...} only, while {@code /health},
+ *       {@code /version} and {@code /metrics} stay open; the 401 body is OpenAI-style (vLLM's own is
+ *       {@code {"error":"Unauthorized"}}).</li>
+ * </ul>
+ * Checks run in this order: not-found mode, API key, method, readiness, then the fault draw, so only
+ * requests the engine would serve are numbered for faults.
  */
 public final class EmbeddedLlmServer implements AutoCloseable {
 
+  static final String CHAT = "/v1/chat/completions";
+  static final String COMPLETIONS = "/v1/completions";
+  /** POSTs to any other path are counted under this route label. */
+  static final String OTHER_ROUTE = "other";
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int DEFAULT_MAX_TOKENS = 1024;
+  private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS);
+  private static final byte[] NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+      + "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+      .getBytes(StandardCharsets.US_ASCII);
 
+  private final EmbeddedOptions options;
   private final PerformanceProfile profile;
-  private static final Duration KEEP_ALIVE = Duration.ofSeconds(30);
-
   private final LoopbackHttpServer http;
   private final BatchScheduler scheduler;
   private final long readyAtNanos;
+  private final byte[] expectedAuthorization;
   private final AtomicLong ids = new AtomicLong();
-  private final AtomicLong requestsTotal = new AtomicLong();
+  private final AtomicLong generationRequests = new AtomicLong();
+  private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
+  private final Map<FaultKind, LongAdder> faults = new EnumMap<>(FaultKind.class);
 
-  private EmbeddedLlmServer(PerformanceProfile profile, int port, Duration startupDelay) throws IOException {
-    this.profile = profile;
-    this.readyAtNanos = System.nanoTime() + startupDelay.toNanos();
+  private EmbeddedLlmServer(EmbeddedOptions options) throws IOException {
+    this.options = options;
+    this.profile = options.profile();
+    this.readyAtNanos = System.nanoTime() + options.startupDelay().toNanos();
+    this.expectedAuthorization = options.apiKey() == null ? null
+        : ("Bearer " + options.apiKey()).getBytes(StandardCharsets.UTF_8);
+    for (FaultKind kind : FaultKind.values()) faults.put(kind, new LongAdder());
+    posts.put(CHAT, new LongAdder());
+    posts.put(COMPLETIONS, new LongAdder());
     this.scheduler = new BatchScheduler(profile);
     try {
-      this.http = new LoopbackHttpServer(port, KEEP_ALIVE, this::route);
+      this.http = new LoopbackHttpServer(options.port(), options.keepAlive(), this::route);
     } catch (IOException e) {
       scheduler.close();
       throw e;
     }
   }
 
-  private void route(Exchange ex) throws IOException, InterruptedException {
-    String path = ex.request.path();
-    switch (path) {
-      case "/health" -> health(ex);
-      case "/v1/models" -> models(ex);
-      case "/version" -> version(ex);
-      case "/metrics" -> metrics(ex);
-      case "/v1/chat/completions" -> generate(ex, true);
-      case "/v1/completions" -> generate(ex, false);
-      default -> sendJson(ex, 404, error("no route for " + path, "not_found"));
-    }
+  /** Starts a server on 127.0.0.1 at {@code port} (0 for a free one) with no faults. */
+  public static EmbeddedLlmServer start(PerformanceProfile profile, int port, Duration startupDelay) {
+    return start(EmbeddedOptions.builder(profile).port(port).startupDelay(startupDelay).build());
   }
 
-  /** Starts a server on 127.0.0.1 at {@code port} (0 for a free one). */
-  public static EmbeddedLlmServer start(PerformanceProfile profile, int port, Duration startupDelay) {
+  /** Starts a server on 127.0.0.1 as {@code options} say. */
+  public static EmbeddedLlmServer start(EmbeddedOptions options) {
     try {
-      return new EmbeddedLlmServer(profile, port, startupDelay);
+      return new EmbeddedLlmServer(options);
     } catch (IOException e) {
-      throw new IllegalStateException("could not start the embedded LLM server on 127.0.0.1:" + port, e);
+      throw new IllegalStateException("could not start the embedded LLM server on 127.0.0.1:" + options.port(), e);
     }
   }
 
@@ -71,6 +102,40 @@ public final class EmbeddedLlmServer implements AutoCloseable {
 
   public PerformanceProfile profile() {
     return profile;
+  }
+
+  public EmbeddedOptions options() {
+    return options;
+  }
+
+  /** POST requests received on {@code route} (e.g. {@code /v1/chat/completions}, or {@link #OTHER_ROUTE}), whatever became of them. */
+  public long postsReceived(String route) {
+    LongAdder n = posts.get(route);
+    return n == null ? 0 : n.sum();
+  }
+
+  /** POST requests received, by route. */
+  public Map<String, Long> postsReceived() {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    posts.forEach((route, n) -> counts.put(route, n.sum()));
+    return Collections.unmodifiableMap(counts);
+  }
+
+  /** Generation requests that passed the API-key and readiness checks: the ones numbered for faults. */
+  public long generationRequests() {
+    return generationRequests.get();
+  }
+
+  /** Faults of {@code kind} acted out so far. */
+  public long faultsInjected(FaultKind kind) {
+    return faults.get(kind).sum();
+  }
+
+  /** Faults acted out so far, by kind, for every kind. */
+  public Map<FaultKind, Long> faultsInjected() {
+    Map<FaultKind, Long> counts = new EnumMap<>(FaultKind.class);
+    faults.forEach((kind, n) -> counts.put(kind, n.sum()));
+    return Collections.unmodifiableMap(counts);
   }
 
   /** Connections accepted since the start: a kept-alive client opens one. */
@@ -88,7 +153,42 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   }
 
   private boolean ready() {
-    return System.nanoTime() - readyAtNanos >= 0;
+    return options.mode() != ServerMode.NEVER_READY && System.nanoTime() - readyAtNanos >= 0;
+  }
+
+  private void route(Exchange ex) throws IOException, InterruptedException {
+    String path = ex.request.path();
+    boolean post = "POST".equals(ex.request.method());
+    if (post) posts.computeIfAbsent(ROUTES.contains(path) ? path : OTHER_ROUTE, k -> new LongAdder()).increment();
+    if (options.mode() == ServerMode.NOT_FOUND) {
+      ex.respond(404, "application/json", "{\"detail\":\"Not Found\"}".getBytes(StandardCharsets.US_ASCII));
+      return;
+    }
+    if (expectedAuthorization != null && path.startsWith("/v1") && !authorized(ex)) {
+      ObjectNode body = error("Incorrect or missing API key: send the header 'Authorization: Bearer <key>'",
+          "invalid_request_error");
+      ((ObjectNode) body.get("error")).putNull("param").put("code", "invalid_api_key");
+      sendJson(ex, 401, body);
+      return;
+    }
+    switch (path) {
+      case "/health" -> health(ex);
+      case "/v1/models" -> models(ex);
+      case "/version" -> version(ex);
+      case "/metrics" -> metrics(ex);
+      case CHAT -> generate(ex, true);
+      case COMPLETIONS -> generate(ex, false);
+      default -> sendJson(ex, 404, error("no route for " + path, "not_found"));
+    }
+  }
+
+  private boolean authorized(Exchange ex) {
+    Optional<String> given = ex.request.header("authorization");
+    if (given.isEmpty()) return false;
+    String value = given.get();
+    // The scheme is case-insensitive (RFC 9110); the key is compared in constant time.
+    String normalised = value.regionMatches(true, 0, "Bearer ", 0, 7) ? "Bearer " + value.substring(7) : value;
+    return MessageDigest.isEqual(normalised.getBytes(StandardCharsets.UTF_8), expectedAuthorization);
   }
 
   private void health(Exchange ex) throws IOException {
@@ -108,30 +208,36 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   }
 
   private void metrics(Exchange ex) throws IOException {
-    String label = "{model_name=\"" + profile.model() + "\"}";
-    String text = ""
-        + "# TYPE vllm:num_requests_running gauge\n"
-        + "vllm:num_requests_running" + label + " " + scheduler.runningCount() + "\n"
-        + "# TYPE vllm:num_requests_waiting gauge\n"
-        + "vllm:num_requests_waiting" + label + " " + scheduler.waitingCount() + "\n"
-        + "# TYPE vllm:prompt_tokens_total counter\n"
-        + "vllm:prompt_tokens_total" + label + " " + scheduler.promptTokensTotal.get() + "\n"
-        + "# TYPE vllm:generation_tokens_total counter\n"
-        + "vllm:generation_tokens_total" + label + " " + scheduler.generationTokensTotal.get() + "\n"
-        + "# TYPE vllm:request_success_total counter\n"
-        + "vllm:request_success_total" + label + " " + scheduler.requestsFinished.get() + "\n"
-        + "# TYPE vllm:num_preemptions_total counter\n"
-        + "vllm:num_preemptions_total" + label + " 0\n"
-        + "# TYPE llmbench:decode_steps_total counter\n"
-        + "llmbench:decode_steps_total" + label + " " + scheduler.steps.get() + "\n"
-        + "# TYPE llmbench:http_requests_total counter\n"
-        + "llmbench:http_requests_total" + label + " " + requestsTotal.get() + "\n";
-    ex.respond(200, "text/plain; version=0.0.4", text.getBytes(StandardCharsets.UTF_8));
+    String model = "{model_name=\"" + profile.model() + "\"}";
+    StringBuilder text = new StringBuilder(2048);
+    sample(text, "vllm:num_requests_running", "gauge", model, scheduler.runningCount());
+    sample(text, "vllm:num_requests_waiting", "gauge", model, scheduler.waitingCount());
+    sample(text, "vllm:prompt_tokens_total", "counter", model, scheduler.promptTokensTotal.get());
+    sample(text, "vllm:generation_tokens_total", "counter", model, scheduler.generationTokensTotal.get());
+    sample(text, "vllm:request_success_total", "counter", model, scheduler.requestsFinished.get());
+    sample(text, "vllm:num_preemptions_total", "counter", model, 0);
+    sample(text, "llmbench:decode_steps_total", "counter", model, scheduler.steps.get());
+    sample(text, "llmbench:generation_requests_total", "counter", model, generationRequests.get());
+    text.append("# TYPE llmbench:http_requests_total counter\n");
+    postsReceived().forEach((route, n) ->
+        text.append("llmbench:http_requests_total{method=\"POST\",route=\"").append(route).append("\"} ").append(n).append('\n'));
+    if (!options.faults().isEmpty()) {
+      text.append("# TYPE llmbench:faults_injected_total counter\n");
+      for (FaultKind kind : options.faults().kinds()) {
+        text.append("llmbench:faults_injected_total{kind=\"").append(kind.spec()).append("\"} ")
+            .append(faultsInjected(kind)).append('\n');
+      }
+    }
+    ex.respond(200, "text/plain; version=0.0.4", text.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void sample(StringBuilder text, String name, String type, String labels, long value) {
+    text.append("# TYPE ").append(name).append(' ').append(type).append('\n')
+        .append(name).append(labels).append(' ').append(value).append('\n');
   }
 
   private void generate(Exchange ex, boolean chat) throws IOException, InterruptedException {
     long arrival = System.nanoTime();
-    requestsTotal.incrementAndGet();
     if (!"POST".equals(ex.request.method())) {
       sendJson(ex, 405, error("use POST", "invalid_request_error"));
       return;
@@ -140,11 +246,20 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       sendJson(ex, 503, error("Loading model", "unavailable_error"));
       return;
     }
+    FaultKind fault = options.faults().faultFor(generationRequests.incrementAndGet(), options.faultSeed()).orElse(null);
+    if (fault != null && fault.beforeResponse()) {
+      injectBeforeResponse(ex, fault);
+      return;
+    }
     JsonNode body;
     try {
       body = JSON.readTree(ex.request.body());
     } catch (IOException e) {
       sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
+      return;
+    }
+    if (body == null || !body.isObject()) {
+      sendJson(ex, 400, error("request body must be a JSON object", "invalid_request_error"));
       return;
     }
     String prompt;
@@ -188,7 +303,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     scheduler.submit(seq);
     boolean answered = false;
     try {
-      if (stream) stream(ex, seq, id, chat, includeUsage);
+      if (stream) stream(ex, seq, id, chat, includeUsage, fault);
       else respondWhole(ex, seq, id, chat);
       answered = true;
     } finally {
@@ -196,18 +311,37 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     }
   }
 
-  private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage)
+  /** The faults that replace the response: the request was read, and never reaches the engine. */
+  private void injectBeforeResponse(Exchange ex, FaultKind fault) throws IOException {
+    faults.get(fault).increment();
+    switch (fault) {
+      case HTTP500 -> sendJson(ex, 500, error("llmbench fault injection: internal server error", "internal_server_error"));
+      case HTTP429 -> ex.respond(429, "application/json", JSON.writeValueAsBytes(
+          error("llmbench fault injection: rate limit reached, retry after 1 s", "rate_limit_error")), "Retry-After", "1");
+      case HTTP503 -> sendJson(ex, 503, error("llmbench fault injection: server overloaded", "unavailable_error"));
+      case HTML -> ex.respond(502, "text/html", NGINX_502);
+      case DROP -> ex.closeNow();
+      case SILENT -> ex.goSilent();
+      default -> throw new IllegalStateException(fault + " acts inside a stream");
+    }
+  }
+
+  private ObjectNode envelope(String id, boolean chat, boolean chunk, long created) {
+    String object = chat ? (chunk ? "chat.completion.chunk" : "chat.completion") : "text_completion";
+    return JSON.createObjectNode().put("id", id).put("object", object).put("created", created).put("model", profile.model());
+  }
+
+  private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage, FaultKind fault)
       throws IOException, InterruptedException {
-    Exchange.ChunkedBody os = ex.startChunked(200, "text/event-stream", "Cache-Control", "no-cache");
+    EventStream events = new EventStream(ex, fault, chat, seq::cancel, kind -> faults.get(kind).increment());
+    events.open();
     long created = System.currentTimeMillis() / 1000;
     while (true) {
       Sequence.Event e = scheduler.nextEvent(seq);
-      ObjectNode chunk = JSON.createObjectNode().put("id", id)
-          .put("object", chat ? "chat.completion.chunk" : "text_completion")
-          .put("created", created).put("model", profile.model());
+      if (e.admitted() && !chat) continue; // completions have no role chunk
+      ObjectNode chunk = envelope(id, chat, true, created);
       ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
       if (e.admitted()) {
-        if (!chat) continue; // completions have no role chunk
         choice.putObject("delta").put("role", "assistant").put("content", "");
         choice.putNull("finish_reason");
       } else if (e.isEnd()) {
@@ -219,23 +353,16 @@ public final class EmbeddedLlmServer implements AutoCloseable {
         else choice.put("text", e.text());
         choice.putNull("finish_reason");
       }
-      writeEvent(os, chunk.toString());
+      if (!events.chunk(chunk, e.isEnd())) return;
       if (e.isEnd()) break;
     }
     if (includeUsage) {
-      ObjectNode usage = JSON.createObjectNode().put("id", id)
-          .put("object", chat ? "chat.completion.chunk" : "text_completion")
-          .put("created", created).put("model", profile.model());
+      ObjectNode usage = envelope(id, chat, true, created);
       usage.putArray("choices");
       usage.set("usage", usage(seq));
-      writeEvent(os, usage.toString());
+      events.chunk(usage, false);
     }
-    writeEvent(os, "[DONE]");
-    os.finish();
-  }
-
-  private static void writeEvent(Exchange.ChunkedBody os, String data) throws IOException {
-    os.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+    events.done();
   }
 
   private void respondWhole(Exchange ex, Sequence seq, String id, boolean chat)
@@ -251,9 +378,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       }
       (e.reasoning() ? reasoning : content).append(e.text());
     }
-    ObjectNode body = JSON.createObjectNode().put("id", id)
-        .put("object", chat ? "chat.completion" : "text_completion")
-        .put("created", System.currentTimeMillis() / 1000).put("model", profile.model());
+    ObjectNode body = envelope(id, chat, false, System.currentTimeMillis() / 1000);
     ObjectNode choice = body.putArray("choices").addObject().put("index", 0);
     if (chat) {
       ObjectNode message = choice.putObject("message").put("role", "assistant").put("content", content.toString());
@@ -297,5 +422,4 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   public String toString() {
     return "embedded " + profile.name() + " at " + baseUrl();
   }
-
 }
