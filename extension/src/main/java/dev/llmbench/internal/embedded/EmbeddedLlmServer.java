@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -38,6 +39,19 @@ import java.util.concurrent.atomic.LongAdder;
  * </ul>
  * Checks run in this order: not-found mode, API key, method, readiness, then the fault draw, so only
  * requests the engine would serve are numbered for faults.
+ *
+ * <p>Engine behaviours beside the profile's timing:
+ * <ul>
+ *   <li>Prefix cache (on by default, as in vLLM): prompt tokens in blocks of 16, hash-chained, LRU-bounded
+ *       ({@link PrefixCache}); cached tokens cost no prefill. Counted as vLLM V1 counts them, in tokens:
+ *       {@code vllm:prefix_cache_queries_total} (prompt tokens looked up) and {@code vllm:prefix_cache_hits_total}
+ *       (tokens served), and per request in {@code usage.prompt_tokens_details.cached_tokens}.
+ *       {@code POST /reset_prefix_cache} empties it, as in vLLM's dev mode.</li>
+ *   <li>Cold batch stall: the first step at a batch size whose CUDA-graph bucket has not run before takes
+ *       {@code coldBatchStall} longer ({@code llmbench:cold_batch_stalls_total} counts them), so a warm-up that
+ *       never reaches C in flight leaves the stall in the measured level.</li>
+ *   <li>Slowdown: every step takes {@code slowdown} times the profile's time, for baseline-regression tests.</li>
+ * </ul>
  */
 public final class EmbeddedLlmServer implements AutoCloseable {
 
@@ -48,7 +62,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int DEFAULT_MAX_TOKENS = 1024;
-  private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS);
+  private static final List<String> TEMPLATE_TOKENS = List.of("<|start|>", "<|role|>", "<|content|>", "<|end|>");
+  private static final String RESET_PREFIX_CACHE = "/reset_prefix_cache";
+  private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS,
+      RESET_PREFIX_CACHE);
   private static final byte[] NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
       + "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
       .getBytes(StandardCharsets.US_ASCII);
@@ -57,6 +74,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   private final PerformanceProfile profile;
   private final LoopbackHttpServer http;
   private final BatchScheduler scheduler;
+  private final PrefixCache prefixCache;
   private final long readyAtNanos;
   private final byte[] expectedAuthorization;
   private final AtomicLong ids = new AtomicLong();
@@ -73,7 +91,8 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     for (FaultKind kind : FaultKind.values()) faults.put(kind, new LongAdder());
     posts.put(CHAT, new LongAdder());
     posts.put(COMPLETIONS, new LongAdder());
-    this.scheduler = new BatchScheduler(profile);
+    this.prefixCache = options.prefixCache() ? new PrefixCache(PrefixCache.DEFAULT_CAPACITY_BLOCKS) : null;
+    this.scheduler = new BatchScheduler(profile, options.slowdown(), options.coldBatchStall(), prefixCache);
     try {
       this.http = new LoopbackHttpServer(options.port(), options.keepAlive(), this::route);
     } catch (IOException e) {
@@ -138,6 +157,26 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     return Collections.unmodifiableMap(counts);
   }
 
+  /** Prompt tokens looked up in the prefix cache ({@code vllm:prefix_cache_queries_total}). */
+  public long prefixCacheQueries() {
+    return scheduler.prefixCacheQueries.get();
+  }
+
+  /** Prompt tokens the prefix cache served ({@code vllm:prefix_cache_hits_total}). */
+  public long prefixCacheHits() {
+    return scheduler.prefixCacheHits.get();
+  }
+
+  /** Steps that paid the cold-batch stall: one per batch-size bucket first run. */
+  public long coldBatchStalls() {
+    return scheduler.coldStalls.get();
+  }
+
+  /** The batch-size buckets that paid the cold stall, in the order they did. */
+  List<Integer> stalledBuckets() {
+    return scheduler.stalledBuckets();
+  }
+
   /** Connections accepted since the start: a kept-alive client opens one. */
   long acceptedConnections() {
     return http.acceptedConnections();
@@ -178,6 +217,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       case "/metrics" -> metrics(ex);
       case CHAT -> generate(ex, true);
       case COMPLETIONS -> generate(ex, false);
+      case RESET_PREFIX_CACHE -> resetPrefixCache(ex);
       default -> sendJson(ex, 404, error("no route for " + path, "not_found"));
     }
   }
@@ -207,6 +247,16 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     sendJson(ex, 200, JSON.createObjectNode().put("version", "llmbench-embedded/" + profile.name()));
   }
 
+  /** vLLM's dev-mode route: POST forgets every cached block. */
+  private void resetPrefixCache(Exchange ex) throws IOException {
+    if (!"POST".equals(ex.request.method())) {
+      sendJson(ex, 405, error("use POST", "invalid_request_error"));
+      return;
+    }
+    if (prefixCache != null) prefixCache.clear();
+    ex.respond(200, "application/json", new byte[0]);
+  }
+
   private void metrics(Exchange ex) throws IOException {
     String model = "{model_name=\"" + profile.model() + "\"}";
     StringBuilder text = new StringBuilder(2048);
@@ -216,6 +266,9 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     sample(text, "vllm:generation_tokens_total", "counter", model, scheduler.generationTokensTotal.get());
     sample(text, "vllm:request_success_total", "counter", model, scheduler.requestsFinished.get());
     sample(text, "vllm:num_preemptions_total", "counter", model, 0);
+    sample(text, "vllm:prefix_cache_queries_total", "counter", model, scheduler.prefixCacheQueries.get());
+    sample(text, "vllm:prefix_cache_hits_total", "counter", model, scheduler.prefixCacheHits.get());
+    sample(text, "llmbench:cold_batch_stalls_total", "counter", model, scheduler.coldStalls.get());
     sample(text, "llmbench:decode_steps_total", "counter", model, scheduler.steps.get());
     sample(text, "llmbench:generation_requests_total", "counter", model, generationRequests.get());
     text.append("# TYPE llmbench:http_requests_total counter\n");
@@ -264,6 +317,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     }
     String prompt;
     int promptTokens;
+    List<String> tokens;
     if (chat) {
       JsonNode messages = body.path("messages");
       if (!messages.isArray() || messages.isEmpty()) {
@@ -277,11 +331,16 @@ public final class EmbeddedLlmServer implements AutoCloseable {
         all.append(last).append('\n');
       }
       prompt = last;
-      promptTokens = TextModel.countTokens(all.toString()) + 4 * messages.size(); // chat template overhead
+      tokens = TextModel.tokenize(all.toString());
+      // The chat template's tokens, counted after the messages so that prompts sharing their first messages
+      // share cache blocks.
+      for (int i = 0; i < messages.size(); i++) tokens.addAll(TEMPLATE_TOKENS);
+      promptTokens = tokens.size();
     } else {
       JsonNode p = body.path("prompt");
       prompt = p.isArray() ? p.path(0).asText("") : p.asText("");
-      promptTokens = TextModel.countTokens(prompt);
+      tokens = TextModel.tokenize(prompt);
+      promptTokens = tokens.size();
       if (prompt.isEmpty()) {
         sendJson(ex, 400, error("'prompt' must be a non-empty string", "invalid_request_error"));
         return;
@@ -298,8 +357,9 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     long seed = body.path("seed").asLong(0);
     long n = ids.incrementAndGet();
     String id = (chat ? "chatcmpl-" : "cmpl-") + n;
-    Sequence seq = new Sequence(arrival, promptTokens, maxTokens, ignoreEos, chat ? profile.reasoningTokens() : 0,
-        TextModel.answer(prompt, seed), seed ^ n);
+    long[] blocks = prefixCache == null ? new long[0] : PrefixCache.blockHashes(tokens);
+    Sequence seq = new Sequence(arrival, promptTokens, blocks, maxTokens, ignoreEos,
+        chat ? profile.reasoningTokens() : 0, TextModel.answer(prompt, seed), seed ^ n);
     scheduler.submit(seq);
     boolean answered = false;
     try {
@@ -391,11 +451,14 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     sendJson(ex, 200, body);
   }
 
-  private static ObjectNode usage(Sequence seq) {
+  private ObjectNode usage(Sequence seq) {
     ObjectNode usage = JSON.createObjectNode()
         .put("prompt_tokens", seq.promptTokens)
         .put("completion_tokens", seq.generated())
         .put("total_tokens", seq.promptTokens + seq.generated());
+    // Always there while the cache is on, 0 included (as llama-server); vLLM sends it only with
+    // --enable-prompt-tokens-details, and only when it is above 0.
+    if (prefixCache != null) usage.putObject("prompt_tokens_details").put("cached_tokens", seq.cachedTokens);
     if (seq.reasoningBudget > 0) {
       usage.putObject("completion_tokens_details").put("reasoning_tokens", seq.reasoningGenerated());
     }

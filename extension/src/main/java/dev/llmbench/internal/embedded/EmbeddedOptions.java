@@ -17,6 +17,10 @@ import java.util.Objects;
  *                     vLLM's {@code --api-key} does; null for none (default)
  * @param keepAlive    how long an idle connection is kept open for its next request (default 30 s, as the JDK
  *                     server the engine used before; uvicorn, and so vLLM, uses 5 s)
+ * @param prefixCache  automatic prefix caching of prompt blocks, on by default as in vLLM (see {@link PrefixCache})
+ * @param coldBatchStall added to the first step at each batch size never run before, bucketed as vLLM's
+ *                     CUDA-graph capture sizes (default 0: no cold path)
+ * @param slowdown     every step takes this many times the profile's time, e.g. 1.2 for 20% slower (default 1)
  */
 public record EmbeddedOptions(
     PerformanceProfile profile,
@@ -26,7 +30,10 @@ public record EmbeddedOptions(
     long faultSeed,
     ServerMode mode,
     String apiKey,
-    Duration keepAlive) {
+    Duration keepAlive,
+    boolean prefixCache,
+    Duration coldBatchStall,
+    double slowdown) {
 
   public EmbeddedOptions {
     Objects.requireNonNull(profile, "profile");
@@ -36,6 +43,10 @@ public record EmbeddedOptions(
     nonNegative(startupDelay, "startupDelay");
     nonNegative(keepAlive, "keepAlive");
     if (keepAlive.isZero()) throw new IllegalArgumentException("keepAlive must be positive");
+    nonNegative(coldBatchStall, "coldBatchStall");
+    if (!(slowdown > 0) || Double.isInfinite(slowdown)) {
+      throw new IllegalArgumentException("slowdown must be a positive factor such as 1.2, was " + slowdown);
+    }
     if (apiKey != null && apiKey.isBlank()) throw new IllegalArgumentException("apiKey must not be blank; use null for none");
   }
 
@@ -55,7 +66,7 @@ public record EmbeddedOptions(
 
   public Builder toBuilder() {
     return new Builder(profile).port(port).startupDelay(startupDelay).faults(faults).faultSeed(faultSeed).mode(mode)
-        .apiKey(apiKey).keepAlive(keepAlive);
+        .apiKey(apiKey).keepAlive(keepAlive).prefixCache(prefixCache).coldBatchStall(coldBatchStall).slowdown(slowdown);
   }
 
   /** Never shows the API key, only whether there is one. */
@@ -63,7 +74,8 @@ public record EmbeddedOptions(
   public String toString() {
     return "EmbeddedOptions[profile=" + profile.name() + ", port=" + port + ", startupDelay=" + startupDelay
         + ", faults=" + (faults.isEmpty() ? "none" : faults) + ", faultSeed=" + faultSeed + ", mode=" + mode
-        + ", apiKey=" + (apiKey == null ? "none" : "set") + ", keepAlive=" + keepAlive + "]";
+        + ", apiKey=" + (apiKey == null ? "none" : "set") + ", keepAlive=" + keepAlive + ", prefixCache=" + prefixCache
+        + ", coldBatchStall=" + coldBatchStall + ", slowdown=" + slowdown + "]";
   }
 
   public static final class Builder {
@@ -75,6 +87,9 @@ public record EmbeddedOptions(
     private ServerMode mode = ServerMode.NORMAL;
     private String apiKey;
     private Duration keepAlive = Duration.ofSeconds(30);
+    private boolean prefixCache = true;
+    private Duration coldBatchStall = Duration.ZERO;
+    private double slowdown = 1.0;
 
     private Builder(PerformanceProfile profile) {
       this.profile = Objects.requireNonNull(profile, "profile");
@@ -120,8 +135,24 @@ public record EmbeddedOptions(
       return this;
     }
 
+    public Builder prefixCache(boolean prefixCache) {
+      this.prefixCache = prefixCache;
+      return this;
+    }
+
+    public Builder coldBatchStall(Duration coldBatchStall) {
+      this.coldBatchStall = coldBatchStall;
+      return this;
+    }
+
+    public Builder slowdown(double slowdown) {
+      this.slowdown = slowdown;
+      return this;
+    }
+
     public EmbeddedOptions build() {
-      return new EmbeddedOptions(profile, port, startupDelay, faults, faultSeed, mode, apiKey, keepAlive);
+      return new EmbeddedOptions(profile, port, startupDelay, faults, faultSeed, mode, apiKey, keepAlive, prefixCache,
+          coldBatchStall, slowdown);
     }
   }
 }

@@ -47,6 +47,18 @@ public final class EmbeddedServerMain implements Callable<Integer> {
       description = "how long an idle connection stays open (default ${DEFAULT-VALUE}; vLLM's uvicorn uses PT5S)")
   Duration keepAlive;
 
+  @Option(names = "--prefix-cache", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "automatic prefix caching of prompt blocks, as vLLM (default on; --no-prefix-cache turns it off)")
+  boolean prefixCache;
+
+  @Option(names = "--cold-batch-stall", defaultValue = "PT0S",
+      description = "extra time for the first step at each new batch-size bucket, e.g. PT2S (default ${DEFAULT-VALUE})")
+  Duration coldBatchStall;
+
+  @Option(names = "--slowdown", defaultValue = "1.0",
+      description = "every step takes this many times the profile's time, e.g. 1.2 (default ${DEFAULT-VALUE})")
+  double slowdown;
+
   /** The options these flags describe. */
   EmbeddedOptions options() {
     CommandLine cli = new CommandLine(this);
@@ -55,7 +67,8 @@ public final class EmbeddedServerMain implements Callable<Integer> {
     if (model != null) p = p.withModel(model);
     try {
       return EmbeddedOptions.builder(p).port(port).startupDelay(startupDelay).faults(faults).faultSeed(faultSeed)
-          .mode(ServerMode.parse(mode)).apiKey(apiKey).keepAlive(keepAlive).build();
+          .mode(ServerMode.parse(mode)).apiKey(apiKey).keepAlive(keepAlive).prefixCache(prefixCache)
+          .coldBatchStall(coldBatchStall).slowdown(slowdown).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cli, e.getMessage());
     }
@@ -69,9 +82,7 @@ public final class EmbeddedServerMain implements Callable<Integer> {
     PerformanceProfile p = options.profile();
     System.out.printf("LLMBench embedded engine '%s' (%s) serving model '%s' at %s%n",
         p.name(), p.description(), p.model(), server.baseUrl());
-    if (!options.faults().isEmpty() || options.mode() != ServerMode.NORMAL || options.apiKey() != null) {
-      System.out.println("  " + options);
-    }
+    System.out.println("  " + options);
     new CountDownLatch(1).await();
     return 0;
   }
