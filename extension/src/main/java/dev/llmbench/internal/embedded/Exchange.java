@@ -43,7 +43,7 @@ final class Exchange {
     StringBuilder head = statusAndHeaders(status, contentType, headers);
     head.append("Content-Length: ").append(body.length).append("\r\n\r\n");
     out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-    out.write(body);
+    if (!"HEAD".equals(request.method())) out.write(body); // curl -I: the headers only
     out.flush();
     complete = true;
   }

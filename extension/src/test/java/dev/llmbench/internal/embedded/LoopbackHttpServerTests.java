@@ -124,6 +124,15 @@ class LoopbackHttpServerTests {
   }
 
   @Test
+  void headGetsTheHeadersOnly() {
+    try (Wire wire = new Wire(port(), Duration.ofMillis(500))) {
+      String raw = wire.send("HEAD /health HTTP/1.1\r\nHost: x\r\n\r\n" + get("/version")).readRaw();
+      assertThat(raw).startsWith("HTTP/1.1 200").doesNotContain("\"status\"").contains("llmbench-embedded/instant");
+      assertThat(raw.split("HTTP/1.1 200", -1)).hasSize(3);
+    }
+  }
+
+  @Test
   void http10ClientGetsTheStreamUntilTheConnectionCloses() {
     String body = chatBody("hello", 3, true);
     try (Wire wire = new Wire(port())) {

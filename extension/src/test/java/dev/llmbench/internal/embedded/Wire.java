@@ -158,6 +158,18 @@ final class Wire implements AutoCloseable {
     }
   }
 
+  /** Everything that arrives until the connection ends or goes silent for the read timeout. */
+  String readRaw() {
+    ByteArrayOutputStream raw = new ByteArrayOutputStream();
+    try {
+      byte[] buffer = new byte[8192];
+      for (int n; (n = in.read(buffer)) != -1; ) raw.write(buffer, 0, n);
+    } catch (IOException e) {
+      // timeout or reset: return what came
+    }
+    return raw.toString(StandardCharsets.ISO_8859_1);
+  }
+
   /** Reads until the connection ends or goes silent for the read timeout; says which. */
   End readToEnd() {
     try {
