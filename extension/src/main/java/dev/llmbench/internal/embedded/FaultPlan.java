@@ -48,7 +48,7 @@ public record FaultPlan(List<Entry> entries) {
 
   /**
    * Parses a spec: comma-separated {@code kind:rate} parts, where rate is a percentage ({@code 5%},
-   * {@code 0.5%}) or a period ({@code every5}). Blank means no faults.
+   * {@code 0.5%}) or a period ({@code every5}, also written {@code every:5}). Blank means no faults.
    *
    * @throws IllegalArgumentException naming the bad part, what was wrong, and what is accepted
    */
@@ -81,7 +81,8 @@ public record FaultPlan(List<Entry> entries) {
   private static Entry entry(String spec, String part, FaultKind kind, String rate) {
     try {
       if (rate.startsWith("every")) {
-        int every = Integer.parseInt(rate.substring(5).strip());
+        String n = rate.substring(5).strip();
+        int every = Integer.parseInt(n.startsWith(":") ? n.substring(1).strip() : n); // every5, every 5, every:5
         if (every < 1) throw bad(spec, part, "the period must be at least 1 (every1 = every request)");
         return new Entry(kind, 0, every);
       }

@@ -19,6 +19,7 @@ class FaultPlanTests {
         new FaultPlan.Entry(FaultKind.DROP, 0, 5), new FaultPlan.Entry(FaultKind.STALL, 1, 0));
     assertThat(plan).hasToString("http500:5%,reset:2.5%,drop:every5,stall:1%");
     assertThat(FaultPlan.parse(plan.toString())).isEqualTo(plan);
+    assertThat(FaultPlan.parse("drop:every:5,cut:every 3")).hasToString("drop:every5,cut:every3");
     assertThat(FaultPlan.parse("  ")).isEqualTo(FaultPlan.NONE);
     assertThat(FaultPlan.parse(null).isEmpty()).isTrue();
   }
