@@ -133,7 +133,7 @@ class FaultInjectionTests {
   @Test
   void silentReadsTheRequestAndNeverAnswers() {
     start("silent:every1");
-    Wire.Response r = streamOnce(Duration.ofMillis(700));
+    Wire.Response r = streamOnce(Duration.ofMillis(1500));
     assertThat(r.status()).isEqualTo(-1);
     assertThat(r.end()).isEqualTo(Wire.End.TIMEOUT);
     assertCounted(FaultKind.SILENT, 1);
@@ -166,7 +166,7 @@ class FaultInjectionTests {
   @Test
   void stallGoesSilentMidStreamWithTheConnectionOpen() {
     start("stall:every1");
-    Wire.Response r = streamOnce(Duration.ofMillis(700));
+    Wire.Response r = streamOnce(Duration.ofMillis(1500));
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.end()).isEqualTo(Wire.End.TIMEOUT);
     assertThat(r.events()).hasSize(EventStream.FAULT_AFTER_EVENTS);

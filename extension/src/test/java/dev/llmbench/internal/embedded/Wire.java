@@ -31,7 +31,12 @@ final class Wire implements AutoCloseable {
    * What was read: the status (-1 if no status line came), headers in lower case, the body (de-chunked), each
    * chunk's payload, and how it ended.
    */
-  record Response(int status, Map<String, String> headers, byte[] body, List<byte[]> chunks, End end) {
+  record Response(int status, Map<String, String> headers, byte[] body, List<byte[]> chunks, End end,
+      List<Long> chunkNanos) {
+    Response(int status, Map<String, String> headers, byte[] body, List<byte[]> chunks, End end) {
+      this(status, headers, body, chunks, end, List.of());
+    }
+
     String text() {
       return new String(body, StandardCharsets.UTF_8);
     }
@@ -115,6 +120,7 @@ final class Wire implements AutoCloseable {
     Map<String, String> headers = new LinkedHashMap<>();
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     List<byte[]> chunks = new ArrayList<>();
+    List<Long> chunkNanos = new ArrayList<>();
     int status = -1;
     try {
       String statusLine = line();
@@ -132,12 +138,13 @@ final class Wire implements AutoCloseable {
           int size = Integer.parseInt(sizeLine.strip(), 16);
           if (size == 0) {
             require(line());
-            return new Response(status, headers, body.toByteArray(), chunks, End.COMPLETE);
+            return new Response(status, headers, body.toByteArray(), chunks, End.COMPLETE, chunkNanos);
           }
           byte[] chunk = in.readNBytes(size);
           body.write(chunk);
           if (chunk.length < size) return new Response(status, headers, body.toByteArray(), chunks, End.EOF);
           chunks.add(chunk);
+          chunkNanos.add(System.nanoTime());
           require(line());
         }
       }
