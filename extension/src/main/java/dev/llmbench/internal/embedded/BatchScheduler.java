@@ -1,9 +1,13 @@
 package dev.llmbench.internal.embedded;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,6 +16,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A continuous-batching loop: each step admits waiting sequences up to the batch limit, sleeps for the
  * profile's step time, then advances every running sequence by one chunk.
+ *
+ * <p>On top of the profile: prompt tokens the {@link PrefixCache} serves cost no prefill; every step is
+ * {@code slowdown} times the profile's; and the first step at a batch size in a CUDA-graph bucket never run
+ * before takes {@code coldBatchStall} longer (see {@link #captureBucket}).
  */
 final class BatchScheduler implements AutoCloseable {
 
@@ -19,6 +27,11 @@ final class BatchScheduler implements AutoCloseable {
   private static final long MAX_LAG_NANOS = 5_000_000;
 
   private final PerformanceProfile profile;
+  private final double slowdown;
+  private final long coldBatchStallNanos;
+  private final PrefixCache prefixCache;
+  private final Set<Integer> warmBuckets = new HashSet<>();
+  private final List<Integer> stalledBuckets = new CopyOnWriteArrayList<>();
   private final BlockingQueue<Sequence> waiting = new LinkedBlockingQueue<>();
   private final List<Sequence> running = new ArrayList<>();
   private final Thread thread;
@@ -28,11 +41,18 @@ final class BatchScheduler implements AutoCloseable {
   final AtomicLong generationTokensTotal = new AtomicLong();
   final AtomicLong requestsFinished = new AtomicLong();
   final AtomicLong steps = new AtomicLong();
+  final AtomicLong coldStalls = new AtomicLong();
+  final AtomicLong prefixCacheQueries = new AtomicLong();
+  final AtomicLong prefixCacheHits = new AtomicLong();
   private volatile int runningCount;
   private volatile long nextStepEnd;
 
-  BatchScheduler(PerformanceProfile profile) {
+  /** @param prefixCache null when prefix caching is off */
+  BatchScheduler(PerformanceProfile profile, double slowdown, Duration coldBatchStall, PrefixCache prefixCache) {
     this.profile = profile;
+    this.slowdown = slowdown;
+    this.coldBatchStallNanos = coldBatchStall.toNanos();
+    this.prefixCache = prefixCache;
     this.thread = new Thread(this::loop, "llmbench-embedded-scheduler");
     this.thread.setDaemon(true);
     this.thread.start();
@@ -87,12 +107,12 @@ final class BatchScheduler implements AutoCloseable {
         }
         long admittedPromptTokens = 0;
         for (Sequence s : running) {
-          if (s.generated() == 0) admittedPromptTokens += s.promptTokens;
+          if (s.generated() == 0) admittedPromptTokens += s.promptTokens - s.cachedTokens;
         }
         Sequence next;
         while (running.size() < profile.maxBatch() && (next = waiting.poll()) != null) {
           admit(next, admitted);
-          admittedPromptTokens += next.promptTokens;
+          admittedPromptTokens += next.promptTokens - next.cachedTokens;
         }
         running.removeIf(Sequence::isCancelled);
         runningCount = running.size();
@@ -100,7 +120,7 @@ final class BatchScheduler implements AutoCloseable {
         // Deadlines chain from the last one, so sleep jitter never accumulates into drift; after a
         // long stall (GC, a busy host) the chain restarts rather than bursting steps to catch up.
         stepEnd = Math.max(stepEnd, System.nanoTime() - MAX_LAG_NANOS);
-        stepEnd += profile.stepTime(running.size(), admittedPromptTokens).toNanos();
+        stepEnd += stepNanos(running.size(), admittedPromptTokens);
         nextStepEnd = stepEnd;
         runningCount = running.size();
         // Announced only now, so that an HTTP thread that reads the role chunk already sees this step's end.
@@ -125,7 +145,43 @@ final class BatchScheduler implements AutoCloseable {
     }
   }
 
+  private long stepNanos(int batch, long prefillTokens) {
+    long nanos = profile.stepTime(batch, prefillTokens).toNanos();
+    if (slowdown != 1.0) nanos = Math.round(nanos * slowdown);
+    if (coldBatchStallNanos > 0 && warmBuckets.add(captureBucket(batch))) {
+      stalledBuckets.add(captureBucket(batch));
+      coldStalls.incrementAndGet();
+      nanos += coldBatchStallNanos;
+    }
+    return nanos;
+  }
+
+  /** The buckets that paid the cold stall, in order. */
+  List<Integer> stalledBuckets() {
+    return List.copyOf(stalledBuckets);
+  }
+
+  /**
+   * The CUDA-graph capture size a batch runs at: vLLM's default sizes are 1, 2, 4, then multiples of 8 below
+   * 256, then multiples of 16 up to {@code max_cudagraph_capture_size} (512 by default), and a batch is padded
+   * up to the next size (vllm/config/vllm.py {@code _set_cudagraph_sizes}, documented on
+   * {@code cudagraph_capture_sizes} in vllm/config/compilation.py). Larger batches run eagerly: one bucket.
+   */
+  static int captureBucket(int batch) {
+    if (batch <= 1) return 1;
+    if (batch <= 2) return 2;
+    if (batch <= 4) return 4;
+    if (batch <= 256) return (batch + 7) / 8 * 8;
+    if (batch <= 512) return 256 + (batch - 256 + 15) / 16 * 16;
+    return Integer.MAX_VALUE;
+  }
+
   private void admit(Sequence s, List<Sequence> admitted) {
+    if (prefixCache != null) {
+      s.cachedTokens = prefixCache.admit(s.blockHashes, s.promptTokens);
+      prefixCacheQueries.addAndGet(s.promptTokens);
+      prefixCacheHits.addAndGet(s.cachedTokens);
+    }
     running.add(s);
     admitted.add(s);
     promptTokensTotal.addAndGet(s.promptTokens);

@@ -5,19 +5,21 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.apiguardian.api.API;
 
 /**
@@ -26,117 +28,274 @@ import org.apiguardian.api.API;
  *
  * <p>Serves {@code /v1/chat/completions}, {@code /v1/completions} (streaming and not), {@code /v1/models},
  * {@code /health} (503 until the startup delay has passed), {@code /version} and {@code /metrics}
- * (Prometheus text with vLLM's metric names).
+ * (Prometheus text with vLLM's metric names, plus {@code llmbench:} counters of what the server received
+ * and injected).
+ *
+ * <p>It can misbehave on purpose, so that clients and assertions can be tested against failures
+ * (see {@link EmbeddedOptions}):
+ * <ul>
+ *   <li>per-request faults from a {@link FaultPlan}, deterministic for a seed and countable on both sides;</li>
+ *   <li>{@link ServerMode#NEVER_READY} and {@link ServerMode#NOT_FOUND};</li>
+ *   <li>an API key: like vLLM's {@code --api-key}, it guards {@code /v1/...} only, while {@code /health},
+ *       {@code /version} and {@code /metrics} stay open; the 401 body is OpenAI-style (vLLM's own is
+ *       {@code {"error":"Unauthorized"}}).</li>
+ * </ul>
+ * Checks run in this order: not-found mode, API key, method, readiness, then the fault draw, so only
+ * requests the engine would serve are numbered for faults.
+ *
+ * <p>Engine behaviours beside the profile's timing:
+ * <ul>
+ *   <li>Prefix cache (on by default, as in vLLM): prompt tokens in blocks of 16, hash-chained, LRU-bounded
+ *       ({@link PrefixCache}); cached tokens cost no prefill. Counted as vLLM V1 counts them, in tokens:
+ *       {@code vllm:prefix_cache_queries_total} (prompt tokens looked up) and {@code vllm:prefix_cache_hits_total}
+ *       (tokens served), and per request in {@code usage.prompt_tokens_details.cached_tokens}.
+ *       {@code POST /reset_prefix_cache} empties it, as in vLLM's dev mode.</li>
+ *   <li>Cold batch stall: the first step at a batch size whose CUDA-graph bucket has not run before takes
+ *       {@code coldBatchStall} longer ({@code llmbench:cold_batch_stalls_total} counts them), so a warm-up that
+ *       never reaches C in flight leaves the stall in the measured level.</li>
+ *   <li>Slowdown: every step takes {@code slowdown} times the profile's time, for baseline-regression tests.</li>
+ * </ul>
  */
 @API(status = INTERNAL)
 public final class EmbeddedLlmServer implements AutoCloseable {
 
-  static {
-    // Real engines (uvicorn, llama.cpp) disable Nagle; without it a chunk written right after the role
-    // chunk waits for the client's delayed ACK, adding ~40 ms to TTFT. Read once, before the first server.
-    if (System.getProperty("sun.net.httpserver.nodelay") == null) System.setProperty("sun.net.httpserver.nodelay", "true");
-  }
+  static final String CHAT = "/v1/chat/completions";
+  static final String COMPLETIONS = "/v1/completions";
+  /** POSTs to any other path are counted under this route label. */
+  static final String OTHER_ROUTE = "other";
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int DEFAULT_MAX_TOKENS = 1024;
+  private static final List<String> TEMPLATE_TOKENS = List.of("<|start|>", "<|role|>", "<|content|>", "<|end|>");
+  private static final String RESET_PREFIX_CACHE = "/reset_prefix_cache";
+  private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS,
+      RESET_PREFIX_CACHE);
+  private static final byte[] NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+      + "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+      .getBytes(StandardCharsets.US_ASCII);
 
+  private final EmbeddedOptions options;
   private final PerformanceProfile profile;
-  private final HttpServer http;
-  private final ExecutorService handlers;
+  private final LoopbackHttpServer http;
   private final BatchScheduler scheduler;
+  private final PrefixCache prefixCache;
   private final long readyAtNanos;
+  private final byte[] expectedAuthorization;
   private final AtomicLong ids = new AtomicLong();
-  private final AtomicLong requestsTotal = new AtomicLong();
+  private final AtomicLong generationRequests = new AtomicLong();
+  private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
+  private final Map<FaultKind, LongAdder> faults = new EnumMap<>(FaultKind.class);
 
-  private EmbeddedLlmServer(PerformanceProfile profile, int port, Duration startupDelay) throws IOException {
-    this.profile = profile;
-    this.readyAtNanos = System.nanoTime() + startupDelay.toNanos();
-    this.scheduler = new BatchScheduler(profile);
-    this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
-    this.handlers = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "llmbench-embedded-http");
-      t.setDaemon(true);
-      return t;
-    });
-    http.setExecutor(handlers);
-    http.createContext("/health", this::health);
-    http.createContext("/v1/models", this::models);
-    http.createContext("/version", this::version);
-    http.createContext("/metrics", this::metrics);
-    http.createContext("/v1/chat/completions", ex -> generate(ex, true));
-    http.createContext("/v1/completions", ex -> generate(ex, false));
-    http.createContext("/", ex -> sendJson(ex, 404, error("no route for " + ex.getRequestURI().getPath(), "not_found")));
-    http.start();
+  private EmbeddedLlmServer(EmbeddedOptions options) throws IOException {
+    this.options = options;
+    this.profile = options.profile();
+    this.readyAtNanos = System.nanoTime() + options.startupDelay().toNanos();
+    this.expectedAuthorization = options.apiKey() == null ? null
+        : ("Bearer " + options.apiKey()).getBytes(StandardCharsets.UTF_8);
+    for (FaultKind kind : FaultKind.values()) faults.put(kind, new LongAdder());
+    posts.put(CHAT, new LongAdder());
+    posts.put(COMPLETIONS, new LongAdder());
+    this.prefixCache = options.prefixCache() ? new PrefixCache(PrefixCache.DEFAULT_CAPACITY_BLOCKS) : null;
+    this.scheduler = new BatchScheduler(profile, options.slowdown(), options.coldBatchStall(), prefixCache);
+    try {
+      this.http = new LoopbackHttpServer(options.port(), options.keepAlive(), this::route);
+    } catch (IOException e) {
+      scheduler.close();
+      throw e;
+    }
   }
 
-  /** Starts a server on 127.0.0.1 at {@code port} (0 for a free one). */
+  /** Starts a server on 127.0.0.1 at {@code port} (0 for a free one) with no faults. */
   public static EmbeddedLlmServer start(PerformanceProfile profile, int port, Duration startupDelay) {
+    return start(EmbeddedOptions.builder(profile).port(port).startupDelay(startupDelay).build());
+  }
+
+  /** Starts a server on 127.0.0.1 as {@code options} say. */
+  public static EmbeddedLlmServer start(EmbeddedOptions options) {
     try {
-      return new EmbeddedLlmServer(profile, port, startupDelay);
+      return new EmbeddedLlmServer(options);
     } catch (IOException e) {
-      throw new IllegalStateException("could not start the embedded LLM server on 127.0.0.1:" + port, e);
+      throw new IllegalStateException("could not start the embedded LLM server on 127.0.0.1:" + options.port(), e);
     }
   }
 
   public URI baseUrl() {
-    return URI.create("http://127.0.0.1:" + http.getAddress().getPort());
+    return URI.create("http://127.0.0.1:" + http.port());
   }
 
   public PerformanceProfile profile() {
     return profile;
   }
 
-  private boolean ready() {
-    return System.nanoTime() - readyAtNanos >= 0;
+  public EmbeddedOptions options() {
+    return options;
   }
 
-  private void health(HttpExchange ex) throws IOException {
+  /** POST requests received on {@code route} (e.g. {@code /v1/chat/completions}, or {@link #OTHER_ROUTE}), whatever became of them. */
+  public long postsReceived(String route) {
+    LongAdder n = posts.get(route);
+    return n == null ? 0 : n.sum();
+  }
+
+  /** POST requests received, by route. */
+  public Map<String, Long> postsReceived() {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    posts.forEach((route, n) -> counts.put(route, n.sum()));
+    return Collections.unmodifiableMap(counts);
+  }
+
+  /** Generation requests that passed the API-key and readiness checks: the ones numbered for faults. */
+  public long generationRequests() {
+    return generationRequests.get();
+  }
+
+  /** Faults of {@code kind} acted out so far. */
+  public long faultsInjected(FaultKind kind) {
+    return faults.get(kind).sum();
+  }
+
+  /** Faults acted out so far, by kind, for every kind. */
+  public Map<FaultKind, Long> faultsInjected() {
+    Map<FaultKind, Long> counts = new EnumMap<>(FaultKind.class);
+    faults.forEach((kind, n) -> counts.put(kind, n.sum()));
+    return Collections.unmodifiableMap(counts);
+  }
+
+  /** Prompt tokens looked up in the prefix cache ({@code vllm:prefix_cache_queries_total}). */
+  public long prefixCacheQueries() {
+    return scheduler.prefixCacheQueries.get();
+  }
+
+  /** Prompt tokens the prefix cache served ({@code vllm:prefix_cache_hits_total}). */
+  public long prefixCacheHits() {
+    return scheduler.prefixCacheHits.get();
+  }
+
+  /** Steps that paid the cold-batch stall: one per batch-size bucket first run. */
+  public long coldBatchStalls() {
+    return scheduler.coldStalls.get();
+  }
+
+  /** The batch-size buckets that paid the cold stall, in the order they did. */
+  List<Integer> stalledBuckets() {
+    return scheduler.stalledBuckets();
+  }
+
+  /** Connections accepted since the start: a kept-alive client opens one. */
+  long acceptedConnections() {
+    return http.acceptedConnections();
+  }
+
+  int openConnections() {
+    return http.openConnections();
+  }
+
+  /** Sequences in the running batch now. */
+  int running() {
+    return scheduler.runningCount();
+  }
+
+  private boolean ready() {
+    return options.mode() != ServerMode.NEVER_READY && System.nanoTime() - readyAtNanos >= 0;
+  }
+
+  private void route(Exchange ex) throws IOException, InterruptedException {
+    String path = ex.request.path();
+    boolean post = "POST".equals(ex.request.method());
+    if (post) posts.computeIfAbsent(ROUTES.contains(path) ? path : OTHER_ROUTE, k -> new LongAdder()).increment();
+    if (options.mode() == ServerMode.NOT_FOUND) {
+      ex.respond(404, "application/json", "{\"detail\":\"Not Found\"}".getBytes(StandardCharsets.US_ASCII));
+      return;
+    }
+    if (expectedAuthorization != null && path.startsWith("/v1") && !authorized(ex)) {
+      ObjectNode body = error("Incorrect or missing API key: send the header 'Authorization: Bearer <key>'",
+          "invalid_request_error");
+      ((ObjectNode) body.get("error")).putNull("param").put("code", "invalid_api_key");
+      sendJson(ex, 401, body);
+      return;
+    }
+    switch (path) {
+      case "/health" -> health(ex);
+      case "/v1/models" -> models(ex);
+      case "/version" -> version(ex);
+      case "/metrics" -> metrics(ex);
+      case CHAT -> generate(ex, true);
+      case COMPLETIONS -> generate(ex, false);
+      case RESET_PREFIX_CACHE -> resetPrefixCache(ex);
+      default -> sendJson(ex, 404, error("no route for " + path, "not_found"));
+    }
+  }
+
+  private boolean authorized(Exchange ex) {
+    Optional<String> given = ex.request.header("authorization");
+    if (given.isEmpty()) return false;
+    String value = given.get();
+    // The scheme is case-insensitive (RFC 9110); the key is compared in constant time.
+    String normalised = value.regionMatches(true, 0, "Bearer ", 0, 7) ? "Bearer " + value.substring(7) : value;
+    return MessageDigest.isEqual(normalised.getBytes(StandardCharsets.UTF_8), expectedAuthorization);
+  }
+
+  private void health(Exchange ex) throws IOException {
     if (ready()) sendJson(ex, 200, JSON.createObjectNode().put("status", "ok"));
     else sendJson(ex, 503, error("Loading model", "unavailable_error"));
   }
 
-  private void models(HttpExchange ex) throws IOException {
+  private void models(Exchange ex) throws IOException {
     ObjectNode body = JSON.createObjectNode().put("object", "list");
     body.putArray("data").addObject().put("id", profile.model()).put("object", "model")
         .put("owned_by", "llmbench-embedded");
     sendJson(ex, 200, body);
   }
 
-  private void version(HttpExchange ex) throws IOException {
+  private void version(Exchange ex) throws IOException {
     sendJson(ex, 200, JSON.createObjectNode().put("version", "llmbench-embedded/" + profile.name()));
   }
 
-  private void metrics(HttpExchange ex) throws IOException {
-    String label = "{model_name=\"" + profile.model() + "\"}";
-    String text = ""
-        + "# TYPE vllm:num_requests_running gauge\n"
-        + "vllm:num_requests_running" + label + " " + scheduler.runningCount() + "\n"
-        + "# TYPE vllm:num_requests_waiting gauge\n"
-        + "vllm:num_requests_waiting" + label + " " + scheduler.waitingCount() + "\n"
-        + "# TYPE vllm:prompt_tokens_total counter\n"
-        + "vllm:prompt_tokens_total" + label + " " + scheduler.promptTokensTotal.get() + "\n"
-        + "# TYPE vllm:generation_tokens_total counter\n"
-        + "vllm:generation_tokens_total" + label + " " + scheduler.generationTokensTotal.get() + "\n"
-        + "# TYPE vllm:request_success_total counter\n"
-        + "vllm:request_success_total" + label + " " + scheduler.requestsFinished.get() + "\n"
-        + "# TYPE vllm:num_preemptions_total counter\n"
-        + "vllm:num_preemptions_total" + label + " 0\n"
-        + "# TYPE llmbench:decode_steps_total counter\n"
-        + "llmbench:decode_steps_total" + label + " " + scheduler.steps.get() + "\n"
-        + "# TYPE llmbench:http_requests_total counter\n"
-        + "llmbench:http_requests_total" + label + " " + requestsTotal.get() + "\n";
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
-    ex.sendResponseHeaders(200, bytes.length);
-    try (OutputStream os = ex.getResponseBody()) {
-      os.write(bytes);
+  /** vLLM's dev-mode route: POST forgets every cached block. */
+  private void resetPrefixCache(Exchange ex) throws IOException {
+    if (!"POST".equals(ex.request.method())) {
+      sendJson(ex, 405, error("use POST", "invalid_request_error"));
+      return;
     }
+    if (prefixCache != null) prefixCache.clear();
+    ex.respond(200, "application/json", new byte[0]);
   }
 
-  private void generate(HttpExchange ex, boolean chat) throws IOException {
+  private void metrics(Exchange ex) throws IOException {
+    String model = "{model_name=\"" + profile.model() + "\"}";
+    StringBuilder text = new StringBuilder(2048);
+    sample(text, "vllm:num_requests_running", "gauge", model, scheduler.runningCount());
+    sample(text, "vllm:num_requests_waiting", "gauge", model, scheduler.waitingCount());
+    sample(text, "vllm:prompt_tokens_total", "counter", model, scheduler.promptTokensTotal.get());
+    sample(text, "vllm:generation_tokens_total", "counter", model, scheduler.generationTokensTotal.get());
+    sample(text, "vllm:request_success_total", "counter", model, scheduler.requestsFinished.get());
+    sample(text, "vllm:num_preemptions_total", "counter", model, 0);
+    sample(text, "vllm:prefix_cache_queries_total", "counter", model, scheduler.prefixCacheQueries.get());
+    sample(text, "vllm:prefix_cache_hits_total", "counter", model, scheduler.prefixCacheHits.get());
+    sample(text, "llmbench:cold_batch_stalls_total", "counter", model, scheduler.coldStalls.get());
+    sample(text, "llmbench:decode_steps_total", "counter", model, scheduler.steps.get());
+    sample(text, "llmbench:generation_requests_total", "counter", model, generationRequests.get());
+    text.append("# TYPE llmbench:http_requests_total counter\n");
+    postsReceived().forEach((route, n) ->
+        text.append("llmbench:http_requests_total{method=\"POST\",route=\"").append(route).append("\"} ").append(n).append('\n'));
+    if (!options.faults().isEmpty()) {
+      text.append("# TYPE llmbench:faults_injected_total counter\n");
+      for (FaultKind kind : options.faults().kinds()) {
+        text.append("llmbench:faults_injected_total{kind=\"").append(kind.spec()).append("\"} ")
+            .append(faultsInjected(kind)).append('\n');
+      }
+    }
+    ex.respond(200, "text/plain; version=0.0.4", text.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void sample(StringBuilder text, String name, String type, String labels, long value) {
+    text.append("# TYPE ").append(name).append(' ').append(type).append('\n')
+        .append(name).append(labels).append(' ').append(value).append('\n');
+  }
+
+  private void generate(Exchange ex, boolean chat) throws IOException, InterruptedException {
     long arrival = System.nanoTime();
-    requestsTotal.incrementAndGet();
-    if (!"POST".equals(ex.getRequestMethod())) {
+    if (!"POST".equals(ex.request.method())) {
       sendJson(ex, 405, error("use POST", "invalid_request_error"));
       return;
     }
@@ -144,15 +303,25 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       sendJson(ex, 503, error("Loading model", "unavailable_error"));
       return;
     }
+    FaultKind fault = options.faults().faultFor(generationRequests.incrementAndGet(), options.faultSeed()).orElse(null);
+    if (fault != null && fault.beforeResponse()) {
+      injectBeforeResponse(ex, fault);
+      return;
+    }
     JsonNode body;
     try {
-      body = JSON.readTree(ex.getRequestBody());
+      body = JSON.readTree(ex.request.body());
     } catch (IOException e) {
       sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
       return;
     }
+    if (body == null || !body.isObject()) {
+      sendJson(ex, 400, error("request body must be a JSON object", "invalid_request_error"));
+      return;
+    }
     String prompt;
     int promptTokens;
+    List<String> tokens;
     if (chat) {
       JsonNode messages = body.path("messages");
       if (!messages.isArray() || messages.isEmpty()) {
@@ -166,11 +335,16 @@ public final class EmbeddedLlmServer implements AutoCloseable {
         all.append(last).append('\n');
       }
       prompt = last;
-      promptTokens = TextModel.countTokens(all.toString()) + 4 * messages.size(); // chat template overhead
+      tokens = TextModel.tokenize(all.toString());
+      // The chat template's tokens, counted after the messages so that prompts sharing their first messages
+      // share cache blocks.
+      for (int i = 0; i < messages.size(); i++) tokens.addAll(TEMPLATE_TOKENS);
+      promptTokens = tokens.size();
     } else {
       JsonNode p = body.path("prompt");
       prompt = p.isArray() ? p.path(0).asText("") : p.asText("");
-      promptTokens = TextModel.countTokens(prompt);
+      tokens = TextModel.tokenize(prompt);
+      promptTokens = tokens.size();
       if (prompt.isEmpty()) {
         sendJson(ex, 400, error("'prompt' must be a non-empty string", "invalid_request_error"));
         return;
@@ -187,35 +361,51 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     long seed = body.path("seed").asLong(0);
     long n = ids.incrementAndGet();
     String id = (chat ? "chatcmpl-" : "cmpl-") + n;
-    Sequence seq = new Sequence(arrival, promptTokens, maxTokens, ignoreEos, chat ? profile.reasoningTokens() : 0,
-        TextModel.answer(prompt, seed), seed ^ n);
+    long[] blocks = prefixCache == null ? new long[0] : PrefixCache.blockHashes(tokens);
+    Sequence seq = new Sequence(arrival, promptTokens, blocks, maxTokens, ignoreEos,
+        chat ? profile.reasoningTokens() : 0, TextModel.answer(prompt, seed), seed ^ n);
     scheduler.submit(seq);
+    boolean answered = false;
     try {
-      if (stream) stream(ex, seq, id, chat, includeUsage);
+      if (stream) stream(ex, seq, id, chat, includeUsage, fault);
       else respondWhole(ex, seq, id, chat);
-    } catch (IOException | InterruptedException e) {
-      seq.cancel(); // the client went away; free the batch slot
-      if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+      answered = true;
     } finally {
-      ex.close();
+      if (!answered) seq.cancel(); // the client went away, or the server is closing: free the batch slot
     }
   }
 
-  private void stream(HttpExchange ex, Sequence seq, String id, boolean chat, boolean includeUsage)
+  /** The faults that replace the response: the request was read, and never reaches the engine. */
+  private void injectBeforeResponse(Exchange ex, FaultKind fault) throws IOException {
+    faults.get(fault).increment();
+    switch (fault) {
+      case HTTP500 -> sendJson(ex, 500, error("llmbench fault injection: internal server error", "internal_server_error"));
+      case HTTP429 -> ex.respond(429, "application/json", JSON.writeValueAsBytes(
+          error("llmbench fault injection: rate limit reached, retry after 1 s", "rate_limit_error")), "Retry-After", "1");
+      case HTTP503 -> sendJson(ex, 503, error("llmbench fault injection: server overloaded", "unavailable_error"));
+      case HTML -> ex.respond(502, "text/html", NGINX_502);
+      case DROP -> ex.closeNow();
+      case SILENT -> ex.goSilent();
+      default -> throw new IllegalStateException(fault + " acts inside a stream");
+    }
+  }
+
+  private ObjectNode envelope(String id, boolean chat, boolean chunk, long created) {
+    String object = chat ? (chunk ? "chat.completion.chunk" : "chat.completion") : "text_completion";
+    return JSON.createObjectNode().put("id", id).put("object", object).put("created", created).put("model", profile.model());
+  }
+
+  private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage, FaultKind fault)
       throws IOException, InterruptedException {
-    ex.getResponseHeaders().set("Content-Type", "text/event-stream");
-    ex.getResponseHeaders().set("Cache-Control", "no-cache");
-    ex.sendResponseHeaders(200, 0);
-    OutputStream os = ex.getResponseBody();
+    EventStream events = new EventStream(ex, fault, chat, seq::cancel, kind -> faults.get(kind).increment());
+    events.open();
     long created = System.currentTimeMillis() / 1000;
     while (true) {
       Sequence.Event e = scheduler.nextEvent(seq);
-      ObjectNode chunk = JSON.createObjectNode().put("id", id)
-          .put("object", chat ? "chat.completion.chunk" : "text_completion")
-          .put("created", created).put("model", profile.model());
+      if (e.admitted() && !chat) continue; // completions have no role chunk
+      ObjectNode chunk = envelope(id, chat, true, created);
       ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
       if (e.admitted()) {
-        if (!chat) continue; // completions have no role chunk
         choice.putObject("delta").put("role", "assistant").put("content", "");
         choice.putNull("finish_reason");
       } else if (e.isEnd()) {
@@ -227,27 +417,19 @@ public final class EmbeddedLlmServer implements AutoCloseable {
         else choice.put("text", e.text());
         choice.putNull("finish_reason");
       }
-      writeEvent(os, chunk.toString());
+      if (!events.chunk(chunk, e.isEnd())) return;
       if (e.isEnd()) break;
     }
     if (includeUsage) {
-      ObjectNode usage = JSON.createObjectNode().put("id", id)
-          .put("object", chat ? "chat.completion.chunk" : "text_completion")
-          .put("created", created).put("model", profile.model());
+      ObjectNode usage = envelope(id, chat, true, created);
       usage.putArray("choices");
       usage.set("usage", usage(seq));
-      writeEvent(os, usage.toString());
+      events.chunk(usage, false);
     }
-    writeEvent(os, "[DONE]");
-    os.close();
+    events.done();
   }
 
-  private static void writeEvent(OutputStream os, String data) throws IOException {
-    os.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
-    os.flush();
-  }
-
-  private void respondWhole(HttpExchange ex, Sequence seq, String id, boolean chat)
+  private void respondWhole(Exchange ex, Sequence seq, String id, boolean chat)
       throws IOException, InterruptedException {
     StringBuilder content = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
@@ -260,9 +442,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       }
       (e.reasoning() ? reasoning : content).append(e.text());
     }
-    ObjectNode body = JSON.createObjectNode().put("id", id)
-        .put("object", chat ? "chat.completion" : "text_completion")
-        .put("created", System.currentTimeMillis() / 1000).put("model", profile.model());
+    ObjectNode body = envelope(id, chat, false, System.currentTimeMillis() / 1000);
     ObjectNode choice = body.putArray("choices").addObject().put("index", 0);
     if (chat) {
       ObjectNode message = choice.putObject("message").put("role", "assistant").put("content", content.toString());
@@ -275,11 +455,14 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     sendJson(ex, 200, body);
   }
 
-  private static ObjectNode usage(Sequence seq) {
+  private ObjectNode usage(Sequence seq) {
     ObjectNode usage = JSON.createObjectNode()
         .put("prompt_tokens", seq.promptTokens)
         .put("completion_tokens", seq.generated())
         .put("total_tokens", seq.promptTokens + seq.generated());
+    // Always there while the cache is on, 0 included (as llama-server); vLLM sends it only with
+    // --enable-prompt-tokens-details, and only when it is above 0.
+    if (prefixCache != null) usage.putObject("prompt_tokens_details").put("cached_tokens", seq.cachedTokens);
     if (seq.reasoningBudget > 0) {
       usage.putObject("completion_tokens_details").put("reasoning_tokens", seq.reasoningGenerated());
     }
@@ -292,30 +475,18 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     return body;
   }
 
-  private static void sendJson(HttpExchange ex, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsBytes(body);
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(status, bytes.length);
-    try (OutputStream os = ex.getResponseBody()) {
-      os.write(bytes);
-    }
+  private static void sendJson(Exchange ex, int status, JsonNode body) throws IOException {
+    ex.respond(status, "application/json", JSON.writeValueAsBytes(body));
   }
 
   @Override
   public void close() {
-    http.stop(0);
+    http.close();
     scheduler.close();
-    handlers.shutdownNow();
-    try {
-      handlers.awaitTermination(2, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   @Override
   public String toString() {
     return "embedded " + profile.name() + " at " + baseUrl();
   }
-
 }

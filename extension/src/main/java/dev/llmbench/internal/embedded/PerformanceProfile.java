@@ -109,12 +109,6 @@ public record PerformanceProfile(
         .plus(prefillPerToken.multipliedBy(admittedPromptTokens));
   }
 
-  /** Steady-state aggregate decode throughput at {@code batch} running sequences, in tokens per second. */
-  public double throughputAt(int batch) {
-    int b = Math.min(batch, maxBatch);
-    return b * tokensPerChunk * 1e9 / stepTime(b, 0).toNanos();
-  }
-
   public PerformanceProfile withModel(String model) {
     return new PerformanceProfile(name, model, stepBase, stepPerExtraSequence, prefillPerToken, maxBatch,
         reasoningTokens, tokensPerChunk, description);

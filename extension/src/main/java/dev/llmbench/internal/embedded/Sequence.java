@@ -18,6 +18,10 @@ final class Sequence {
   }
 
   final int promptTokens;
+  /** Chained hashes of the prompt's full blocks, for the prefix cache. */
+  final long[] blockHashes;
+  /** Prompt tokens the prefix cache served: set by the scheduler at admission, before the first event. */
+  volatile int cachedTokens;
   /** When the request reached the server: an idle engine's first step starts from here. */
   final long arrivalNanos;
   final int maxTokens;
@@ -31,10 +35,11 @@ final class Sequence {
   private int reasoningGenerated;
   private volatile boolean cancelled;
 
-  Sequence(long arrivalNanos, int promptTokens, int maxTokens, boolean ignoreEos, int reasoningBudget,
-      List<String> answer, long seed) {
+  Sequence(long arrivalNanos, int promptTokens, long[] blockHashes, int maxTokens, boolean ignoreEos,
+      int reasoningBudget, List<String> answer, long seed) {
     this.arrivalNanos = arrivalNanos;
     this.promptTokens = promptTokens;
+    this.blockHashes = blockHashes;
     this.maxTokens = maxTokens;
     this.ignoreEos = ignoreEos;
     this.reasoningBudget = reasoningBudget;
