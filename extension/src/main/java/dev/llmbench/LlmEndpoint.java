@@ -67,4 +67,10 @@ public @interface LlmEndpoint {
 
   /** {@code llmbench.embedded.startup-delay}: how long the embedded engine answers 503 before it is ready. */
   String embeddedStartupDelay() default "";
+
+  /**
+   * {@code llmbench.embedded.faults}: the embedded engine fails on purpose, e.g. {@code http500:5%,reset:2%}, to
+   * test a suite's own assertions and error handling (docs/failures.md lists the kinds).
+   */
+  String embeddedFaults() default "";
 }

@@ -3,7 +3,9 @@ package dev.llmbench.internal.config;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ApiStyle;
+import dev.llmbench.internal.embedded.FaultPlan;
 import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.internal.embedded.ServerMode;
 import dev.llmbench.internal.launch.LaunchCommand;
 import java.net.URI;
 import java.nio.file.Path;
@@ -46,6 +48,21 @@ public final class SettingKeys {
       SettingKeys::profile);
   public static final Setting<Duration> EMBEDDED_STARTUP_DELAY = new Setting<>("llmbench.embedded.startup-delay", "0s",
       null, "the embedded engine answers 503 this long", SettingKeys::notNegative);
+  public static final Setting<FaultPlan> EMBEDDED_FAULTS = new Setting<>("llmbench.embedded.faults", "", "none",
+      "the embedded engine fails on purpose, e.g. `http500:5%,reset:2%,drop:every5` (see docs/failures.md)",
+      FaultPlan::parse);
+  public static final Setting<Long> EMBEDDED_FAULT_SEED = new Setting<>("llmbench.embedded.fault-seed", "0", null,
+      "seed of the fault draws: the same seed fails the same request numbers", SettingKeys::wholeNumber);
+  public static final Setting<ServerMode> EMBEDDED_MODE = new Setting<>("llmbench.embedded.mode", "normal", null,
+      "`normal`, `never-ready` (503 for ever) or `not-found` (404 on every route)", ServerMode::parse);
+  public static final Setting<String> EMBEDDED_API_KEY = new Setting<>("llmbench.embedded.api-key", "", "none",
+      "a key the embedded engine requires on `/v1/...`, as `vllm serve --api-key` does", t -> t);
+  public static final Setting<Boolean> EMBEDDED_PREFIX_CACHE = new Setting<>("llmbench.embedded.prefix-cache", "true",
+      null, "the embedded engine caches prompt prefixes, as vLLM does", SettingKeys::bool);
+  public static final Setting<Duration> EMBEDDED_COLD_BATCH_STALL = new Setting<>("llmbench.embedded.cold-batch-stall",
+      "0s", null, "extra time of the embedded engine's first step at each new batch size", SettingKeys::notNegative);
+  public static final Setting<Double> EMBEDDED_SLOWDOWN = new Setting<>("llmbench.embedded.slowdown", "1", null,
+      "every step of the embedded engine takes this many times its profile's time", SettingKeys::positiveNumber);
   public static final Setting<LaunchCommand> LAUNCH_COMMAND = new Setting<>("llmbench.launch.command", "", "none",
       "start the server as a process, e.g. `vllm serve Qwen/Qwen2.5-7B --port ${port}` (quotes as in a shell, no "
           + "shell runs; `${port}` becomes a free port)", LaunchCommand::parse);
@@ -73,7 +90,9 @@ public final class SettingKeys {
   /** Every setting, in README order. */
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
-        REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, LAUNCH_COMMAND,
+        REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
+        EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
+        EMBEDDED_SLOWDOWN, LAUNCH_COMMAND,
         LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE, SERVER_LOG_FILE, SWEEP_LEVELS, SWEEP_RATES,
         SWEEP_REQUESTS, REPORT_DIR, ALLURE_CONFIG);
   }
@@ -135,6 +154,30 @@ public final class SettingKeys {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("it is not a whole number");
     }
+  }
+
+  static Long wholeNumber(String text) {
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("it is not a whole number");
+    }
+  }
+
+  static Double positiveNumber(String text) {
+    try {
+      double v = Double.parseDouble(text);
+      if (!(v > 0) || Double.isInfinite(v)) throw new IllegalArgumentException("it must be a positive number such as 1.2");
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("it is not a number; write e.g. 1.2");
+    }
+  }
+
+  static Boolean bool(String text) {
+    if (text.equalsIgnoreCase("true")) return true;
+    if (text.equalsIgnoreCase("false")) return false;
+    throw new IllegalArgumentException("write true or false");
   }
 
   static <T> List<T> list(String text, Function<String, T> parse, String example) {

@@ -81,7 +81,7 @@ public final class Endpoint implements AutoCloseable {
     if (config.launch().isPresent()) {
       url = launch(config.launch().get());
     } else if (config.isEmbedded()) {
-      embedded = EmbeddedLlmServer.start(config.embeddedProfile(), 0, config.embeddedStartupDelay());
+      embedded = EmbeddedLlmServer.start(config.embedded());
       url = embedded.baseUrl();
     } else {
       url = config.baseUrl();

@@ -3,7 +3,7 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ApiStyle;
-import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.internal.embedded.EmbeddedOptions;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +15,7 @@ import org.apiguardian.api.API;
  * one readiness wait), so the record itself is the endpoint's identity.
  *
  * @param baseUrl       the server root, or null for the embedded engine (or, when launching, 127.0.0.1 at the port)
+ * @param embedded      how to start the embedded engine, used when there is neither a base URL nor a launch
  * @param model         the model id, or empty for the first id {@code /v1/models} lists
  * @param launch        a server the run starts itself
  * @param serverLogFile a log to read the startup phases from, for a server started elsewhere
@@ -30,8 +31,7 @@ public record EndpointConfig(
     Duration readyProgressInterval,
     Duration requestTimeout,
     Duration idleTimeout,
-    PerformanceProfile embeddedProfile,
-    Duration embeddedStartupDelay,
+    EmbeddedOptions embedded,
     Optional<LaunchSpec> launch,
     Optional<Path> serverLogFile) {
 

@@ -3,7 +3,14 @@ package dev.llmbench.internal.junit;
 import static dev.llmbench.internal.config.SettingKeys.API;
 import static dev.llmbench.internal.config.SettingKeys.API_KEY_ENV;
 import static dev.llmbench.internal.config.SettingKeys.BASE_URL;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_API_KEY;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_COLD_BATCH_STALL;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_FAULTS;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_FAULT_SEED;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_MODE;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_PREFIX_CACHE;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_PROFILE;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_SLOWDOWN;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_STARTUP_DELAY;
 import static dev.llmbench.internal.config.SettingKeys.IDLE_TIMEOUT;
 import static dev.llmbench.internal.config.SettingKeys.LAUNCH_COMMAND;
@@ -24,6 +31,8 @@ import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.EndpointConfig;
 import dev.llmbench.internal.core.LaunchSpec;
+import dev.llmbench.internal.embedded.EmbeddedOptions;
+import dev.llmbench.internal.embedded.FaultPlan;
 import dev.llmbench.internal.launch.LaunchCommand;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -52,13 +61,26 @@ final class EndpointSettings {
           get(settings, READY_PROGRESS_INTERVAL, a, LlmEndpoint::readyProgressInterval),
           get(settings, REQUEST_TIMEOUT, a, LlmEndpoint::requestTimeout),
           get(settings, IDLE_TIMEOUT, a, LlmEndpoint::idleTimeout),
-          get(settings, EMBEDDED_PROFILE, a, LlmEndpoint::embeddedProfile),
-          get(settings, EMBEDDED_STARTUP_DELAY, a, LlmEndpoint::embeddedStartupDelay),
+          embedded(settings, a),
           launch(settings, Annotations.nearest(context, LaunchServer.class)),
           settings.get(SERVER_LOG_FILE).optional());
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.endpoint(where, e);
     }
+  }
+
+  private static EmbeddedOptions embedded(Settings settings, Optional<LlmEndpoint> a) {
+    return EmbeddedOptions.builder(get(settings, EMBEDDED_PROFILE, a, LlmEndpoint::embeddedProfile))
+        .startupDelay(get(settings, EMBEDDED_STARTUP_DELAY, a, LlmEndpoint::embeddedStartupDelay))
+        .faults(settings.get(EMBEDDED_FAULTS, a.map(LlmEndpoint::embeddedFaults).orElse(null)).optional()
+            .orElse(FaultPlan.NONE))
+        .faultSeed(settings.get(EMBEDDED_FAULT_SEED).value())
+        .mode(settings.get(EMBEDDED_MODE).value())
+        .apiKey(settings.get(EMBEDDED_API_KEY).optional().orElse(null))
+        .prefixCache(settings.get(EMBEDDED_PREFIX_CACHE).value())
+        .coldBatchStall(settings.get(EMBEDDED_COLD_BATCH_STALL).value())
+        .slowdown(settings.get(EMBEDDED_SLOWDOWN).value())
+        .build();
   }
 
   /** A server to start: from llmbench.launch.command, else from {@link LaunchServer}; its other settings apply either way. */
