@@ -18,14 +18,29 @@ import org.apiguardian.api.API;
  * @param timeToReady   how long this client waited until the server was ready: the client's wait, not the
  *                      server's own load time (a server already up is ready at once)
  * @param readinessLog  what the wait saw, one line per change of status: {@code +1.2 s GET /health answered 503 ...}
+ * @param roundTrip     the network baseline timed once the endpoint was ready, unless turned off
+ *                      ({@code llmbench.network.samples=0}) or the server did not answer it
+ * @param deployment    the name of the {@link Deployment} this endpoint was measured as, in a suite that
+ *                      compares several
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public record EndpointInfo(
     String url, String model, ApiStyle api, Optional<String> embedded, Optional<String> serverVersion,
-    Duration timeToReady, List<String> readinessLog) {
+    Duration timeToReady, List<String> readinessLog, Optional<RoundTrip> roundTrip, Optional<String> deployment) {
 
   public EndpointInfo {
     readinessLog = List.copyOf(readinessLog);
+  }
+
+  /** An endpoint without a network baseline, outside any comparison of deployments. */
+  public EndpointInfo(String url, String model, ApiStyle api, Optional<String> embedded, Optional<String> serverVersion,
+      Duration timeToReady, List<String> readinessLog) {
+    this(url, model, api, embedded, serverVersion, timeToReady, readinessLog, Optional.empty(), Optional.empty());
+  }
+
+  /** The same endpoint, measured as the deployment {@code name}. */
+  public EndpointInfo asDeployment(String name) {
+    return new EndpointInfo(url, model, api, embedded, serverVersion, timeToReady, readinessLog, roundTrip, Optional.of(name));
   }
 
   /**
@@ -36,8 +51,9 @@ public record EndpointInfo(
     return embedded.map(p -> "embedded " + p).orElse(url);
   }
 
+  /** {@code gqa-dense-70b at embedded gqa-dense}, after the deployment's name when there is one. */
   @Override
   public String toString() {
-    return model + " at " + reportName();
+    return deployment.map(d -> d + ": ").orElse("") + model + " at " + reportName();
   }
 }

@@ -42,6 +42,12 @@ public final class SettingKeys {
       SettingKeys::profile);
   public static final Setting<Duration> EMBEDDED_STARTUP_DELAY = new Setting<>("llmbench.embedded.startup-delay", "0s",
       null, "the embedded engine answers 503 this long", SettingKeys::notNegative);
+  public static final Setting<List<DeploymentSpec>> DEPLOYMENTS = new Setting<>("llmbench.deployments", "", "the `@Deployment`s",
+      "deployments every sweep compares, replacing `@Deployment`: `a=http://h1:8000,model=m;b=embedded:gqa-dense`",
+      DeploymentSpec::parseList);
+  public static final Setting<Integer> NETWORK_SAMPLES = new Setting<>("llmbench.network.samples", "5", null,
+      "round trips of the health route timed once an endpoint is ready, reported beside TTFT; `0` for none",
+      SettingKeys::notNegativeInt);
   public static final Setting<List<Integer>> SWEEP_LEVELS = new Setting<>("llmbench.sweep.levels", "", "the annotation's",
       "concurrency levels of every `@ConcurrencySweep`, e.g. `1,4,16`", t -> list(t, Integer::parseInt, "1,4,16"));
   public static final Setting<List<Double>> SWEEP_RATES = new Setting<>("llmbench.sweep.rates", "", "the annotation's",
@@ -56,7 +62,7 @@ public final class SettingKeys {
   /** Every setting, in README order. */
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
-        REQUEST_TIMEOUT, IDLE_TIMEOUT, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, SWEEP_LEVELS, SWEEP_RATES,
+        REQUEST_TIMEOUT, IDLE_TIMEOUT, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES,
         SWEEP_REQUESTS, REPORT_DIR, ALLURE_CONFIG);
   }
 
@@ -113,6 +119,16 @@ public final class SettingKeys {
     try {
       int v = Integer.parseInt(text);
       if (v < 1) throw new IllegalArgumentException("it must be a positive whole number");
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("it is not a whole number");
+    }
+  }
+
+  static Integer notNegativeInt(String text) {
+    try {
+      int v = Integer.parseInt(text);
+      if (v < 0) throw new IllegalArgumentException("it must be 0 or a positive whole number");
       return v;
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("it is not a whole number");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.CompletionRequest;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.EndpointNotReadyException;
+import dev.llmbench.RoundTrip;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
@@ -86,6 +87,7 @@ public final class Endpoint implements AutoCloseable {
     ReadinessLog log = new ReadinessLog();
     AtomicReference<String> model = new AtomicReference<>(config.model().isEmpty() ? null : config.model());
     AtomicLong nextProgress = new AtomicLong(config.readyProgressInterval().toNanos());
+    AtomicReference<String> route = new AtomicReference<>("/health");
     String url = client.baseUrl().toString();
     try {
       Awaitility.with()
@@ -100,7 +102,7 @@ public final class Endpoint implements AutoCloseable {
               listener.readinessProgress(url, elapsed, log.last());
             }
           })
-          .until(() -> probeOnce(log, model));
+          .until(() -> probeOnce(log, model, route));
     } catch (ConditionTimeoutException e) {
       listener.endpointNotReady(url, log.lines());
       throw new EndpointNotReadyException("LLM endpoint " + url + " was not ready after "
@@ -108,13 +110,16 @@ public final class Endpoint implements AutoCloseable {
           + "); last status: " + log.last() + ". Check that the server is running and loading the model, "
           + "or raise llmbench.ready.timeout.", e);
     }
+    Duration timeToReady = log.elapsed();
+    // Timed after the wait, so that it measures the network and not a server still loading.
+    Optional<RoundTrip> roundTrip = RoundTrips.measure(probe, route.get(), config.networkSamples());
     return new EndpointInfo(url, model.get(), config.api(),
-        embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()), serverVersion(), log.elapsed(),
-        log.lines());
+        embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()), serverVersion(), timeToReady,
+        log.lines(), roundTrip, Optional.empty());
   }
 
   /** One probe: health route, model id, then a 1-token completion. Records what it saw in the log. */
-  private boolean probeOnce(ReadinessLog log, AtomicReference<String> model) {
+  private boolean probeOnce(ReadinessLog log, AtomicReference<String> model, AtomicReference<String> healthRoute) {
     try {
       String route = "/health";
       Optional<OpenAiClient.HttpAnswer> health = probe.get(route);
@@ -122,6 +127,7 @@ public final class Endpoint implements AutoCloseable {
         route = "/v1/models";
         health = probe.get(route);
       }
+      healthRoute.set(route);
       int status = health.map(OpenAiClient.HttpAnswer::status).orElse(0);
       if (status != 200) {
         log.saw("GET " + route + " answered " + status + " "

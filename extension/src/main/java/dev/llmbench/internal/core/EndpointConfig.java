@@ -14,6 +14,7 @@ import org.apiguardian.api.API;
  *
  * @param baseUrl the server root, or null for the embedded engine
  * @param model   the model id, or empty for the first id {@code /v1/models} lists
+ * @param networkSamples round trips timed once the endpoint is ready (the network baseline); 0 for none
  */
 @API(status = INTERNAL)
 public record EndpointConfig(
@@ -27,7 +28,8 @@ public record EndpointConfig(
     Duration requestTimeout,
     Duration idleTimeout,
     PerformanceProfile embeddedProfile,
-    Duration embeddedStartupDelay) {
+    Duration embeddedStartupDelay,
+    int networkSamples) {
 
   public boolean isEmbedded() {
     return baseUrl == null;

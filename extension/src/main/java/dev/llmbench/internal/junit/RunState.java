@@ -57,7 +57,11 @@ final class RunState implements AutoCloseable {
 
   /** The endpoint of this test's settings, created on first use and closed when the run ends. */
   static Endpoint endpoint(ExtensionContext context) {
-    EndpointConfig config = EndpointSettings.of(context);
+    return endpoint(context, EndpointSettings.of(context));
+  }
+
+  /** The endpoint of {@code config} (a deployment's), created on first use and closed when the run ends. */
+  static Endpoint endpoint(ExtensionContext context, EndpointConfig config) {
     RunState run = of(context); // stored first, so closed after the endpoints
     return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(config, k -> new Endpoint(config, run.listener()),
         Endpoint.class);

@@ -1,9 +1,13 @@
 package dev.llmbench.internal.junit;
 
+import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.compare.ByDeployment;
+import dev.llmbench.internal.compare.DeploymentSweep;
+import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.LevelRunner;
 import dev.llmbench.internal.core.LevelStart;
@@ -12,6 +16,7 @@ import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -20,9 +25,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * One level of a sweep: measures it before the test method runs (reports write it at once, before any
  * assertion can fail), injects the result, and after the sweep's last level summarises the sweep.
  *
- * @param index 1-based position among the sweep's {@code total} levels
+ * @param index      1-based position among the sweep's {@code total} levels
+ * @param deployment the deployment measured, when the sweep compares several
+ * @param load       the level's name without the deployment, e.g. {@code C=8}
  */
-record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles)
+record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles,
+    Optional<DeploymentSpec> deployment, String load)
     implements BeforeTestExecutionCallback, InjectingResolver, AfterTestExecutionCallback {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepLevelExtension.class);
@@ -30,24 +38,36 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
   @Override
   public void beforeTestExecution(ExtensionContext context) {
     sweep.listener().levelStarted(sweep, new LevelStart(plan, index, total));
-    Endpoint endpoint = RunState.endpoint(context);
-    EndpointInfo info = endpoint.ensureReady();
-    EarlierLevels earlier = new PreviousLevels(plan.label(), sweep.levels());
+    Endpoint endpoint = deployment.map(d -> RunState.endpoint(context, EndpointSettings.of(context, d)))
+        .orElseGet(() -> RunState.endpoint(context));
+    EndpointInfo ready = endpoint.ensureReady();
+    EndpointInfo info = deployment.map(d -> ready.asDeployment(d.name())).orElse(ready);
+    // A deployment's earlier levels are its own: comparing with another deployment's is DeploymentLevels' job.
+    EarlierLevels earlier = new PreviousLevels(plan.label(), sweep.levels().stream()
+        .filter(l -> l.endpoint().deployment().equals(info.deployment())).toList());
     MeasuredLevel result = LevelRunner.run(endpoint, info, plan, slo, percentiles, sweep.listener());
     ExtensionContext.Store store = context.getStore(NAMESPACE);
     store.put(EarlierLevels.class, earlier);
     store.put(SweepLevelResult.class, result);
+    sweep.attribute(DeploymentSweep.class).ifPresent(d -> {
+      d.measured(load, ByDeployment.name(result), result);
+      store.put(DeploymentLevels.class, d.at(load));
+    });
     sweep.measured(result);
   }
 
   @Override
   public List<Class<?>> injects() {
-    return List.of(SweepLevelResult.class, EarlierLevels.class);
+    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class);
   }
 
   @Override
   public Object resolve(Class<?> type, ExtensionContext context) {
     Object value = context.getStore(NAMESPACE).get(type, type);
+    if (value == null && type == DeploymentLevels.class) {
+      throw new IllegalStateException(plan.label() + " compares no deployments: DeploymentLevels needs two or more "
+          + "@Deployment, or the setting llmbench.deployments");
+    }
     if (value == null) throw new IllegalStateException(plan.label() + " was not measured");
     return value;
   }

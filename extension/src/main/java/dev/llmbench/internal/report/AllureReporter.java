@@ -102,6 +102,7 @@ public final class AllureReporter implements BenchListener {
     if (!active()) return;
     // Changes every run: shown, but left out of the history id.
     Allure.parameter("time to ready", Formats.duration(endpoint.timeToReady()), true);
+    endpoint.roundTrip().ifPresent(rtt -> Allure.parameter("network round trip", Formats.duration(rtt.median()), true));
     attach("readiness", "text/plain", "txt", String.join("\n", endpoint.readinessLog()));
   }
 
@@ -144,6 +145,7 @@ public final class AllureReporter implements BenchListener {
 
   @Override
   public void levelFinished(SweepRun sweep, MeasuredLevel level) {
+    level.endpoint().deployment().ifPresent(d -> parameter("deployment", d));
     parameter("endpoint", level.endpoint().reportName());
     parameter("model", level.endpoint().model());
     attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(level));

@@ -29,6 +29,7 @@ public final class HtmlSummary {
     row(h, "requests", r.succeeded() + " ok / " + r.requestCount() + " (" + r.failed() + " failed)");
     if (!r.errorsByType().isEmpty()) row(h, "errors by type", r.errorsByType().toString());
     row(h, "window", Formats.duration(r.window()));
+    r.endpoint().roundTrip().ifPresent(rtt -> row(h, "network round trip", rtt.toString()));
     ConfidenceInterval ci = r.outputThroughputCi();
     row(h, Metric.OUTPUT_THROUGHPUT.label(), r.outputThroughput()
         + String.format(Locale.ROOT, " (95%% CI %.1f–%.1f)", ci.lower(), ci.upper()));

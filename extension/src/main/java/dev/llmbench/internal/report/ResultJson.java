@@ -82,6 +82,16 @@ public final class ResultJson {
     own.put("endpoint", r.endpoint().url());
     own.put("time_to_ready_s", r.endpoint().timeToReady().toNanos() / 1e9);
     r.endpoint().serverVersion().ifPresent(v -> own.put("server_version", v));
+    r.endpoint().deployment().ifPresent(d -> own.put("deployment", d));
+    r.endpoint().roundTrip().ifPresent(rtt -> {
+      ObjectNode net = own.putObject("network_round_trip");
+      net.put("request", rtt.request());
+      net.put("median_ms", ms(rtt.median()));
+      net.put("min_ms", ms(rtt.min()));
+      net.put("max_ms", ms(rtt.max()));
+      ArrayNode samples = net.putArray("samples_ms");
+      rtt.samples().forEach(d -> samples.add(ms(d)));
+    });
     own.put("max_tokens", r.maxTokens());
     own.put("prompts", r.prompts());
     own.put("token_source", r.tokenSource().name());
