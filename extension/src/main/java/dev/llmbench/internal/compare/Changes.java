@@ -36,12 +36,12 @@ public final class Changes {
 
   private Changes() {}
 
-  /** The figures both levels can be compared on: throughput, and TTFT, TPOT, ITL and E2E latency at p50 and p90. */
-  public static List<Figure> figures(LevelSample reference, LevelSample current) {
+  /** The figures of {@code metrics} both levels can be compared on, latencies at each percentile. */
+  public static List<Figure> figures(LevelSample reference, LevelSample current, List<Metric> metrics, List<Double> percentiles) {
     List<Figure> figures = new ArrayList<>();
-    figures.add(Figure.of(Metric.OUTPUT_THROUGHPUT));
-    for (Metric m : LevelSample.LATENCIES) {
-      for (double p : new double[] {50, 90}) figures.add(Figure.of(m, p));
+    for (Metric m : metrics) {
+      if (!m.isLatency()) figures.add(Figure.of(m));
+      else for (double p : percentiles) figures.add(Figure.of(m, p));
     }
     // A percentile with too few samples is only the maximum: comparing two maxima says little.
     return figures.stream().filter(f -> enough(reference, f) && enough(current, f)).toList();
@@ -53,8 +53,10 @@ public final class Changes {
   }
 
   /** Every figure of {@link #figures} that both levels have. */
-  public static List<Delta> all(LevelSample reference, LevelSample current, double allowedWorsening) {
-    return figures(reference, current).stream().flatMap(f -> delta(reference, current, f, allowedWorsening).stream()).toList();
+  public static List<Delta> all(LevelSample reference, LevelSample current, List<Metric> metrics, List<Double> percentiles,
+      double allowedWorsening) {
+    return figures(reference, current, metrics, percentiles).stream()
+        .flatMap(f -> delta(reference, current, f, allowedWorsening).stream()).toList();
   }
 
   /**

@@ -32,10 +32,11 @@ public record LevelSample(double[] outputTokens, double[] e2eSeconds, double win
     Map<String, Double> points) {
 
   /**
-   * The latencies a comparison looks at. ITL is the steadiest sign of decode speed: one sample per token
-   * gap, so its median barely moves with a few slow requests.
+   * The figures a baseline compares by default. ITL is the steadiest sign of decode speed: one sample per
+   * token gap, so its median barely moves with a few slow requests.
    */
-  public static final List<Metric> LATENCIES = List.of(Metric.TTFT, Metric.TPOT, Metric.ITL, Metric.E2E_LATENCY);
+  public static final List<Metric> COMPARED = List.of(Metric.OUTPUT_THROUGHPUT, Metric.TTFT, Metric.TPOT, Metric.ITL,
+      Metric.E2E_LATENCY);
 
   public LevelSample {
     if (outputTokens.length != e2eSeconds.length) throw new IllegalArgumentException("tokens and latencies must pair up");

@@ -54,6 +54,16 @@ public final class SettingKeys {
       "request rates of every `@RateSweep`, e.g. `0.5,2,8`", t -> list(t, Double::parseDouble, "0.5,2,8"));
   public static final Setting<Integer> SWEEP_REQUESTS = new Setting<>("llmbench.sweep.requests", "", "the annotation's",
       "requests per level of every sweep (`@Measurement(requests)`)", SettingKeys::positiveInt);
+  public static final Setting<Path> BASELINE_DIR = new Setting<>("llmbench.baseline.dir", "llmbench-baselines", null,
+      "folder of `@Baseline` files, one per sweep: `<class>.<method>.json`", Path::of);
+  public static final Setting<Boolean> BASELINE_SAVE = new Setting<>("llmbench.baseline.save", "false", null,
+      "`true` saves this run of every `@Baseline` sweep as its baseline instead of comparing", SettingKeys::bool);
+  public static final Setting<Double> BASELINE_MAX_REGRESSION = new Setting<>("llmbench.baseline.max-regression", "",
+      "the annotation's", "worsening beyond noise that fails a level, e.g. `0.1` for 10%; `off` to report only",
+      SettingKeys::regression);
+  public static final Setting<Path> BASELINE_VLLM = new Setting<>("llmbench.baseline.vllm", "", "none",
+      "a `vllm bench serve` result file (or folder of them) every sweep is compared with, level by concurrency or rate",
+      Path::of);
   public static final Setting<Path> REPORT_DIR = new Setting<>("llmbench.report.dir", "target/llmbench", null,
       "folder of the per-sweep reports (JSON, CSV, charts, `index.html`)", Path::of);
   public static final Setting<Path> ALLURE_CONFIG = new Setting<>("llmbench.allure.config", "", "bundled categories",
@@ -63,7 +73,7 @@ public final class SettingKeys {
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES,
-        SWEEP_REQUESTS, REPORT_DIR, ALLURE_CONFIG);
+        SWEEP_REQUESTS, BASELINE_DIR, BASELINE_SAVE, BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, ALLURE_CONFIG);
   }
 
   static URI baseUrl(String text) {
@@ -122,6 +132,24 @@ public final class SettingKeys {
       return v;
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("it is not a whole number");
+    }
+  }
+
+  static Boolean bool(String text) {
+    if (text.equalsIgnoreCase("true")) return true;
+    if (text.equalsIgnoreCase("false")) return false;
+    throw new IllegalArgumentException("write true or false");
+  }
+
+  /** A fraction in [0, 1), or {@code off} (NaN): report regressions without failing. */
+  static Double regression(String text) {
+    if (text.equalsIgnoreCase("off")) return Double.NaN;
+    try {
+      double v = Double.parseDouble(text);
+      if (!(v >= 0 && v < 1)) throw new IllegalArgumentException("it must be a fraction from 0 up to 1, e.g. 0.1 for 10%, or off");
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("write a fraction such as 0.1 for 10%, or off");
     }
   }
 

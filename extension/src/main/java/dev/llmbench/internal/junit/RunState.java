@@ -3,6 +3,7 @@ package dev.llmbench.internal.junit;
 import static dev.llmbench.internal.config.SettingKeys.ALLURE_CONFIG;
 import static dev.llmbench.internal.config.SettingKeys.REPORT_DIR;
 
+import dev.llmbench.internal.baseline.BaselineRecorder;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Endpoint;
@@ -47,7 +48,8 @@ final class RunState implements AutoCloseable {
       throw new ExtensionConfigurationException("Configuration error: " + e.getMessage(), e);
     }
     Path allureResults = AllureReporter.resultsDir(context.getConfigurationParameter("allure.results.directory"));
-    return new RunState(Listeners.broadcast(List.of(new ConsoleReporter(reportDir), new FileReporter(reportDir),
+    // The baseline is saved first, so that the reports that name its file come after it exists.
+    return new RunState(Listeners.broadcast(List.of(new BaselineRecorder(), new ConsoleReporter(reportDir), new FileReporter(reportDir),
         new AllureReporter(allureResults, allureConfig))));
   }
 

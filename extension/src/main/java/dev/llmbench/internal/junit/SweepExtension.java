@@ -48,6 +48,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     if (!deployments.isEmpty()) {
       sweep.attach(DeploymentSweep.class, new DeploymentSweep(deployments.stream().map(DeploymentSpec::name).toList()));
     }
+    BaselineSettings.attach(context, sweep);
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();
     for (LevelPlan level : plan.levels()) {

@@ -1,10 +1,12 @@
 package dev.llmbench.internal.junit;
 
+import dev.llmbench.BaselineComparison;
 import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.config.DeploymentSpec;
@@ -23,7 +25,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One level of a sweep: measures it before the test method runs (reports write it at once, before any
- * assertion can fail), injects the result, and after the sweep's last level summarises the sweep.
+ * assertion can fail), injects the result, fails it after the method on a regression against the sweep's
+ * baseline, and after the sweep's last level summarises the sweep.
  *
  * @param index      1-based position among the sweep's {@code total} levels
  * @param deployment the deployment measured, when the sweep compares several
@@ -53,12 +56,13 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
       d.measured(load, ByDeployment.name(result), result);
       store.put(DeploymentLevels.class, d.at(load));
     });
+    store.put(BaselineComparison.class, Baselines.compare(sweep, result));
     sweep.measured(result);
   }
 
   @Override
   public List<Class<?>> injects() {
-    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class);
+    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class, BaselineComparison.class);
   }
 
   @Override
@@ -74,7 +78,12 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
 
   @Override
   public void afterTestExecution(ExtensionContext context) {
-    if (index == total) sweep.finish();
+    try {
+      BaselineComparison comparison = context.getStore(NAMESPACE).get(BaselineComparison.class, BaselineComparison.class);
+      if (comparison != null) Baselines.gate(sweep, comparison);
+    } finally {
+      if (index == total) sweep.finish();
+    }
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.LlmReply;
 import dev.llmbench.LoadShape;
 import dev.llmbench.RequestFailure;
+import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.LevelStart;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -151,6 +152,7 @@ public final class AllureReporter implements BenchListener {
     attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(level));
     attach(level.label() + " requests", "text/csv", "csv", LevelDocuments.csv(level));
     attach(level.label() + " result", "application/json", "json", LevelDocuments.json(level));
+    Baselines.of(level).ifPresent(c -> attach(level.label() + " vs baseline", "text/plain", "txt", c.toString()));
   }
 
   @Override

@@ -2,12 +2,15 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.SweepGroups;
+import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.ByDeployment;
+import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
 /** The table terminal users know from ad-hoc sweep scripts: one row per level. */
@@ -86,6 +90,28 @@ public final class ConsoleTable {
       lines.add(line);
     }));
     return lines;
+  }
+
+  /**
+   * Each level's deltas against its baseline, one line per level compared: {@code C= 1 | vs baseline:
+   * output throughput -16.7% [-18.0%, -15.4%] regressed, ...}.
+   */
+  static String baselineLines(List<MeasuredLevel> levels) {
+    StringBuilder out = new StringBuilder();
+    for (MeasuredLevel l : levels) {
+      Baselines.of(l).ifPresent(c -> {
+        out.append(rowLabel(l)).append(" | vs baseline: ");
+        if (c.isEmpty()) out.append("no such level in it");
+        out.append(c.deltas().stream().map(ConsoleTable::compact).collect(Collectors.joining(", "))).append('\n');
+      });
+    }
+    return out.toString();
+  }
+
+  /** {@code TTFT p50 +20.1% [+18.3%, +21.9%] regressed}. */
+  static String compact(Delta d) {
+    return String.format(Locale.ROOT, "%s %+.1f%% [%+.1f%%, %+.1f%%] %s", d.figure(), d.change().estimate() * 100,
+        d.change().lower() * 100, d.change().upper() * 100, d.verdict().name().toLowerCase(Locale.ROOT));
   }
 
   /**

@@ -9,10 +9,13 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmbench.BaselineComparison;
+import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.RequestFailure;
+import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -116,12 +119,36 @@ public final class ResultJson {
       own.put("decode_rate_server", d.server());
     });
 
+    Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));
+
     root.set("requests", MAPPER.valueToTree(RequestRecord.allOf(r)));
     try {
       return MAPPER.writeValueAsString(root);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The level's deltas against its baseline: each figure's values, change, 95% interval of the change and verdict. */
+  private static ObjectNode baseline(BaselineComparison c) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("source", c.source());
+    node.put("max_regression", c.maxRegression());
+    ArrayNode deltas = node.putArray("deltas");
+    for (Delta d : c.deltas()) {
+      ObjectNode n = deltas.addObject();
+      n.put("figure", d.figure());
+      n.put("metric", d.metric().key());
+      d.percentile().ifPresent(p -> n.put("percentile", p));
+      n.put("unit", d.metric().unit());
+      n.put("baseline", d.reference());
+      n.put("current", d.current());
+      n.put("change", d.change().estimate());
+      n.put("change_ci95_lower", d.change().lower());
+      n.put("change_ci95_upper", d.change().upper());
+      n.put("verdict", d.verdict().name());
+    }
+    return node;
   }
 
   /** vLLM's {@code mean_X_ms}, {@code median_X_ms}, {@code std_X_ms} and {@code pNN_X_ms}, X the metric's key. */

@@ -1,6 +1,7 @@
 package dev.llmbench.internal.report;
 
 import dev.llmbench.internal.analysis.ScalingAnalysis;
+import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.DeploymentComparison;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -18,13 +19,13 @@ record SweepSummary(String title, List<MeasuredLevel> levels, String table, List
 
   static SweepSummary of(SweepRun sweep, List<MeasuredLevel> levels) {
     return sweep.memo().get(SweepSummary.class, () -> new SweepSummary(sweep.title(), levels,
-        ConsoleTable.render(levels), findings(sweep, levels),
+        ConsoleTable.render(levels) + ConsoleTable.baselineLines(levels), findings(sweep, levels),
         SvgCharts.forSweep(sweep.title(), levels)));
   }
 
   /**
    * The scaling analysis of each deployment (prefixed with its name when there are several), then what
-   * compares them.
+   * compares them, then the baseline's and the capacity search's conclusions.
    */
   static List<String> findings(SweepRun sweep, List<MeasuredLevel> levels) {
     List<String> all = new ArrayList<>();
@@ -32,6 +33,7 @@ record SweepSummary(String title, List<MeasuredLevel> levels, String table, List
     byDeployment.forEach((deployment, members) -> ScalingAnalysis.findings(members)
         .forEach(f -> all.add(byDeployment.size() > 1 ? "[" + deployment + "] " + f : f)));
     all.addAll(DeploymentComparison.findings(levels));
+    Baselines.statement(sweep, levels).ifPresent(all::add);
     return all;
   }
 
