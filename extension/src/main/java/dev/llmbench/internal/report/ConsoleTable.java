@@ -71,7 +71,7 @@ public final class ConsoleTable {
 
   /**
    * Each endpoint's network baseline beside its lowest TTFT p50: every TTFT contains one round trip, so the
-   * share says how much of TTFT is network rather than server.
+   * fastest round trip's share of it says how much of TTFT is network rather than server.
    */
   static List<String> networkLines(List<? extends SweepLevelResult> levels) {
     Map<EndpointInfo, List<SweepLevelResult>> byEndpoint = new LinkedHashMap<>();
@@ -84,8 +84,10 @@ public final class ConsoleTable {
           .min(Comparator.comparing(l -> l.ttft().percentile(50).orElseThrow()));
       if (fastest.isPresent()) {
         Duration ttft = fastest.get().ttft().percentile(50).orElseThrow();
-        line += String.format(Locale.ROOT, "; lowest TTFT p50 %s at %s, of which the network is about %s", Formats.duration(ttft),
-            rowLabel(fastest.get()).strip(), Formats.percent(ttft.isZero() ? 0 : (double) rtt.median().toNanos() / ttft.toNanos()));
+        // The fastest round trip: a slow one is the client or server stalling, not the network.
+        double share = ttft.isZero() ? 0 : Math.min(1, (double) rtt.min().toNanos() / ttft.toNanos());
+        line += String.format(Locale.ROOT, "; lowest TTFT p50 %s at %s, of which the network is at most %s",
+            Formats.duration(ttft), rowLabel(fastest.get()).strip(), Formats.percent(share));
       }
       lines.add(line);
     }));
