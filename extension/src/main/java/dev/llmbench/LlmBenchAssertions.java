@@ -22,6 +22,11 @@ public final class LlmBenchAssertions {
     return new DeploymentLevelsAssert(actual, null);
   }
 
+  /** Assertions on what a capacity search found. */
+  public static CapacityAssert assertThat(Capacity actual) {
+    return new CapacityAssert(actual);
+  }
+
   public static LlmReplyAssert assertThat(LlmReply actual) {
     return new LlmReplyAssert(actual);
   }

@@ -40,24 +40,6 @@ public final class SloCheck {
     return !slo.isEmpty() && violations(level, slo).isEmpty();
   }
 
-  /** The objectives' figures of a level, met or not: {@code TTFT p90 0.41 s ≤ 1.000 s; SLO attainment 100.0%}. */
-  public static String evidence(SweepLevelResult level, ServiceLevels slo) {
-    List<String> parts = new ArrayList<>();
-    double p = slo.percentile();
-    slo.ttft().ifPresent(max -> parts.add(figure(level, Metric.TTFT, p, max)));
-    slo.tpot().ifPresent(max -> parts.add(figure(level, Metric.TPOT, p, max)));
-    slo.e2eLatency().ifPresent(max -> parts.add(figure(level, Metric.E2E_LATENCY, p, max)));
-    parts.add("SLO attainment " + Formats.percent(level.sloAttainment()) + (level.sloAttainment() >= p / 100 ? " ≥ " : " < ")
-        + Formats.percent(p / 100));
-    return String.join("; ", parts);
-  }
-
-  private static String figure(SweepLevelResult level, Metric metric, double p, Duration max) {
-    Optional<Duration> v = metric.distributionOf(level).percentile(p);
-    return metric.label() + " " + Formats.percentile(p) + " " + v.map(Formats::duration).orElse("-")
-        + (v.isPresent() && v.get().compareTo(max) <= 0 ? " ≤ " : " > ") + Formats.duration(max);
-  }
-
   private static void check(List<String> v, SweepLevelResult level, Metric metric, double p, Duration max) {
     Distribution d = metric.distributionOf(level);
     Optional<Duration> value = d.percentile(p);

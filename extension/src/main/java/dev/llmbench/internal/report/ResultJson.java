@@ -10,12 +10,15 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.BaselineComparison;
+import dev.llmbench.Capacity;
 import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.RequestFailure;
+import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.baseline.Baselines;
+import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -149,6 +152,41 @@ public final class ResultJson {
       n.put("verdict", d.verdict().name());
     }
     return node;
+  }
+
+  /** What capacity searches found: the answer, the levels either side and every probe, with whether it met the SLO. */
+  public static String capacity(List<Capacity> found) {
+    ArrayNode all = MAPPER.createArrayNode();
+    for (Capacity c : found) {
+      ObjectNode n = all.addObject();
+      c.deployment().ifPresent(d -> n.put("deployment", d));
+      n.put("outcome", c.outcome().name());
+      n.put("statement", c.toString());
+      n.put("slo", c.slo().toString());
+      n.put("searched", c.closedLoop() ? "concurrency" : "request_rate");
+      n.put("low", c.low());
+      n.put("high", c.high());
+      n.put("step", c.step());
+      n.put("capacity", c.load());
+      c.atCapacity().ifPresent(l -> n.put("at_capacity", l.label()));
+      c.beyond().ifPresent(l -> n.put("beyond", l.label()));
+      ArrayNode probes = n.putArray("probes");
+      for (SweepLevelResult l : c.probes()) {
+        ObjectNode p = probes.addObject();
+        p.put("label", l.label());
+        p.put("meets_slo", SloCheck.meets(l, c.slo()));
+        ArrayNode violations = p.putArray("violations");
+        SloCheck.violations(l, c.slo()).forEach(violations::add);
+        p.put(Metric.SLO_ATTAINMENT.key(), l.sloAttainment());
+        p.put(Metric.GOODPUT.vllmName().orElseThrow(), l.goodput().perSecond());
+        p.put(Metric.OUTPUT_THROUGHPUT.key(), l.outputThroughput().perSecond());
+      }
+    }
+    try {
+      return MAPPER.writeValueAsString(all);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** vLLM's {@code mean_X_ms}, {@code median_X_ms}, {@code std_X_ms} and {@code pNN_X_ms}, X the metric's key. */

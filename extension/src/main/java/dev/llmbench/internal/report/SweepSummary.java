@@ -2,6 +2,7 @@ package dev.llmbench.internal.report;
 
 import dev.llmbench.internal.analysis.ScalingAnalysis;
 import dev.llmbench.internal.baseline.Baselines;
+import dev.llmbench.internal.capacity.CapacityResults;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.DeploymentComparison;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -34,6 +35,7 @@ record SweepSummary(String title, List<MeasuredLevel> levels, String table, List
         .forEach(f -> all.add(byDeployment.size() > 1 ? "[" + deployment + "] " + f : f)));
     all.addAll(DeploymentComparison.findings(levels));
     Baselines.statement(sweep, levels).ifPresent(all::add);
+    sweep.attribute(CapacityResults.class).ifPresent(r -> r.all().forEach(c -> all.add(c.toString())));
     return all;
   }
 
