@@ -39,6 +39,7 @@ public final class Levels {
   private int maxTokens = 16;
   private int inputTokens;
   private ServerMetrics server;
+  private EndpointInfo endpoint = ENDPOINT;
 
   private Levels(LoadShape load, String label) {
     this.load = load;
@@ -89,6 +90,13 @@ public final class Levels {
     return this;
   }
 
+  /** Measured as the deployment {@code name}, as a sweep over several names its levels: {@code C=4 · name}. */
+  public Levels deployment(String name) {
+    this.endpoint = ENDPOINT.asDeployment(name);
+    this.label = label + " · " + name;
+    return this;
+  }
+
   public Levels server(ServerMetrics server) {
     this.server = server;
     return this;
@@ -98,7 +106,7 @@ public final class Levels {
     PromptSource prompts = inputTokens > 0 ? PromptSource.synthetic(inputTokens, 1) : PromptSource.builtIn(1);
     LevelPlan plan = new LevelPlan(label, load, new StopRule.Count(Math.max(1, traces.size())),
         new WorkloadPlan(maxTokens, inputTokens, true, null, prompts), 0, 1);
-    return new MeasuredLevel(plan, ENDPOINT, traces.stream().map(RequestMetrics::of).toList(), slo, percentiles,
+    return new MeasuredLevel(plan, endpoint, traces.stream().map(RequestMetrics::of).toList(), slo, percentiles,
         StopReason.REQUEST_COUNT, server, List.of());
   }
 }

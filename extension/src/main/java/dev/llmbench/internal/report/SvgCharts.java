@@ -214,9 +214,10 @@ public final class SvgCharts {
     y.setAutoRangeIncludesZero(true);
     int frontierIndex = data.getSeriesCount() - 1;
     XYLineAndShapeRenderer renderer = renderer(data.getSeriesCount());
-    renderer.setSeriesPaint(frontierIndex, Color.GRAY);
-    renderer.setSeriesStroke(frontierIndex, new BasicStroke(1.5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
-        new float[] {6f, 4f}, 0f));
+    // A wide pale band under the lines (the last series is drawn first), so the frontier shows even where
+    // it runs along one deployment's line.
+    renderer.setSeriesPaint(frontierIndex, new Color(0, 0, 0, 40));
+    renderer.setSeriesStroke(frontierIndex, new BasicStroke(10f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
     renderer.setSeriesShapesVisible(frontierIndex, false);
     renderer.setDefaultItemLabelGenerator((dataset, series, item) -> {
       if (series == frontierIndex) return null;
