@@ -81,7 +81,9 @@ public final class HtmlSummary {
         .append(esc(summary.title())).append("</title>").append(STYLE).append("</head><body>");
     h.append("<h2>").append(esc(summary.title())).append("</h2>");
     List<? extends SweepLevelResult> levels = summary.levels();
-    h.append("<p>").append(esc(levels.get(0).endpoint().toString())).append("</p>");
+    // Every endpoint the sweep measured: one, or one per deployment.
+    levels.stream().map(l -> l.endpoint().toString()).distinct()
+        .forEach(e -> h.append("<p>").append(esc(e)).append("</p>"));
     h.append("<pre>").append(esc(summary.table())).append("</pre>");
     h.append("<ul>");
     summary.findings().forEach(f -> h.append("<li>").append(esc(f)).append("</li>"));
