@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import dev.llmbench.internal.format.Formats;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.List;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -75,7 +76,7 @@ public record Capacity(Outcome outcome, ServiceLevels slo, boolean closedLoop, d
   public String toString() {
     String who = deployment.map(d -> d + ": ").orElse("");
     String range = "searched " + name(low) + ".." + name(high) + " in " + probes.size() + " probe" + (probes.size() == 1 ? "" : "s")
-        + ", to within " + (closedLoop ? Formats.number(step) : Formats.number(step) + " req/s");
+        + ", to within " + (closedLoop ? Formats.number(step) : String.format(Locale.ROOT, "%.3g req/s", step));
     String head = who + "capacity under the SLO (" + slo + "): ";
     return switch (outcome) {
       case SEARCHING -> head + "still searching; " + range;

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 /**
  * Several deployments in one sweep: a test per level and deployment, one table, overlaid charts, the
  * statement of which is best under the SLO, and relative assertions. "fast" is the 1 ms-per-step engine,
- * "slow" the 20 ms one, at 8 tokens per request: 160 ms of steps against 8 a round. A busy machine stalls
+ * "slow" the 20 ms one, at 4 tokens per request: 80 ms of steps against 4 a round. A busy machine stalls
  * a whole round of a closed loop now and then (all its requests share the batch), by up to a couple of
- * hundred milliseconds; with several rounds a level, no stall closes the gap.
+ * hundred milliseconds; over the three to six rounds of a level, no stall closes the gap.
  */
 class DeploymentComparisonTests {
 
@@ -112,7 +112,7 @@ class DeploymentComparisonTests {
   @Deployment(name = "slow", embeddedProfile = "fixed-20ms")
   static class TwoDeploymentsTestCases {
     @ConcurrencySweep({2, 4})
-    @Workload(maxTokens = 8)
+    @Workload(maxTokens = 4)
     @Measurement(requests = 12)
     @Warmup(requests = 1)
     @Slo(tpot = "10ms", percentile = 50)
@@ -129,7 +129,7 @@ class DeploymentComparisonTests {
   @Deployment(name = "slow", embeddedProfile = "fixed-20ms")
   static class SlowMustKeepUpTestCases {
     @ConcurrencySweep({2, 4})
-    @Workload(maxTokens = 8)
+    @Workload(maxTokens = 4)
     @Measurement(requests = 12)
     @Warmup(requests = 1)
     void compare(DeploymentLevels atThisLoad) {
@@ -142,7 +142,7 @@ class DeploymentComparisonTests {
   @Deployment(name = "b", embeddedProfile = "fixed-20ms")
   static class SameEngineTestCases {
     @ConcurrencySweep(4)
-    @Workload(maxTokens = 8)
+    @Workload(maxTokens = 4)
     @Measurement(requests = 12)
     @Warmup(requests = 1)
     void compare(DeploymentLevels atThisLoad) {

@@ -26,7 +26,7 @@ import dev.llmbench.Workload;
 class DeploymentComparisonBenchmarkTest {
 
   @ConcurrencySweep({1, 8, 32})
-  @Workload(maxTokens = 16)
+  @Workload(maxTokens = 8)
   @Slo(ttft = "500ms", tpot = "30ms", percentile = 90)
   void whichDeployment(SweepLevelResult level, DeploymentLevels atThisLoad) {
     assertThat(level).hasNoErrors();
