@@ -47,9 +47,9 @@ class DeploymentComparisonTests {
     BenchKit.Run run = twoDeployments.assertAllPass(4);
     Path dir = run.sweepDir(TwoDeploymentsTestCases.class, "compare");
     String table = Files.readString(dir.resolve("table.txt"));
-    assertThat(table.lines().filter(l -> l.matches("C= [24] · (fast|slow) \\| 12/12 ok.*")).count()).isEqualTo(4);
+    assertThat(table.lines().filter(l -> l.matches("C= [24] · (fast|slow) \\| 12/12 ok.*")).count()).as(table).isEqualTo(4);
     assertThat(table).contains("[fast] 2x the concurrency", "[slow] 2x the concurrency")
-        .contains("under the SLO (TPOT ≤ 10.0 ms at p50), fast gives the most goodput: ")
+        .contains("under the SLO (TPOT ≤ 15.0 ms at p50), fast gives the most goodput: ")
         .contains("slow meets it at no level")
         .contains("latency-throughput frontier").contains("slow has no level on it")
         .contains("network round trip to fast (embedded instant): median", "network round trip to slow (embedded fixed-20ms)");
@@ -115,7 +115,9 @@ class DeploymentComparisonTests {
     @Workload(maxTokens = 4)
     @Measurement(requests = 12)
     @Warmup(requests = 1)
-    @Slo(tpot = "10ms", percentile = 50)
+    // The 20 ms engine can never meet it; the 1 ms one only misses it if stalls of the machine add 14 ms
+    // to each of 3 token gaps of most requests.
+    @Slo(tpot = "15ms", percentile = 50)
     void compare(SweepLevelResult level, EarlierLevels earlier, DeploymentLevels atThisLoad) {
       assertThat(level).hasNoErrors();
       // Each deployment's earlier levels are its own.
