@@ -37,9 +37,17 @@ public record BaselineComparison(String source, String level, double maxRegressi
     return deltas.isEmpty();
   }
 
-  /** One line per figure, under a heading naming the baseline. */
+  /**
+   * Names the level only, so that reports recording parameters (Allure) see the same value every run;
+   * {@link #report()} has the deltas.
+   */
   @Override
   public String toString() {
+    return "baseline of " + level;
+  }
+
+  /** One line per figure, under a heading naming the baseline. */
+  public String report() {
     if (deltas.isEmpty()) return level + ": no baseline level to compare with in " + source;
     StringBuilder s = new StringBuilder(level + " against " + source + " (regressed: worse beyond noise and by more than "
         + Formats.percent(maxRegression) + "):");

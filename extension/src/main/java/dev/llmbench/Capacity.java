@@ -72,8 +72,7 @@ public record Capacity(Outcome outcome, ServiceLevels slo, boolean closedLoop, d
    * C=9; holds at C=9 (TPOT p90 50.3 ms ≤ 52.5 ms; ...), fails at C=10 (TPOT p90 55.4 ms > 52.5 ms; ...);
    * searched C=4..C=16 in 6 probes, to within 1}.
    */
-  @Override
-  public String toString() {
+  public String statement() {
     String who = deployment.map(d -> d + ": ").orElse("");
     String range = "searched " + name(low) + ".." + name(high) + " in " + probes.size() + " probe" + (probes.size() == 1 ? "" : "s")
         + ", to within " + (closedLoop ? Formats.number(step) : String.format(Locale.ROOT, "%.3g req/s", step));
@@ -86,6 +85,15 @@ public record Capacity(Outcome outcome, ServiceLevels slo, boolean closedLoop, d
       case FOUND -> head + name(load()) + "; holds at " + name(load()) + evidence(atCapacity) + ", fails at "
           + name(beyond.map(Capacity::loadOf).orElse(0.0)) + evidence(beyond) + "; " + range;
     };
+  }
+
+  /**
+   * Names the search only, so that reports recording parameters (Allure) see the same value every run;
+   * {@link #statement()} says what it found.
+   */
+  @Override
+  public String toString() {
+    return "capacity" + deployment.map(d -> " of " + d).orElse("");
   }
 
   private String evidence(Optional<SweepLevelResult> level) {

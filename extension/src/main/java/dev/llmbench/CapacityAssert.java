@@ -17,7 +17,7 @@ public final class CapacityAssert extends AbstractAssert<CapacityAssert, Capacit
   public CapacityAssert isAtLeast(double load) {
     isNotNull();
     if (actual.outcome() == Capacity.Outcome.STOPPED || actual.outcome() == Capacity.Outcome.SEARCHING || actual.load() < load) {
-      failWithMessage("expected a capacity of at least %s but the search found: %s", actual.name(load), actual);
+      failWithMessage("expected a capacity of at least %s but the search found: %s", actual.name(load), actual.statement());
     }
     return this;
   }

@@ -191,6 +191,7 @@ class BaselineTests {
     void sweep(SweepLevelResult level, BaselineComparison vsBaseline) {
       LlmBenchAssertions.assertThat(level).hasNoErrors();
       assertThat(vsBaseline.level()).isEqualTo(level.label());
+      assertThat(vsBaseline.toString()).isEqualTo("baseline of " + level.label());
     }
   }
 }

@@ -251,7 +251,7 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
     @Override
     public void beforeTestExecution(ExtensionContext context) {
       if (capacity.outcome() == Capacity.Outcome.STOPPED) {
-        throw new IllegalStateException(capacity + "; see the probe that failed above");
+        throw new IllegalStateException(capacity.statement() + "; see the probe that failed above");
       }
     }
 
@@ -265,7 +265,7 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
     public Object resolve(Class<?> type, ExtensionContext context) {
       if (type == Capacity.class) return capacity;
       return capacity.atCapacity().orElseThrow(() -> new IllegalStateException("no probe met the SLO, so there is no level "
-          + "at capacity to inject: " + capacity));
+          + "at capacity to inject: " + capacity.statement()));
     }
 
     @Override

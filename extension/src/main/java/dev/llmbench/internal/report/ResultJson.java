@@ -161,7 +161,7 @@ public final class ResultJson {
       ObjectNode n = all.addObject();
       c.deployment().ifPresent(d -> n.put("deployment", d));
       n.put("outcome", c.outcome().name());
-      n.put("statement", c.toString());
+      n.put("statement", c.statement());
       n.put("slo", c.slo().toString());
       n.put("searched", c.closedLoop() ? "concurrency" : "request_rate");
       n.put("low", c.low());

@@ -35,7 +35,7 @@ record SweepSummary(String title, List<MeasuredLevel> levels, String table, List
         .forEach(f -> all.add(byDeployment.size() > 1 ? "[" + deployment + "] " + f : f)));
     all.addAll(DeploymentComparison.findings(levels));
     Baselines.statement(sweep, levels).ifPresent(all::add);
-    sweep.attribute(CapacityResults.class).ifPresent(r -> r.all().forEach(c -> all.add(c.toString())));
+    sweep.attribute(CapacityResults.class).ifPresent(r -> r.all().forEach(c -> all.add(c.statement())));
     return all;
   }
 
