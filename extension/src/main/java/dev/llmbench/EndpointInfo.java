@@ -19,14 +19,32 @@ import org.apiguardian.api.API;
  *                      server's own load time (a server already up is ready at once)
  * @param readinessLog  what the wait saw, one line per change of status: {@code +1.2 s GET /health answered 503 ...}
  * @param startup       what the server's log said about its startup, when LLMBench launched it or followed its log
+ * @param roundTrip     the network baseline timed once the endpoint was ready, unless turned off
+ *                      ({@code llmbench.network.samples=0}) or the server did not answer it
+ * @param deployment    the name of the {@link Deployment} this endpoint was measured as, in a suite that
+ *                      compares several
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public record EndpointInfo(
     String url, String model, ApiStyle api, Optional<String> embedded, Optional<String> serverVersion,
-    Duration timeToReady, List<String> readinessLog, ServerStartup startup) {
+    Duration timeToReady, List<String> readinessLog, ServerStartup startup, Optional<RoundTrip> roundTrip,
+    Optional<String> deployment) {
 
   public EndpointInfo {
     readinessLog = List.copyOf(readinessLog);
+  }
+
+  /** An endpoint without a startup log or a network baseline, outside any comparison of deployments. */
+  public EndpointInfo(String url, String model, ApiStyle api, Optional<String> embedded, Optional<String> serverVersion,
+      Duration timeToReady, List<String> readinessLog) {
+    this(url, model, api, embedded, serverVersion, timeToReady, readinessLog, ServerStartup.NONE, Optional.empty(),
+        Optional.empty());
+  }
+
+  /** The same endpoint, measured as the deployment {@code name}. */
+  public EndpointInfo asDeployment(String name) {
+    return new EndpointInfo(url, model, api, embedded, serverVersion, timeToReady, readinessLog, startup, roundTrip,
+        Optional.of(name));
   }
 
   /**
@@ -37,8 +55,9 @@ public record EndpointInfo(
     return embedded.map(p -> "embedded " + p).orElse(url);
   }
 
+  /** {@code gqa-dense-70b at embedded gqa-dense}, after the deployment's name when there is one. */
   @Override
   public String toString() {
-    return model + " at " + reportName();
+    return deployment.map(d -> d + ": ").orElse("") + model + " at " + reportName();
   }
 }

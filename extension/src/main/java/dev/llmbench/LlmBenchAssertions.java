@@ -17,6 +17,16 @@ public final class LlmBenchAssertions {
     return new SweepLevelResultAssert(actual, false);
   }
 
+  /** Assertions on how the deployments of a comparison fare at one load. */
+  public static DeploymentLevelsAssert assertThat(DeploymentLevels actual) {
+    return new DeploymentLevelsAssert(actual, null);
+  }
+
+  /** Assertions on what a capacity search found. */
+  public static CapacityAssert assertThat(Capacity actual) {
+    return new CapacityAssert(actual);
+  }
+
   public static LlmReplyAssert assertThat(LlmReply actual) {
     return new LlmReplyAssert(actual);
   }

@@ -5,7 +5,6 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Rate;
 import dev.llmbench.ServerMetrics;
-import dev.llmbench.ServerStartup;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.StopReason;
 import dev.llmbench.internal.client.RequestTrace;
@@ -30,7 +29,7 @@ public final class Levels {
 
   /** The endpoint every built level reports. */
   public static final EndpointInfo ENDPOINT = new EndpointInfo("http://127.0.0.1:1/", "m", ApiStyle.CHAT, Optional.empty(),
-      Optional.empty(), Duration.ZERO, List.of(), ServerStartup.NONE);
+      Optional.empty(), Duration.ZERO, List.of());
 
   private final LoadShape load;
   private String label;
@@ -40,6 +39,7 @@ public final class Levels {
   private int maxTokens = 16;
   private int inputTokens;
   private ServerMetrics server;
+  private EndpointInfo endpoint = ENDPOINT;
 
   private Levels(LoadShape load, String label) {
     this.load = load;
@@ -90,6 +90,13 @@ public final class Levels {
     return this;
   }
 
+  /** Measured as the deployment {@code name}, as a sweep over several names its levels: {@code C=4 · name}. */
+  public Levels deployment(String name) {
+    this.endpoint = ENDPOINT.asDeployment(name);
+    this.label = label + " · " + name;
+    return this;
+  }
+
   public Levels server(ServerMetrics server) {
     this.server = server;
     return this;
@@ -99,7 +106,7 @@ public final class Levels {
     PromptSource prompts = inputTokens > 0 ? PromptSource.synthetic(inputTokens, 1) : PromptSource.builtIn(1);
     LevelPlan plan = new LevelPlan(label, load, new StopRule.Count(Math.max(1, traces.size())),
         new WorkloadPlan(maxTokens, inputTokens, true, null, prompts), 0, 1);
-    return new MeasuredLevel(plan, ENDPOINT, traces.stream().map(RequestMetrics::of).toList(), slo, percentiles,
+    return new MeasuredLevel(plan, endpoint, traces.stream().map(RequestMetrics::of).toList(), slo, percentiles,
         StopReason.REQUEST_COUNT, server, List.of());
   }
 }

@@ -76,12 +76,28 @@ public final class SettingKeys {
       "how long the launched server may take to stop after SIGTERM before it is killed", SettingKeys::notNegative);
   public static final Setting<Path> SERVER_LOG_FILE = new Setting<>("llmbench.server.log-file", "", "none",
       "a server log to follow for the startup phases, for a server started elsewhere", Path::of);
+  public static final Setting<List<DeploymentSpec>> DEPLOYMENTS = new Setting<>("llmbench.deployments", "", "the `@Deployment`s",
+      "deployments every sweep compares, replacing `@Deployment`: `a=http://h1:8000,model=m;b=embedded:gqa-dense`",
+      DeploymentSpec::parseList);
+  public static final Setting<Integer> NETWORK_SAMPLES = new Setting<>("llmbench.network.samples", "5", null,
+      "round trips of the health route timed once an endpoint is ready, reported beside TTFT; `0` for none",
+      SettingKeys::notNegativeInt);
   public static final Setting<List<Integer>> SWEEP_LEVELS = new Setting<>("llmbench.sweep.levels", "", "the annotation's",
       "concurrency levels of every `@ConcurrencySweep`, e.g. `1,4,16`", t -> list(t, Integer::parseInt, "1,4,16"));
   public static final Setting<List<Double>> SWEEP_RATES = new Setting<>("llmbench.sweep.rates", "", "the annotation's",
       "request rates of every `@RateSweep`, e.g. `0.5,2,8`", t -> list(t, Double::parseDouble, "0.5,2,8"));
   public static final Setting<Integer> SWEEP_REQUESTS = new Setting<>("llmbench.sweep.requests", "", "the annotation's",
       "requests per level of every sweep (`@Measurement(requests)`)", SettingKeys::positiveInt);
+  public static final Setting<Path> BASELINE_DIR = new Setting<>("llmbench.baseline.dir", "llmbench-baselines", null,
+      "folder of `@Baseline` files, one per sweep: `<class>.<method>.json`", Path::of);
+  public static final Setting<Boolean> BASELINE_SAVE = new Setting<>("llmbench.baseline.save", "false", null,
+      "`true` saves this run of every `@Baseline` sweep as its baseline instead of comparing", SettingKeys::bool);
+  public static final Setting<Double> BASELINE_MAX_REGRESSION = new Setting<>("llmbench.baseline.max-regression", "",
+      "the annotation's", "worsening beyond noise that fails a level, e.g. `0.1` for 10%; `off` to report only",
+      SettingKeys::regression);
+  public static final Setting<Path> BASELINE_VLLM = new Setting<>("llmbench.baseline.vllm", "", "none",
+      "a `vllm bench serve` result file (or folder of them) every sweep is compared with, level by concurrency or rate",
+      Path::of);
   public static final Setting<Path> REPORT_DIR = new Setting<>("llmbench.report.dir", "target/llmbench", null,
       "folder of the per-sweep reports (JSON, CSV, charts, `index.html`)", Path::of);
   public static final Setting<Path> ALLURE_CONFIG = new Setting<>("llmbench.allure.config", "", "bundled categories",
@@ -92,9 +108,9 @@ public final class SettingKeys {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
-        EMBEDDED_SLOWDOWN, LAUNCH_COMMAND,
-        LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE, SERVER_LOG_FILE, SWEEP_LEVELS, SWEEP_RATES,
-        SWEEP_REQUESTS, REPORT_DIR, ALLURE_CONFIG);
+        EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE, SERVER_LOG_FILE,
+        DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, BASELINE_DIR, BASELINE_SAVE,
+        BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, ALLURE_CONFIG);
   }
 
   static URI baseUrl(String text) {
@@ -178,6 +194,28 @@ public final class SettingKeys {
     if (text.equalsIgnoreCase("true")) return true;
     if (text.equalsIgnoreCase("false")) return false;
     throw new IllegalArgumentException("write true or false");
+  }
+
+  /** A fraction in [0, 1), or {@code off} (NaN): report regressions without failing. */
+  static Double regression(String text) {
+    if (text.equalsIgnoreCase("off")) return Double.NaN;
+    try {
+      double v = Double.parseDouble(text);
+      if (!(v >= 0 && v < 1)) throw new IllegalArgumentException("it must be a fraction from 0 up to 1, e.g. 0.1 for 10%, or off");
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("write a fraction such as 0.1 for 10%, or off");
+    }
+  }
+
+  static Integer notNegativeInt(String text) {
+    try {
+      int v = Integer.parseInt(text);
+      if (v < 0) throw new IllegalArgumentException("it must be 0 or a positive whole number");
+      return v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("it is not a whole number");
+    }
   }
 
   static <T> List<T> list(String text, Function<String, T> parse, String example) {

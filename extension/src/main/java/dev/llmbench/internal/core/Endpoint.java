@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.CompletionRequest;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.EndpointNotReadyException;
+import dev.llmbench.RoundTrip;
 import dev.llmbench.ServerStartup;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
@@ -158,6 +159,7 @@ public final class Endpoint implements AutoCloseable {
     ReadinessLog log = new ReadinessLog();
     AtomicReference<String> model = new AtomicReference<>(config.model().isEmpty() ? null : config.model());
     AtomicLong nextProgress = new AtomicLong(config.readyProgressInterval().toNanos());
+    AtomicReference<String> route = new AtomicReference<>("/health");
     String url = client.baseUrl().toString();
     try {
       Awaitility.with()
@@ -172,7 +174,7 @@ public final class Endpoint implements AutoCloseable {
               listener.readinessProgress(url, elapsed, startupSoFar(), log.last());
             }
           })
-          .until(() -> probeOnce(log, model));
+          .until(() -> probeOnce(log, model, route));
     } catch (ServerExitedException e) {
       listener.endpointNotReady(url, log.lines());
       throw new EndpointNotReadyException("LLM endpoint " + url + " cannot become ready: " + e.getMessage(), e);
@@ -189,9 +191,12 @@ public final class Endpoint implements AutoCloseable {
           + ". Check that the server is running and loading the model, or raise llmbench.ready.timeout.", e);
     }
     Duration waited = log.elapsed();
+    ServerStartup startup = startup();
+    // Timed after the wait, so that it measures the network and not a server still loading.
+    Optional<RoundTrip> roundTrip = RoundTrips.measure(probe, route.get(), config.networkSamples());
     return new EndpointInfo(url, model.get(), config.api(),
         embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()), serverVersion(), waited,
-        log.lines(), startup());
+        log.lines(), startup, roundTrip, Optional.empty());
   }
 
   /** The launch and the server's phases so far, for a progress line; empty when there is neither. */
@@ -245,7 +250,7 @@ public final class Endpoint implements AutoCloseable {
    * Records what it saw in the log; throws for what waiting cannot clear, and waits on the rest (refused
    * connections, 502/503/504, timeouts: a server that is starting).
    */
-  private boolean probeOnce(ReadinessLog log, AtomicReference<String> model) {
+  private boolean probeOnce(ReadinessLog log, AtomicReference<String> model, AtomicReference<String> healthRoute) {
     if (launched != null) launched.checkRunning();
     try {
       String route = "/health";
@@ -259,6 +264,7 @@ public final class Endpoint implements AutoCloseable {
               + "server is at this address; set llmbench.base-url to the server's root, e.g. http://host:8000", null);
         }
       }
+      healthRoute.set(route);
       int status = health.map(OpenAiClient.HttpAnswer::status).orElse(0);
       if (status != 200) {
         log.saw("GET " + route + " answered " + status + " "

@@ -19,6 +19,7 @@ import org.apiguardian.api.API;
  * @param model         the model id, or empty for the first id {@code /v1/models} lists
  * @param launch        a server the run starts itself
  * @param serverLogFile a log to read the startup phases from, for a server started elsewhere
+ * @param networkSamples round trips timed once the endpoint is ready (the network baseline); 0 for none
  */
 @API(status = INTERNAL)
 public record EndpointConfig(
@@ -33,7 +34,8 @@ public record EndpointConfig(
     Duration idleTimeout,
     EmbeddedOptions embedded,
     Optional<LaunchSpec> launch,
-    Optional<Path> serverLogFile) {
+    Optional<Path> serverLogFile,
+    int networkSamples) {
 
   public boolean isEmbedded() {
     return baseUrl == null && launch.isEmpty();

@@ -4,6 +4,9 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apiguardian.api.API;
 
 /**
@@ -20,6 +23,7 @@ public final class SweepRun {
   private final BenchListener listener;
   private final List<MeasuredLevel> levels = new ArrayList<>();
   private final Memo memo = new Memo();
+  private final Map<Class<?>, Object> attributes = new ConcurrentHashMap<>();
   private boolean finished;
 
   /**
@@ -58,6 +62,18 @@ public final class SweepRun {
   /** Derived values of the sweep (table, charts, findings), computed once for every report. */
   public Memo memo() {
     return memo;
+  }
+
+  /**
+   * Attaches what a feature knows of this sweep before it runs (the deployments it compares, its baseline,
+   * its capacity search), for the feature's reports to find; core needs no type of theirs.
+   */
+  public <T> void attach(Class<T> type, T value) {
+    attributes.put(type, type.cast(value));
+  }
+
+  public <T> Optional<T> attribute(Class<T> type) {
+    return Optional.ofNullable(type.cast(attributes.get(type)));
   }
 
   /** The levels measured so far, in run order. */

@@ -68,6 +68,12 @@ public record EmbeddedOptions(
     return builder(profile).build();
   }
 
+  /** The same options for another profile. */
+  public EmbeddedOptions withProfile(PerformanceProfile other) {
+    return new EmbeddedOptions(other, port, startupDelay, faults, faultSeed, mode, apiKey, keepAlive, prefixCache,
+        coldBatchStall, slowdown);
+  }
+
   public Builder toBuilder() {
     return new Builder(profile).port(port).startupDelay(startupDelay).faults(faults).faultSeed(faultSeed).mode(mode)
         .apiKey(apiKey).keepAlive(keepAlive).prefixCache(prefixCache).coldBatchStall(coldBatchStall).slowdown(slowdown);

@@ -19,6 +19,7 @@ import static dev.llmbench.internal.config.SettingKeys.LAUNCH_LOG_FILE;
 import static dev.llmbench.internal.config.SettingKeys.LAUNCH_STOP_GRACE;
 import static dev.llmbench.internal.config.SettingKeys.LAUNCH_WORKING_DIR;
 import static dev.llmbench.internal.config.SettingKeys.MODEL;
+import static dev.llmbench.internal.config.SettingKeys.NETWORK_SAMPLES;
 import static dev.llmbench.internal.config.SettingKeys.READY_POLL_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.READY_PROGRESS_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.READY_TIMEOUT;
@@ -27,6 +28,7 @@ import static dev.llmbench.internal.config.SettingKeys.SERVER_LOG_FILE;
 
 import dev.llmbench.LaunchServer;
 import dev.llmbench.LlmEndpoint;
+import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.EndpointConfig;
@@ -63,7 +65,8 @@ final class EndpointSettings {
           get(settings, IDLE_TIMEOUT, a, LlmEndpoint::idleTimeout),
           embedded(settings, a),
           launch(settings, Annotations.nearest(context, LaunchServer.class)),
-          settings.get(SERVER_LOG_FILE).optional());
+          settings.get(SERVER_LOG_FILE).optional(),
+          settings.get(NETWORK_SAMPLES).value());
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.endpoint(where, e);
     }
@@ -107,6 +110,17 @@ final class EndpointSettings {
       env.put(w.substring(0, eq), w.substring(eq + 1));
     }
     return env;
+  }
+
+  /** The test's endpoint settings with what {@code deployment} sets instead: its URL or profile, model and API. */
+  static EndpointConfig of(ExtensionContext context, DeploymentSpec deployment) {
+    EndpointConfig c = of(context);
+    boolean embedded = deployment.profile().isPresent() || deployment.baseUrl().isEmpty() && c.isEmbedded();
+    EmbeddedOptions engine = deployment.profile().map(p -> c.embedded().withProfile(p)).orElse(c.embedded());
+    return new EndpointConfig(deployment.baseUrl().orElse(embedded ? null : c.baseUrl()), deployment.model().orElse(c.model()),
+        deployment.api().orElse(c.api()), c.apiKeyEnv(), c.readyTimeout(), c.readyPollInterval(), c.readyProgressInterval(),
+        c.requestTimeout(), c.idleTimeout(), engine, embedded ? Optional.empty() : c.launch(), c.serverLogFile(),
+        c.networkSamples());
   }
 
   private static <T> T get(Settings settings, Setting<T> setting, Optional<LlmEndpoint> a, Function<LlmEndpoint, String> attribute) {

@@ -4,6 +4,7 @@ import static dev.llmbench.internal.config.SettingKeys.ALLURE_CONFIG;
 import static dev.llmbench.internal.config.SettingKeys.PROGRESS_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.REPORT_DIR;
 
+import dev.llmbench.internal.baseline.BaselineRecorder;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Endpoint;
@@ -83,8 +84,9 @@ final class RunState implements AutoCloseable {
       throw new ExtensionConfigurationException("Configuration error: " + e.getMessage(), e);
     }
     Path allureResults = AllureReporter.resultsDir(context.getConfigurationParameter("allure.results.directory"));
-    return new RunState(Listeners.broadcast(List.of(new ConsoleReporter(reportDir), new FileReporter(reportDir),
-        new AllureReporter(allureResults, allureConfig))), reportDir, progressInterval);
+    // The baseline is saved first, so that the reports that name its file come after it exists.
+    return new RunState(Listeners.broadcast(List.of(new BaselineRecorder(), new ConsoleReporter(reportDir),
+        new FileReporter(reportDir), new AllureReporter(allureResults, allureConfig))), reportDir, progressInterval);
   }
 
   BenchListener listener() {
@@ -98,7 +100,11 @@ final class RunState implements AutoCloseable {
 
   /** The endpoint of this test's settings, created on first use and closed when the run ends. */
   static Endpoint endpoint(ExtensionContext context) {
-    EndpointConfig config = EndpointSettings.of(context);
+    return endpoint(context, EndpointSettings.of(context));
+  }
+
+  /** The endpoint of {@code config} (a deployment's), created on first use and closed when the run ends. */
+  static Endpoint endpoint(ExtensionContext context, EndpointConfig config) {
     RunState run = of(context); // stored first, so closed after the endpoints
     return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(config, k -> new Endpoint(config, run.listener, run.reportDir),
         Endpoint.class);

@@ -4,9 +4,14 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.RateSweep;
+import dev.llmbench.internal.compare.ByDeployment;
+import dev.llmbench.internal.compare.DeploymentSweep;
+import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
@@ -17,13 +22,17 @@ import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
 
 /**
  * Behind {@link ConcurrencySweep} and {@link RateSweep}: plans the sweep's levels (validating everything
- * first) and runs each as one test invocation. The sweep is summarised when its last level ends, or, when
- * only some levels ran, when the sweep's context closes.
+ * first) and runs each as one test invocation, or one per deployment when the sweep compares several,
+ * every deployment at a load before the next load. The sweep is summarised when its last level ends, or,
+ * when only some levels ran, when the sweep's context closes.
  */
 @API(status = INTERNAL)
 public final class SweepExtension implements TestTemplateInvocationContextProvider {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepExtension.class);
+
+  /** One invocation: a level, measured on one deployment or on the test's endpoint. */
+  private record Invocation(LevelPlan level, String load, Optional<DeploymentSpec> deployment) {}
 
   @Override
   public boolean supportsTestTemplate(ExtensionContext context) {
@@ -33,24 +42,49 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
   @Override
   public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(ExtensionContext context) {
     SweepPlanner.SweepPlan plan = SweepPlanner.plan(context);
+    List<DeploymentSpec> deployments = deployments(context);
     SweepRun sweep = new SweepRun(context.getRequiredTestClass(), context.getRequiredTestMethod().getName(),
         RunState.of(context).listener());
+    if (!deployments.isEmpty()) {
+      sweep.attach(DeploymentSweep.class, new DeploymentSweep(deployments.stream().map(DeploymentSpec::name).toList()));
+    }
+    BaselineSettings.attach(context, sweep);
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
-    List<LevelPlan> levels = plan.levels();
-    return IntStream.range(0, levels.size()).mapToObj(i -> invocation(sweep, plan, levels.get(i), i + 1, levels.size()));
+    List<Invocation> invocations = new ArrayList<>();
+    for (LevelPlan level : plan.levels()) {
+      if (deployments.isEmpty()) invocations.add(new Invocation(level, level.label(), Optional.empty()));
+      for (DeploymentSpec d : deployments) invocations.add(new Invocation(relabelled(level, d), level.label(), Optional.of(d)));
+    }
+    return IntStream.range(0, invocations.size()).mapToObj(i -> invocation(sweep, plan, invocations.get(i), i + 1,
+        invocations.size()));
   }
 
-  private static TestTemplateInvocationContext invocation(SweepRun sweep, SweepPlanner.SweepPlan plan, LevelPlan level,
+  static List<DeploymentSpec> deployments(ExtensionContext context) {
+    try {
+      return DeploymentSettings.of(context);
+    } catch (IllegalArgumentException e) {
+      throw ConfigurationErrors.sweep(ConfigurationErrors.where(context.getRequiredTestMethod()), e);
+    }
+  }
+
+  /** {@code C=8 · int4}: the deployment's level is its own test, report row and file. */
+  static LevelPlan relabelled(LevelPlan level, DeploymentSpec deployment) {
+    return new LevelPlan(level.label() + ByDeployment.SEPARATOR + deployment.name(), level.load(), level.stop(),
+        level.workload(), level.warmupRequests(), level.seed());
+  }
+
+  private static TestTemplateInvocationContext invocation(SweepRun sweep, SweepPlanner.SweepPlan plan, Invocation invocation,
       int index, int total) {
     return new TestTemplateInvocationContext() {
       @Override
       public String getDisplayName(int invocationIndex) {
-        return level.label();
+        return invocation.level().label();
       }
 
       @Override
       public List<Extension> getAdditionalExtensions() {
-        return List.of(new SweepLevelExtension(sweep, level, index, total, plan.slo(), plan.percentiles()));
+        return List.of(new SweepLevelExtension(sweep, invocation.level(), index, total, plan.slo(), plan.percentiles(),
+            invocation.deployment(), invocation.load()));
       }
     };
   }

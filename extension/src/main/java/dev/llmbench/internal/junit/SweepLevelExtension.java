@@ -1,9 +1,15 @@
 package dev.llmbench.internal.junit;
 
+import dev.llmbench.BaselineComparison;
+import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.baseline.Baselines;
+import dev.llmbench.internal.compare.ByDeployment;
+import dev.llmbench.internal.compare.DeploymentSweep;
+import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.LevelInProgress;
 import dev.llmbench.internal.core.LevelRunner;
@@ -13,59 +19,65 @@ import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One level of a sweep: measures it before the test method runs (reports write it at once, before any
- * assertion can fail), injects the result, and after the sweep's last level summarises the sweep.
+ * assertion can fail), injects the result, fails it after the method on a regression against the sweep's
+ * baseline, and after the sweep's last level summarises the sweep.
  *
- * @param index 1-based position among the sweep's {@code total} levels
+ * @param index      1-based position among the sweep's {@code total} levels
+ * @param deployment the deployment measured, when the sweep compares several
+ * @param load       the level's name without the deployment, e.g. {@code C=8}
  */
-record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles)
+record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles,
+    Optional<DeploymentSpec> deployment, String load)
     implements BeforeTestExecutionCallback, InjectingResolver, AfterTestExecutionCallback {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepLevelExtension.class);
 
   @Override
   public void beforeTestExecution(ExtensionContext context) {
-    sweep.listener().levelStarted(sweep, new LevelStart(plan, index, total));
-    Endpoint endpoint = RunState.endpoint(context);
-    EndpointInfo info = endpoint.ensureReady();
-    List<MeasuredLevel> before = sweep.levels();
-    endpoint.ensureStillAnswering(before.isEmpty() ? "the readiness wait" : before.get(before.size() - 1).label());
-    LevelInProgress progress = new LevelInProgress(sweep, plan, info, slo, percentiles);
-    RunState run = RunState.of(context);
-    run.measuring(progress, endpoint);
-    MeasuredLevel result;
-    try {
-      result = LevelRunner.run(endpoint, info, plan, slo, percentiles, sweep, progress, run.progressInterval());
-    } finally {
-      run.measuring(null, null);
-    }
-    if (!progress.claim()) throw new IllegalStateException(plan.label() + " was reported by the JVM's shutdown");
+    MeasuredLevel result = LevelMeasurement.measure(context, sweep, plan, index, total, deployment, slo, percentiles);
+    List<MeasuredLevel> before = LevelMeasurement.earlier(sweep, result.endpoint());
     ExtensionContext.Store store = context.getStore(NAMESPACE);
     store.put(EarlierLevels.class, new PreviousLevels(plan.label(), before));
     store.put(SweepLevelResult.class, result);
+    sweep.attribute(DeploymentSweep.class).ifPresent(d -> {
+      d.measured(load, ByDeployment.name(result), result);
+      store.put(DeploymentLevels.class, d.at(load));
+    });
+    store.put(BaselineComparison.class, Baselines.compare(sweep, result));
     sweep.measured(result);
   }
 
   @Override
   public List<Class<?>> injects() {
-    return List.of(SweepLevelResult.class, EarlierLevels.class);
+    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class, BaselineComparison.class);
   }
 
   @Override
   public Object resolve(Class<?> type, ExtensionContext context) {
     Object value = context.getStore(NAMESPACE).get(type, type);
+    if (value == null && type == DeploymentLevels.class) {
+      throw new IllegalStateException(plan.label() + " compares no deployments: DeploymentLevels needs two or more "
+          + "@Deployment, or the setting llmbench.deployments");
+    }
     if (value == null) throw new IllegalStateException(plan.label() + " was not measured");
     return value;
   }
 
   @Override
   public void afterTestExecution(ExtensionContext context) {
-    if (index == total) sweep.finish();
+    try {
+      BaselineComparison comparison = context.getStore(NAMESPACE).get(BaselineComparison.class, BaselineComparison.class);
+      if (comparison != null) Baselines.gate(sweep, comparison);
+    } finally {
+      if (index == total) sweep.finish();
+    }
   }
 
   @Override

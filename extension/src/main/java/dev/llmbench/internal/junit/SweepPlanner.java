@@ -4,6 +4,7 @@ import static dev.llmbench.internal.config.SettingKeys.SWEEP_LEVELS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_RATES;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_REQUESTS;
 
+import dev.llmbench.CapacitySearch;
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Measurement;
@@ -74,11 +75,8 @@ final class SweepPlanner {
 
   private static SweepPlan plan(ExtensionContext context, Method method, String where) {
     Settings settings = Settings.of(context);
-    Workload workload = setting(context, Workload.class);
-    Measurement measurement = setting(context, Measurement.class);
-    Warmup warmup = setting(context, Warmup.class);
-    List<Double> percentiles = percentiles(measurement.percentiles());
-    ServiceLevels slo = Annotations.nearest(context, Slo.class).map(SweepPlanner::serviceLevels).orElse(ServiceLevels.none());
+    Common common = common(context, settings);
+    Workload workload = common.workload();
 
     Optional<ConcurrencySweep> closed = AnnotationSupport.findAnnotation(method, ConcurrencySweep.class);
     Optional<RateSweep> open = AnnotationSupport.findAnnotation(method, RateSweep.class);
@@ -96,18 +94,10 @@ final class SweepPlanner {
     } else {
       RateSweep r = open.orElseThrow();
       List<Double> rates = settings.get(SWEEP_RATES).optional().orElse(Arrays.stream(r.value()).boxed().toList());
-      points = openPoints(rates, r);
+      points = openPoints(rates, r.burstiness(), r.maxConcurrency());
       name = r.name();
       defaultName = RateSweep.DEFAULT_NAME;
     }
-
-    int requests = settings.get(SWEEP_REQUESTS).optional().orElse(measurement.requests());
-    if (requests < 0) throw new IllegalArgumentException("@Measurement 'requests' must be 0 (automatic) or positive, was " + requests);
-    if (warmup.requests() < -1) throw new IllegalArgumentException("@Warmup 'requests' must be -1 (automatic), 0 or positive");
-    if (workload.maxTokens().length == 0) throw new IllegalArgumentException("@Workload 'maxTokens' must list at least one value");
-    Optional<StopRule> fixedRule = fixedStopRule(measurement, requests, percentiles);
-    PromptSource prompts = prompts(workload);
-    Double temperature = workload.temperature() < 0 ? null : workload.temperature();
 
     int[] inputs = workload.inputTokens().length == 0 ? new int[] {0} : workload.inputTokens();
     boolean crossMax = workload.maxTokens().length > 1;
@@ -123,15 +113,89 @@ final class SweepPlanner {
               .replace(Workload.MAX_TOKENS_PLACEHOLDER, Integer.toString(maxTokens))
               .replace(Workload.INPUT_TOKENS_PLACEHOLDER, Integer.toString(input))
               .replace(Workload.INDEX_PLACEHOLDER, Integer.toString(plans.size() + 1));
-          PromptSource source = input > 0 ? PromptSource.synthetic(input, workload.seed()) : prompts;
-          StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(requests > 0 ? requests : p.autoRequests()));
-          int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
-          plans.add(new LevelPlan(label, p.load(), stop,
-              new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source), warm, workload.seed()));
+          plans.add(common.level(label, p, input, maxTokens));
         }
       }
     }
-    return new SweepPlan(List.copyOf(plans), slo, percentiles);
+    return new SweepPlan(List.copyOf(plans), common.slo(), common.percentiles());
+  }
+
+  /**
+   * What every level of a method shares, read and validated once: the workload, how much each level
+   * measures and warms up, the prompts, the objectives.
+   */
+  private record Common(Workload workload, Optional<StopRule> fixedRule, int requests, Warmup warmup, PromptSource prompts,
+      Double temperature, ServiceLevels slo, List<Double> percentiles) {
+
+    LevelPlan level(String label, Point p, int input, int maxTokens) {
+      PromptSource source = input > 0 ? PromptSource.synthetic(input, workload.seed()) : prompts;
+      StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(requests > 0 ? requests : p.autoRequests()));
+      int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
+      return new LevelPlan(label, p.load(), stop, new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source),
+          warm, workload.seed());
+    }
+  }
+
+  private static Common common(ExtensionContext context, Settings settings) {
+    Workload workload = setting(context, Workload.class);
+    Measurement measurement = setting(context, Measurement.class);
+    Warmup warmup = setting(context, Warmup.class);
+    List<Double> percentiles = percentiles(measurement.percentiles());
+    ServiceLevels slo = Annotations.nearest(context, Slo.class).map(SweepPlanner::serviceLevels).orElse(ServiceLevels.none());
+    int requests = settings.get(SWEEP_REQUESTS).optional().orElse(measurement.requests());
+    if (requests < 0) throw new IllegalArgumentException("@Measurement 'requests' must be 0 (automatic) or positive, was " + requests);
+    if (warmup.requests() < -1) throw new IllegalArgumentException("@Warmup 'requests' must be -1 (automatic), 0 or positive");
+    if (workload.maxTokens().length == 0) throw new IllegalArgumentException("@Workload 'maxTokens' must list at least one value");
+    Double temperature = workload.temperature() < 0 ? null : workload.temperature();
+    return new Common(workload, fixedStopRule(measurement, requests, percentiles), requests, warmup, prompts(workload),
+        temperature, slo, percentiles);
+  }
+
+  /**
+   * Plans a capacity search's probes: a level at any load, planned as a sweep's level of that load would
+   * be, for the one workload the method declares.
+   */
+  static final class Probes {
+    private final Common common;
+    private final CapacitySearch search;
+
+    private Probes(Common common, CapacitySearch search) {
+      this.common = common;
+      this.search = search;
+    }
+
+    ServiceLevels slo() {
+      return common.slo();
+    }
+
+    List<Double> percentiles() {
+      return common.percentiles();
+    }
+
+    /** The probe at {@code load}: a concurrency for a closed-loop search, a rate for an open one. */
+    LevelPlan at(double load, boolean closedLoop) {
+      Point p = closedLoop ? closedPoints(List.of((int) load)).get(0)
+          : openPoints(List.of(load), search.burstiness(), search.maxConcurrency()).get(0);
+      String label = (closedLoop ? ConcurrencySweep.DEFAULT_NAME : RateSweep.DEFAULT_NAME).replace(p.placeholder(), p.value());
+      int input = common.workload().inputTokens().length == 0 ? 0 : common.workload().inputTokens()[0];
+      return common.level(label, p, input, common.workload().maxTokens()[0]);
+    }
+  }
+
+  /** @throws IllegalArgumentException when the settings are unusable, or name more than one workload */
+  static Probes probes(ExtensionContext context, CapacitySearch search) {
+    Common common = common(context, Settings.of(context));
+    if (common.workload().maxTokens().length > 1 || common.workload().inputTokens().length > 1) {
+      throw new IllegalArgumentException("a capacity search runs one workload: give @Workload one maxTokens and at most one "
+          + "inputTokens");
+    }
+    if (common.slo().isEmpty()) {
+      throw new IllegalArgumentException("a capacity search needs an SLO to search under: declare @Slo, e.g. "
+          + "@Slo(ttft = \"2s\", tpot = \"50ms\", percentile = 90)");
+    }
+    // An open loop's options are checked now, before the first probe, as a sweep's are.
+    openPoints(List.of(1.0), search.burstiness(), search.maxConcurrency());
+    return new Probes(common, search);
   }
 
   private static <A extends java.lang.annotation.Annotation> A setting(ExtensionContext context, Class<A> type) {
@@ -153,15 +217,15 @@ final class SweepPlanner {
     return points;
   }
 
-  private static List<Point> openPoints(List<Double> rates, RateSweep sweep) {
+  private static List<Point> openPoints(List<Double> rates, double burstiness, int maxConcurrency) {
     if (rates.isEmpty()) throw new IllegalArgumentException("@RateSweep must list at least one rate, e.g. @RateSweep({1, 2, 4})");
-    if (!(sweep.burstiness() > 0)) {
-      throw new IllegalArgumentException("'burstiness' must be positive (1 is Poisson), was " + sweep.burstiness());
+    if (!(burstiness > 0)) {
+      throw new IllegalArgumentException("'burstiness' must be positive (1 is Poisson), was " + burstiness);
     }
-    if (sweep.maxConcurrency() < 0) {
-      throw new IllegalArgumentException("'maxConcurrency' must be 0 (no cap) or positive, was " + sweep.maxConcurrency());
+    if (maxConcurrency < 0) {
+      throw new IllegalArgumentException("'maxConcurrency' must be 0 (no cap) or positive, was " + maxConcurrency);
     }
-    OptionalInt cap = sweep.maxConcurrency() == 0 ? OptionalInt.empty() : OptionalInt.of(sweep.maxConcurrency());
+    OptionalInt cap = maxConcurrency == 0 ? OptionalInt.empty() : OptionalInt.of(maxConcurrency);
     Set<Double> seen = new HashSet<>();
     List<Point> points = new ArrayList<>();
     for (double r : rates) {
@@ -170,7 +234,7 @@ final class SweepPlanner {
             + " has " + Formats.number(r));
       }
       if (!seen.add(r)) throw new IllegalArgumentException("rate " + Formats.number(r) + " is listed twice in " + rates);
-      points.add(new Point(new LoadShape.OpenLoop(Rate.requestsPerSecond(r), sweep.burstiness(), cap),
+      points.add(new Point(new LoadShape.OpenLoop(Rate.requestsPerSecond(r), burstiness, cap),
           RateSweep.RATE_PLACEHOLDER, Formats.number(r), Math.max(10, (int) Math.ceil(10 * r)), 2));
     }
     return points;

@@ -6,6 +6,7 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.LlmReply;
 import dev.llmbench.LoadShape;
 import dev.llmbench.RequestFailure;
+import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.LevelStart;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -104,6 +105,7 @@ public final class AllureReporter implements BenchListener {
     Allure.parameter("time to ready", Formats.duration(endpoint.timeToReady()), true);
     endpoint.startup().readySinceLaunch().ifPresent(d -> Allure.parameter("ready since launch", Formats.duration(d), true));
     if (!endpoint.startup().summary().isEmpty()) Allure.parameter("startup", endpoint.startup().summary(), true);
+    endpoint.roundTrip().ifPresent(rtt -> Allure.parameter("network round trip", Formats.duration(rtt.median()), true));
     attach("readiness", "text/plain", "txt", String.join("\n", endpoint.readinessLog()));
   }
 
@@ -146,11 +148,13 @@ public final class AllureReporter implements BenchListener {
 
   @Override
   public void levelFinished(SweepRun sweep, MeasuredLevel level) {
+    level.endpoint().deployment().ifPresent(d -> parameter("deployment", d));
     parameter("endpoint", level.endpoint().reportName());
     parameter("model", level.endpoint().model());
     attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(level));
     attach(level.label() + " requests", "text/csv", "csv", LevelDocuments.csv(level));
     attach(level.label() + " result", "application/json", "json", LevelDocuments.json(level));
+    Baselines.of(level).ifPresent(c -> attach(level.label() + " vs baseline", "text/plain", "txt", c.report()));
   }
 
   @Override

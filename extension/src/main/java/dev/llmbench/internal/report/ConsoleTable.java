@@ -2,14 +2,25 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
+import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.SweepGroups;
+import dev.llmbench.internal.baseline.Baselines;
+import dev.llmbench.internal.compare.ByDeployment;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.format.Formats;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
 /** The table terminal users know from ad-hoc sweep scripts: one row per level. */
@@ -35,6 +46,7 @@ public final class ConsoleTable {
           d.client(), d.server())));
       out.append('\n');
     }
+    networkLines(levels).forEach(line -> out.append(line).append('\n'));
     if (levels.stream().anyMatch(l -> !l.e2eLatency().isEmpty() && !l.e2eLatency().supports(99))) {
       out.append("* p99 of fewer than ").append(Distribution.samplesNeeded(99)).append(" requests is only their maximum\n");
     }
@@ -57,10 +69,61 @@ public final class ConsoleTable {
     return out.toString();
   }
 
-  /** {@code C= 1}, as the familiar scripts print it, or the level's own label when it is more than a concurrency. */
+  /**
+   * Each endpoint's network baseline beside its lowest TTFT p50: every TTFT contains one round trip, so the
+   * fastest round trip's share of it says how much of TTFT is network rather than server.
+   */
+  static List<String> networkLines(List<? extends SweepLevelResult> levels) {
+    Map<EndpointInfo, List<SweepLevelResult>> byEndpoint = new LinkedHashMap<>();
+    levels.forEach(l -> byEndpoint.computeIfAbsent(l.endpoint(), k -> new ArrayList<>()).add(l));
+    List<String> lines = new ArrayList<>();
+    byEndpoint.forEach((endpoint, members) -> endpoint.roundTrip().ifPresent(rtt -> {
+      String line = "network round trip to " + endpoint.deployment().map(d -> d + " (" + endpoint.reportName() + ")")
+          .orElse(endpoint.reportName()) + ": " + rtt;
+      Optional<SweepLevelResult> fastest = members.stream().filter(l -> l.ttft().percentile(50).isPresent())
+          .min(Comparator.comparing(l -> l.ttft().percentile(50).orElseThrow()));
+      if (fastest.isPresent()) {
+        Duration ttft = fastest.get().ttft().percentile(50).orElseThrow();
+        // The fastest round trip: a slow one is the client or server stalling, not the network.
+        double share = ttft.isZero() ? 0 : Math.min(1, (double) rtt.min().toNanos() / ttft.toNanos());
+        line += String.format(Locale.ROOT, "; lowest TTFT p50 %s at %s, of which the network is at most %s",
+            Formats.duration(ttft), rowLabel(fastest.get()).strip(), Formats.percent(share));
+      }
+      lines.add(line);
+    }));
+    return lines;
+  }
+
+  /**
+   * Each level's deltas against its baseline, one line per level compared: {@code C= 1 | vs baseline:
+   * output throughput -16.7% [-18.0%, -15.4%] regressed, ...}.
+   */
+  static String baselineLines(List<MeasuredLevel> levels) {
+    StringBuilder out = new StringBuilder();
+    for (MeasuredLevel l : levels) {
+      Baselines.of(l).ifPresent(c -> {
+        out.append(rowLabel(l)).append(" | vs baseline: ");
+        if (c.isEmpty()) out.append("no such level in it");
+        out.append(c.deltas().stream().map(ConsoleTable::compact).collect(Collectors.joining(", "))).append('\n');
+      });
+    }
+    return out.toString();
+  }
+
+  /** {@code TTFT p50 +20.1% [+18.3%, +21.9%] regressed}. */
+  static String compact(Delta d) {
+    return String.format(Locale.ROOT, "%s %+.1f%% [%+.1f%%, %+.1f%%] %s", d.figure(), d.change().estimate() * 100,
+        d.change().lower() * 100, d.change().upper() * 100, d.verdict().name().toLowerCase(Locale.ROOT));
+  }
+
+  /**
+   * {@code C= 1}, as the familiar scripts print it, or the level's own label when it is more than a
+   * concurrency; a deployment's level keeps its deployment: {@code C= 1 · gqa}.
+   */
   static String rowLabel(SweepLevelResult l) {
-    if (l.load() instanceof LoadShape.ClosedLoop && l.label().equals("C=" + l.concurrency())) {
-      return String.format(Locale.ROOT, "C=%2d", l.concurrency());
+    String deployment = l.endpoint().deployment().map(d -> ByDeployment.SEPARATOR + d).orElse("");
+    if (l.load() instanceof LoadShape.ClosedLoop && ByDeployment.load(l).equals("C=" + l.concurrency())) {
+      return String.format(Locale.ROOT, "C=%2d", l.concurrency()) + deployment;
     }
     return l.label();
   }

@@ -2,6 +2,7 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.internal.capacity.CapacityResults;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
@@ -44,6 +45,7 @@ public final class FileReporter implements BenchListener {
     summary.charts().forEach((name, svg) -> write(dir, name + ".svg", svg));
     write(dir, "table.txt", summary.tableWithFindings());
     write(dir, "index.html", HtmlSummary.sweep(summary));
+    sweep.attribute(CapacityResults.class).ifPresent(r -> write(dir, "capacity.json", ResultJson.capacity(r.all())));
   }
 
   private static void write(Path dir, String name, String content) {

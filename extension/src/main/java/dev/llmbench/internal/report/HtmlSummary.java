@@ -3,9 +3,12 @@ package dev.llmbench.internal.report;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ConfidenceInterval;
+import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.baseline.Baselines;
+import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import java.util.List;
 import java.util.Locale;
@@ -29,6 +32,7 @@ public final class HtmlSummary {
     row(h, "requests", r.succeeded() + " ok / " + r.requestCount() + " (" + r.failed() + " failed)");
     if (!r.errorsByType().isEmpty()) row(h, "errors by type", r.errorsByType().toString());
     row(h, "window", Formats.duration(r.window()));
+    r.endpoint().roundTrip().ifPresent(rtt -> row(h, "network round trip", rtt.toString()));
     ConfidenceInterval ci = r.outputThroughputCi();
     row(h, Metric.OUTPUT_THROUGHPUT.label(), r.outputThroughput()
         + String.format(Locale.ROOT, " (95%% CI %.1f–%.1f)", ci.lower(), ci.upper()));
@@ -43,6 +47,7 @@ public final class HtmlSummary {
     row(h, "stopped because", r.stopReason().name());
     h.append("</table>");
     h.append(distributionTable(r));
+    if (r instanceof MeasuredLevel m) Baselines.of(m).ifPresent(c -> h.append(baselineTable(List.of(m))));
     if (!r.warnings().isEmpty()) {
       h.append("<ul class=\"warn\">");
       r.warnings().forEach(w -> h.append("<li>").append(esc(w)).append("</li>"));
@@ -76,16 +81,39 @@ public final class HtmlSummary {
         .append(esc(summary.title())).append("</title>").append(STYLE).append("</head><body>");
     h.append("<h2>").append(esc(summary.title())).append("</h2>");
     List<? extends SweepLevelResult> levels = summary.levels();
-    h.append("<p>").append(esc(levels.get(0).endpoint().toString())).append("</p>");
+    // Every endpoint the sweep measured: one, or one per deployment.
+    levels.stream().map(l -> l.endpoint().toString()).distinct()
+        .forEach(e -> h.append("<p>").append(esc(e)).append("</p>"));
     h.append("<pre>").append(esc(summary.table())).append("</pre>");
     h.append("<ul>");
     summary.findings().forEach(f -> h.append("<li>").append(esc(f)).append("</li>"));
     h.append("</ul>");
+    if (summary.levels().stream().anyMatch(l -> Baselines.of(l).isPresent())) h.append(baselineTable(summary.levels()));
     summary.charts().values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
     for (SweepLevelResult l : levels) {
       h.append("<h3>").append(esc(l.label())).append("</h3>").append(distributionTable(l));
     }
     return h.append("</body></html>").toString();
+  }
+
+  /** Every level's deltas against its baseline, one row per figure. */
+  static String baselineTable(List<MeasuredLevel> levels) {
+    StringBuilder h = new StringBuilder("<h3>Against the baseline</h3><table><tr><th>level</th><th>figure</th><th>baseline</th>"
+        + "<th>now</th><th>change</th><th>95% CI of the change</th><th>verdict</th></tr>");
+    for (MeasuredLevel l : levels) {
+      Baselines.of(l).ifPresent(c -> {
+        if (c.isEmpty()) h.append("<tr><td>").append(esc(l.label())).append("</td><td colspan=\"6\">not in the baseline</td></tr>");
+        for (Delta d : c.deltas()) {
+          h.append("<tr><td>").append(esc(l.label())).append("</td><td>").append(esc(d.figure())).append("</td><td>")
+              .append(String.format(Locale.ROOT, "%.2f %s</td><td>%.2f %s</td><td>%+.1f%%</td><td>%+.1f%% to %+.1f%%</td>",
+                  d.reference(), d.metric().unit(), d.current(), d.metric().unit(), d.change().estimate() * 100,
+                  d.change().lower() * 100, d.change().upper() * 100))
+              .append("<td").append(d.verdict() == Delta.Verdict.REGRESSED ? " class=\"warn\"" : "").append(">")
+              .append(d.verdict().name().toLowerCase(Locale.ROOT)).append("</td></tr>");
+        }
+      });
+    }
+    return h.append("</table>").toString();
   }
 
   private static String stripXmlDeclaration(String svg) {

@@ -9,11 +9,17 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmbench.BaselineComparison;
+import dev.llmbench.Capacity;
+import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.RequestFailure;
 import dev.llmbench.ServerStartup;
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.baseline.Baselines;
+import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -93,6 +99,16 @@ public final class ResultJson {
       startup.engineDurations().forEach(d -> printed.addObject().put("what", d.what()).put("seconds", d.took().toNanos() / 1e9));
     }
     r.endpoint().serverVersion().ifPresent(v -> own.put("server_version", v));
+    r.endpoint().deployment().ifPresent(d -> own.put("deployment", d));
+    r.endpoint().roundTrip().ifPresent(rtt -> {
+      ObjectNode net = own.putObject("network_round_trip");
+      net.put("request", rtt.request());
+      net.put("median_ms", ms(rtt.median()));
+      net.put("min_ms", ms(rtt.min()));
+      net.put("max_ms", ms(rtt.max()));
+      ArrayNode samples = net.putArray("samples_ms");
+      rtt.samples().forEach(d -> samples.add(ms(d)));
+    });
     own.put("max_tokens", r.maxTokens());
     own.put("prompts", r.prompts());
     own.put("token_source", r.tokenSource().name());
@@ -117,9 +133,68 @@ public final class ResultJson {
       own.put("decode_rate_server", d.server());
     });
 
+    Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));
+
     root.set("requests", MAPPER.valueToTree(RequestRecord.allOf(r)));
     try {
       return MAPPER.writeValueAsString(root);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The level's deltas against its baseline: each figure's values, change, 95% interval of the change and verdict. */
+  private static ObjectNode baseline(BaselineComparison c) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("source", c.source());
+    node.put("max_regression", c.maxRegression());
+    ArrayNode deltas = node.putArray("deltas");
+    for (Delta d : c.deltas()) {
+      ObjectNode n = deltas.addObject();
+      n.put("figure", d.figure());
+      n.put("metric", d.metric().key());
+      d.percentile().ifPresent(p -> n.put("percentile", p));
+      n.put("unit", d.metric().unit());
+      n.put("baseline", d.reference());
+      n.put("current", d.current());
+      n.put("change", d.change().estimate());
+      n.put("change_ci95_lower", d.change().lower());
+      n.put("change_ci95_upper", d.change().upper());
+      n.put("verdict", d.verdict().name());
+    }
+    return node;
+  }
+
+  /** What capacity searches found: the answer, the levels either side and every probe, with whether it met the SLO. */
+  public static String capacity(List<Capacity> found) {
+    ArrayNode all = MAPPER.createArrayNode();
+    for (Capacity c : found) {
+      ObjectNode n = all.addObject();
+      c.deployment().ifPresent(d -> n.put("deployment", d));
+      n.put("outcome", c.outcome().name());
+      n.put("statement", c.statement());
+      n.put("slo", c.slo().toString());
+      n.put("searched", c.closedLoop() ? "concurrency" : "request_rate");
+      n.put("low", c.low());
+      n.put("high", c.high());
+      n.put("step", c.step());
+      n.put("capacity", c.load());
+      c.atCapacity().ifPresent(l -> n.put("at_capacity", l.label()));
+      c.beyond().ifPresent(l -> n.put("beyond", l.label()));
+      ArrayNode probes = n.putArray("probes");
+      for (SweepLevelResult l : c.probes()) {
+        ObjectNode p = probes.addObject();
+        p.put("label", l.label());
+        p.put("meets_slo", SloCheck.meets(l, c.slo()));
+        ArrayNode violations = p.putArray("violations");
+        SloCheck.violations(l, c.slo()).forEach(violations::add);
+        p.put(Metric.SLO_ATTAINMENT.key(), l.sloAttainment());
+        p.put(Metric.GOODPUT.vllmName().orElseThrow(), l.goodput().perSecond());
+        p.put(Metric.OUTPUT_THROUGHPUT.key(), l.outputThroughput().perSecond());
+      }
+    }
+    try {
+      return MAPPER.writeValueAsString(all);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

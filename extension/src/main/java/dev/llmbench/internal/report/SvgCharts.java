@@ -8,6 +8,8 @@ import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.ScalingAnalysis;
 import dev.llmbench.internal.analysis.SweepGroups;
+import dev.llmbench.internal.compare.ByDeployment;
+import dev.llmbench.internal.compare.DeploymentComparison;
 import dev.llmbench.internal.format.Formats;
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -75,7 +77,8 @@ public final class SvgCharts {
     Map<String, String> charts = new LinkedHashMap<>();
     if (levels.isEmpty()) return charts;
     boolean open = levels.get(0).load() instanceof LoadShape.OpenLoop;
-    Map<String, List<SweepLevelResult>> groups = SweepGroups.of(levels);
+    // One curve per workload, and per deployment when the sweep compares several.
+    Map<String, List<SweepLevelResult>> groups = ByDeployment.groups(levels);
     Metric throughput = Metric.OUTPUT_THROUGHPUT;
     charts.put("throughput", chart(title + ": " + throughput.label(), capitalised(throughput.heading()), open,
         curves(groups, throughput.label(), throughput::valueOf), "0.0"));
@@ -93,6 +96,7 @@ public final class SvgCharts {
       charts.put("efficiency", chart(title + ": scaling efficiency", "Efficiency (% of linear)", false, efficiency, "0"));
     }
     charts.put("tradeoff", tradeoff(title + ": latency vs throughput", groups, open));
+    if (ByDeployment.several(levels)) charts.put("pareto", pareto(title, groups, levels, open));
     return charts;
   }
 
@@ -184,6 +188,43 @@ public final class SvgCharts {
       return open ? Formats.number(SweepGroups.rate(l)) + "/s" : "C=" + l.concurrency();
     });
     return draw(title, new XYPlot(data, x, y, renderer), true);
+  }
+
+  /**
+   * Deployments compared on latency against throughput, one line per deployment and the frontier of the
+   * levels no other level beats on both (at the SLO's percentile, else the median).
+   */
+  static String pareto(String title, Map<String, List<SweepLevelResult>> groups, List<? extends SweepLevelResult> levels,
+      boolean open) {
+    double p = DeploymentComparison.frontierPercentile(levels);
+    XYSeriesCollection data = new XYSeriesCollection();
+    List<List<SweepLevelResult>> pointsOf = new ArrayList<>();
+    groups.forEach((group, members) -> {
+      List<SweepLevelResult> withLatency = members.stream().filter(l -> l.e2eLatency().percentile(p).isPresent()).toList();
+      XYSeries s = new XYSeries(group, false);
+      withLatency.forEach(l -> s.add(l.outputThroughput().perSecond(), seconds(l.e2eLatency(), p)));
+      data.addSeries(s);
+      pointsOf.add(withLatency);
+    });
+    XYSeries frontier = new XYSeries("Pareto frontier", false);
+    DeploymentComparison.frontier(levels, p).forEach(l -> frontier.add(l.outputThroughput().perSecond(), seconds(l.e2eLatency(), p)));
+    data.addSeries(frontier);
+    NumberAxis x = new NumberAxis(capitalised(Metric.OUTPUT_THROUGHPUT.heading()));
+    NumberAxis y = new NumberAxis(Metric.E2E_LATENCY.label() + " " + Formats.percentile(p) + " (s)");
+    y.setAutoRangeIncludesZero(true);
+    int frontierIndex = data.getSeriesCount() - 1;
+    XYLineAndShapeRenderer renderer = renderer(data.getSeriesCount());
+    // A wide pale band under the lines (the last series is drawn first), so the frontier shows even where
+    // it runs along one deployment's line.
+    renderer.setSeriesPaint(frontierIndex, new Color(0, 0, 0, 40));
+    renderer.setSeriesStroke(frontierIndex, new BasicStroke(10f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
+    renderer.setSeriesShapesVisible(frontierIndex, false);
+    renderer.setDefaultItemLabelGenerator((dataset, series, item) -> {
+      if (series == frontierIndex) return null;
+      SweepLevelResult l = pointsOf.get(series).get(item);
+      return open ? Formats.number(SweepGroups.rate(l)) + "/s" : "C=" + l.concurrency();
+    });
+    return draw(title + ": deployments, latency vs throughput", new XYPlot(data, x, y, renderer), true);
   }
 
   private static XYLineAndShapeRenderer renderer(int seriesCount) {

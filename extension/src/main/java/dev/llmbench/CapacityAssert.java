@@ -1,0 +1,24 @@
+package dev.llmbench;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+import org.assertj.core.api.AbstractAssert;
+
+/** Assertions on a {@link Capacity}; a failure quotes the search's statement and evidence. */
+@API(status = EXPERIMENTAL, since = "0.1")
+public final class CapacityAssert extends AbstractAssert<CapacityAssert, Capacity> {
+
+  CapacityAssert(Capacity actual) {
+    super(actual, CapacityAssert.class);
+  }
+
+  /** The SLO held at {@code load} (C, or requests per second) or above. */
+  public CapacityAssert isAtLeast(double load) {
+    isNotNull();
+    if (actual.outcome() == Capacity.Outcome.STOPPED || actual.outcome() == Capacity.Outcome.SEARCHING || actual.load() < load) {
+      failWithMessage("expected a capacity of at least %s but the search found: %s", actual.name(load), actual.statement());
+    }
+    return this;
+  }
+}

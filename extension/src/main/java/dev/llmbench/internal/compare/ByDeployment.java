@@ -1,0 +1,59 @@
+package dev.llmbench.internal.compare;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.analysis.SweepGroups;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apiguardian.api.API;
+
+/**
+ * A sweep's levels by deployment, for reports that show several deployments side by side: a level of
+ * deployment {@code int4} is named {@code C=8 · int4}, its load {@code C=8}.
+ */
+@API(status = INTERNAL)
+public final class ByDeployment {
+
+  /** Between a level's load and its deployment in names: {@code C=8 · int4}. */
+  public static final String SEPARATOR = " · ";
+
+  private ByDeployment() {}
+
+  /** Deployment name ({@code ""} for none) to its levels, in order of first appearance. */
+  public static <L extends SweepLevelResult> Map<String, List<L>> of(List<L> levels) {
+    Map<String, List<L>> by = new LinkedHashMap<>();
+    levels.forEach(l -> by.computeIfAbsent(name(l), k -> new ArrayList<>()).add(l));
+    return by;
+  }
+
+  public static String name(SweepLevelResult level) {
+    return level.endpoint().deployment().orElse("");
+  }
+
+  /** Whether the levels come from more than one deployment. */
+  public static boolean several(List<? extends SweepLevelResult> levels) {
+    return levels.stream().map(ByDeployment::name).distinct().count() > 1;
+  }
+
+  /** The level's name without its deployment: {@code C=8}. */
+  public static String load(SweepLevelResult level) {
+    String suffix = level.endpoint().deployment().map(d -> SEPARATOR + d).orElse("");
+    String label = level.label();
+    return !suffix.isEmpty() && label.endsWith(suffix) ? label.substring(0, label.length() - suffix.length()) : label;
+  }
+
+  /**
+   * Curves of a sweep: {@link SweepGroups} per deployment, each named after its deployment when there are
+   * several ({@code int4} or {@code int4, max_tokens=64}).
+   */
+  public static Map<String, List<SweepLevelResult>> groups(List<? extends SweepLevelResult> levels) {
+    if (!several(levels)) return SweepGroups.of(levels);
+    Map<String, List<SweepLevelResult>> groups = new LinkedHashMap<>();
+    of(levels).forEach((deployment, members) -> SweepGroups.of(members).forEach((group, curve) ->
+        groups.put(group.isEmpty() ? deployment : deployment + ", " + group, curve)));
+    return groups;
+  }
+}

@@ -1,0 +1,65 @@
+package dev.llmbench.internal.compare;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.Delta;
+import dev.llmbench.DeploymentLevels;
+import dev.llmbench.Metric;
+import dev.llmbench.SweepLevelResult;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/** The deployments a sweep compares, and each one's level at each load as they are measured. */
+@API(status = INTERNAL)
+public final class DeploymentSweep {
+
+  private final List<String> names;
+  private final Map<String, Map<String, SweepLevelResult>> byLoad = new HashMap<>();
+
+  public DeploymentSweep(List<String> names) {
+    this.names = List.copyOf(names);
+  }
+
+  public List<String> names() {
+    return names;
+  }
+
+  public synchronized void measured(String load, String deployment, SweepLevelResult level) {
+    byLoad.computeIfAbsent(load, k -> new LinkedHashMap<>()).put(deployment, level);
+  }
+
+  /** The deployments measured so far at {@code load}: a snapshot. */
+  public synchronized DeploymentLevels at(String load) {
+    return new AtLoad(load, names, Map.copyOf(byLoad.getOrDefault(load, Map.of())));
+  }
+
+  private record AtLoad(String load, List<String> deployments, Map<String, SweepLevelResult> measured)
+      implements DeploymentLevels {
+
+    @Override
+    public Optional<SweepLevelResult> of(String deployment) {
+      return Optional.ofNullable(measured.get(deployment));
+    }
+
+    @Override
+    public Optional<Delta> delta(String candidate, String reference, Metric metric, double percentile, double allowedWorsening) {
+      if (!metric.isLatency() && metric != Metric.OUTPUT_THROUGHPUT) {
+        throw new IllegalArgumentException("deployments compare on output throughput or a latency, not " + metric);
+      }
+      SweepLevelResult c = measured.get(candidate);
+      SweepLevelResult r = measured.get(reference);
+      if (c == null || r == null) return Optional.empty();
+      Figure figure = metric.isLatency() ? Figure.of(metric, percentile) : Figure.of(metric);
+      return Changes.delta(LevelSample.of(r), LevelSample.of(c), figure, allowedWorsening);
+    }
+
+    @Override
+    public String toString() {
+      return "deployments at " + load;
+    }
+  }
+}

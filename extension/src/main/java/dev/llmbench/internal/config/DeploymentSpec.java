@@ -1,0 +1,112 @@
+package dev.llmbench.internal.config;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.ApiStyle;
+import dev.llmbench.internal.embedded.PerformanceProfile;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apiguardian.api.API;
+
+/**
+ * One deployment of a comparison, as {@code @Deployment} or {@code llmbench.deployments} gives it; what it
+ * leaves unset comes from the class's endpoint settings.
+ *
+ * @param name    unique in the suite: letters, digits, {@code .}, {@code _}, {@code -}
+ * @param baseUrl the server root, or empty for an embedded engine
+ * @param profile the embedded engine's profile, or empty for the configured one
+ * @param model   the model id, or empty to inherit
+ * @param api     chat or completions, or empty to inherit
+ */
+@API(status = INTERNAL)
+public record DeploymentSpec(String name, Optional<URI> baseUrl, Optional<PerformanceProfile> profile, Optional<String> model,
+    Optional<ApiStyle> api) {
+
+  static final String EXAMPLE = "a=http://gpu-node-1:8000,model=kimi;b=embedded:gqa-dense";
+
+  public DeploymentSpec {
+    if (name == null || !name.matches("[A-Za-z0-9._-]+")) {
+      throw new IllegalArgumentException("deployment name '" + name + "' must be letters, digits, '.', '_' or '-', e.g. int4");
+    }
+    if (baseUrl.isPresent() && profile.isPresent()) {
+      throw new IllegalArgumentException("deployment '" + name + "' has both a base URL and an embedded profile; give one");
+    }
+  }
+
+  /** From annotation attributes, empty meaning unset. */
+  public static DeploymentSpec of(String name, String baseUrl, String model, String api, String embeddedProfile) {
+    return new DeploymentSpec(name,
+        baseUrl.isBlank() ? Optional.empty() : Optional.of(url(name, baseUrl.strip())),
+        embeddedProfile.isBlank() ? Optional.empty() : Optional.of(profile(name, embeddedProfile.strip())),
+        model.isBlank() ? Optional.empty() : Optional.of(model.strip()),
+        api.isBlank() ? Optional.empty() : Optional.of(api(name, api.strip())));
+  }
+
+  /** {@code a=http://h1:8000,model=m;b=embedded:gqa-dense}: entries by {@code ;}, options by {@code ,}. */
+  public static List<DeploymentSpec> parseList(String text) {
+    List<DeploymentSpec> specs = new ArrayList<>();
+    for (String entry : text.split(";")) {
+      if (entry.isBlank()) continue;
+      String[] parts = entry.strip().split(",");
+      String[] head = parts[0].split("=", 2);
+      if (head.length != 2 || head[0].isBlank() || head[1].isBlank()) {
+        throw new IllegalArgumentException("'" + entry.strip() + "' is not name=url or name=embedded:profile; write e.g. " + EXAMPLE);
+      }
+      String name = head[0].strip();
+      String target = head[1].strip();
+      String model = "";
+      String api = "";
+      for (int i = 1; i < parts.length; i++) {
+        String[] option = parts[i].split("=", 2);
+        String key = option[0].strip();
+        if (option.length != 2 || !(key.equals("model") || key.equals("api"))) {
+          throw new IllegalArgumentException("deployment '" + name + "': '" + parts[i].strip() + "' is not model=... or api=...");
+        }
+        if (key.equals("model")) model = option[1];
+        else api = option[1];
+      }
+      boolean embedded = target.equals("embedded") || target.startsWith("embedded:");
+      String profile = target.startsWith("embedded:") ? target.substring("embedded:".length()) : "";
+      specs.add(of(name, embedded ? "" : target, model, api, profile));
+    }
+    if (specs.isEmpty()) throw new IllegalArgumentException("it lists no deployment; write e.g. " + EXAMPLE);
+    return checkedNames(specs);
+  }
+
+  /** The list, if no two deployments share a name. */
+  public static List<DeploymentSpec> checkedNames(List<DeploymentSpec> specs) {
+    Set<String> seen = new HashSet<>();
+    for (DeploymentSpec s : specs) {
+      if (!seen.add(s.name())) throw new IllegalArgumentException("deployment '" + s.name() + "' is named twice; name each once");
+    }
+    return List.copyOf(specs);
+  }
+
+  private static URI url(String name, String text) {
+    try {
+      return SettingKeys.baseUrl(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("deployment '" + name + "' URL '" + text + "': " + e.getMessage(), e);
+    }
+  }
+
+  private static PerformanceProfile profile(String name, String text) {
+    try {
+      return SettingKeys.profile(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("deployment '" + name + "': '" + text + "' is an " + e.getMessage(), e);
+    }
+  }
+
+  private static ApiStyle api(String name, String text) {
+    try {
+      return SettingKeys.api(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("deployment '" + name + "' api '" + text + "': " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package dev.llmbench.internal.junit;
+
+import dev.llmbench.EndpointInfo;
+import dev.llmbench.ServiceLevels;
+import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.core.Endpoint;
+import dev.llmbench.internal.core.LevelInProgress;
+import dev.llmbench.internal.core.LevelRunner;
+import dev.llmbench.internal.core.LevelStart;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.load.LevelPlan;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Measures one level of a sweep against its endpoint (a deployment's, when the sweep compares several):
+ * the endpoint ready and still answering, progress lines, what a JVM shutdown writes, the level recorded.
+ * What a sweep level and a capacity probe share.
+ */
+final class LevelMeasurement {
+
+  private LevelMeasurement() {}
+
+  /**
+   * @param index 1-based position among the sweep's {@code total} levels
+   * @return the level, already reported to the sweep's listeners
+   */
+  static MeasuredLevel measure(ExtensionContext context, SweepRun sweep, LevelPlan plan, int index, int total,
+      Optional<DeploymentSpec> deployment, ServiceLevels slo, List<Double> percentiles) {
+    sweep.listener().levelStarted(sweep, new LevelStart(plan, index, total));
+    Endpoint endpoint = deployment.map(d -> RunState.endpoint(context, EndpointSettings.of(context, d)))
+        .orElseGet(() -> RunState.endpoint(context));
+    EndpointInfo ready = endpoint.ensureReady();
+    EndpointInfo info = deployment.map(d -> ready.asDeployment(d.name())).orElse(ready);
+    List<MeasuredLevel> before = earlier(sweep, info);
+    endpoint.ensureStillAnswering(before.isEmpty() ? "the readiness wait" : before.get(before.size() - 1).label());
+    LevelInProgress progress = new LevelInProgress(sweep, plan, info, slo, percentiles);
+    RunState run = RunState.of(context);
+    run.measuring(progress, endpoint);
+    MeasuredLevel result;
+    try {
+      result = LevelRunner.run(endpoint, info, plan, slo, percentiles, sweep, progress, run.progressInterval());
+    } finally {
+      run.measuring(null, null);
+    }
+    if (!progress.claim()) throw new IllegalStateException(plan.label() + " was reported by the JVM's shutdown");
+    return result;
+  }
+
+  /** The sweep's levels measured so far against the same deployment: comparing with another's is DeploymentLevels' job. */
+  static List<MeasuredLevel> earlier(SweepRun sweep, EndpointInfo info) {
+    return sweep.levels().stream().filter(l -> l.endpoint().deployment().equals(info.deployment())).toList();
+  }
+}

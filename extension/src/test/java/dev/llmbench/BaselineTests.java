@@ -1,0 +1,197 @@
+package dev.llmbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.testkit.engine.EventConditions.displayName;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.internal.baseline.VllmResultsTests;
+import dev.llmbench.internal.embedded.EmbeddedLlmServer;
+import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.testkit.BenchKit;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A baseline round trip on real runs: a sweep saved as the baseline, then run again unchanged, 20% slower
+ * and 2% slower. The slower engines are the same profile with every step time scaled, started here and
+ * reached by URL as a remote deployment would be (the embedded engine has no slow-down setting of its own).
+ */
+class BaselineTests {
+
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final List<String> LEVELS = List.of("C=4", "C=8");
+  static EmbeddedLlmServer base;
+  static EmbeddedLlmServer twentyPercentSlower;
+  static EmbeddedLlmServer twoPercentSlower;
+  static Path baselines;
+
+  /**
+   * 50 ms steps plus 2 ms per further sequence. A shared 2-core machine wakes the engine's scheduler late
+   * by a few milliseconds a step, more under heavy load, and that lateness differs from run to run: the
+   * steps are long so that it stays a small share of them.
+   */
+  static PerformanceProfile steady(double factor) {
+    return new PerformanceProfile("steady", "steady-model", Duration.ofNanos(Math.round(50e6 * factor)),
+        Duration.ofNanos(Math.round(2e6 * factor)), Duration.ZERO, 64, 0, 1, "50 ms steps x " + factor);
+  }
+
+  @BeforeAll
+  static void saveTheBaseline() throws IOException {
+    base = EmbeddedLlmServer.start(steady(1.0), 0, Duration.ZERO);
+    twentyPercentSlower = EmbeddedLlmServer.start(steady(1.2), 0, Duration.ZERO);
+    twoPercentSlower = EmbeddedLlmServer.start(steady(1.02), 0, Duration.ZERO);
+    baselines = Files.createTempDirectory(Files.createDirectories(Path.of("target", "testkit-reports")), "baselines-");
+    BenchKit.Run first = run(base).assertAllPass(2);
+    assertThat(table(first)).contains("baseline: this run is saved as " + baselineFile());
+    JsonNode saved = JSON.readTree(baselineFile().toFile());
+    assertThat(saved.path("format").asText()).isEqualTo("llmbench-baseline/1");
+    assertThat(saved.path("levels")).extracting(l -> l.path("label").asText()).containsExactly("C=4", "C=8");
+    assertThat(saved.path("levels").get(0).path("output_tokens")).hasSize(8);
+    assertThat(saved.path("levels").get(0).path("tpot_s")).hasSize(8);
+    assertThat(saved.path("levels").get(0).path("itl_s")).hasSize(8 * 5);
+  }
+
+  @AfterAll
+  static void stop() {
+    for (EmbeddedLlmServer s : new EmbeddedLlmServer[] {base, twentyPercentSlower, twoPercentSlower}) {
+      if (s != null) s.close();
+    }
+  }
+
+  static BenchKit.Run run(EmbeddedLlmServer server, String... more) {
+    String[] configuration = new String[4 + more.length];
+    configuration[0] = "llmbench.base-url";
+    configuration[1] = server.baseUrl().toString();
+    configuration[2] = "llmbench.baseline.dir";
+    configuration[3] = baselines.toString();
+    System.arraycopy(more, 0, configuration, 4, more.length);
+    return BenchKit.run(SweepTestCases.class, configuration);
+  }
+
+  static Path baselineFile() {
+    return baselines.resolve(SweepTestCases.class.getName().replace('$', '.') + ".sweep.json");
+  }
+
+  static String table(BenchKit.Run run) throws IOException {
+    return Files.readString(run.sweepDir(SweepTestCases.class, "sweep").resolve("table.txt"));
+  }
+
+  /** The figure's change against the baseline, and its verdict, as the level's JSON reports them. */
+  static Map<String, JsonNode> deltas(BenchKit.Run run, String level) throws IOException {
+    JsonNode json = JSON.readTree(run.sweepDir(SweepTestCases.class, "sweep").resolve(level + ".json").toFile());
+    Map<String, JsonNode> byFigure = new HashMap<>();
+    json.path("llmbench").path("baseline").path("deltas").forEach(d -> byFigure.put(d.path("figure").asText(), d));
+    return byFigure;
+  }
+
+  @Test
+  void anUnchangedRerunPassesAndReportsItsDeltas() throws IOException {
+    BenchKit.Run rerun = run(base).assertAllPass(2);
+    assertThat(table(rerun)).contains("C= 4 | vs baseline: ITL p50 ")
+        .contains("2 of 2 levels compared; no figure regressed");
+    for (String level : LEVELS) {
+      Map<String, JsonNode> deltas = deltas(rerun, level);
+      assertThat(deltas).containsOnlyKeys("ITL p50");
+      deltas.values().forEach(d -> assertThat(d.path("verdict").asText()).as(level + " " + d).isNotEqualTo("REGRESSED"));
+    }
+    assertThat(Files.readString(rerun.sweepDir(SweepTestCases.class, "sweep").resolve("index.html"))).contains("Against the baseline");
+  }
+
+  /** Every step takes 1.2x as long, so every token gap does: ITL's median rises by about 20%. */
+  @Test
+  void aProfileTwentyPercentSlowerFailsEveryLevelNamingTheDeltas() throws IOException {
+    BenchKit.Run slower = run(twentyPercentSlower);
+    for (String level : LEVELS) {
+      slower.tests().assertThatEvents().haveExactly(1, event(displayName(level), finishedWithFailure(message(m ->
+          m.startsWith(level + ": ") && m.contains("regressed against the baseline, worse beyond noise and by more than 15.0%")
+              && m.contains("- ITL p50 +") && m.contains("): regressed")
+              && m.contains("save a new baseline with -Dllmbench.baseline.save=true")))));
+      JsonNode itl = deltas(slower, level).get("ITL p50");
+      assertThat(itl.path("change").asDouble()).as(level).isBetween(0.12, 0.30);
+      assertThat(itl.path("change_ci95_lower").asDouble()).as(level).isGreaterThan(0.15);
+      assertThat(itl.path("verdict").asText()).isEqualTo("REGRESSED");
+    }
+    assertThat(table(slower)).contains("2 of 2 levels compared; ").contains("C=4 ITL p50 +");
+  }
+
+  @Test
+  void aTwoPercentChangePasses() throws IOException {
+    BenchKit.Run slightly = run(twoPercentSlower).assertAllPass(2);
+    for (String level : LEVELS) {
+      Map<String, JsonNode> deltas = deltas(slightly, level);
+      assertThat(deltas.get("ITL p50").path("change").asDouble()).as(level).isBetween(-0.03, 0.08);
+      deltas.values().forEach(d -> assertThat(d.path("verdict").asText()).as(level + " " + d).isNotEqualTo("REGRESSED"));
+    }
+  }
+
+  @Test
+  void saveReplacesTheBaselineWithThisRun() throws IOException {
+    Path dir = Files.createTempDirectory(baselines, "save-");
+    Path file = dir.resolve(baselineFile().getFileName());
+    Files.copy(baselineFile(), file);
+    BenchKit.Run saved = BenchKit.run(SweepTestCases.class, "llmbench.base-url", twentyPercentSlower.baseUrl().toString(),
+        "llmbench.baseline.dir", dir.toString(), "llmbench.baseline.save", "true", "llmbench.sweep.levels", "8").assertAllPass(1);
+    assertThat(table(saved)).contains("baseline: this run is saved as " + file);
+    JsonNode levels = JSON.readTree(file.toFile()).path("levels");
+    // The level that ran is replaced; the one that did not is kept.
+    assertThat(levels).extracting(l -> l.path("label").asText()).containsExactly("C=4", "C=8");
+    // 1.2 x (50 + 7 x 2) ms against 50 + 3 x 2 ms: the replaced level's gaps are the slower engine's.
+    assertThat(levels.get(1).path("median_itl_ms").asDouble()).isGreaterThan(1.1 * levels.get(0).path("median_itl_ms").asDouble());
+  }
+
+  /** A vLLM run claiming 10 ms token gaps at the same concurrency: ours, 50 ms and more, regressed against it. */
+  @Test
+  void comparesWithVllmBenchServeResultsLevelByConcurrency() throws IOException {
+    Path vllm = Files.createTempDirectory(baselines, "vllm-");
+    for (int c : new int[] {4, 8}) {
+      Files.writeString(vllm.resolve("openai-chat-infq-concurrency" + c + "-m-20260801-101500.json"),
+          VllmResultsTests.detailed(c, 0.010));
+    }
+    BenchKit.Run run = run(base, "llmbench.baseline.vllm", vllm.toString());
+    for (String level : LEVELS) {
+      run.tests().assertThatEvents().haveExactly(1, event(displayName(level), finishedWithFailure(message(m ->
+          m.contains("regressed against the baseline") && m.contains("- ITL p50 +") && m.contains("baseline: vLLM results "
+              + vllm + " (openai-chat-infq-concurrency" + level.substring(2) + "-m-20260801-101500.json)")))));
+      assertThat(deltas(run, level).get("ITL p50").path("baseline").asDouble()).isEqualTo(10.0);
+    }
+  }
+
+  @Test
+  void anUnreadableBaselineIsAConfigurationErrorBeforeAnyLevelRuns() throws IOException {
+    Path dir = Files.createTempDirectory(baselines, "broken-");
+    Files.writeString(dir.resolve(baselineFile().getFileName()), "{\"levels\": [");
+    BenchKit.run(SweepTestCases.class, "llmbench.base-url", base.baseUrl().toString(), "llmbench.baseline.dir", dir.toString())
+        .all().assertThatEvents().haveExactly(1, event(finishedWithFailure(message(m -> m.contains("SweepTestCases#sweep")
+            && m.contains("is not readable JSON") && m.contains("-Dllmbench.baseline.save=true")))));
+  }
+
+  @LlmEndpoint(readyPollInterval = "50ms")
+  static class SweepTestCases {
+    @ConcurrencySweep({4, 8})
+    @Workload(maxTokens = 6)
+    @Measurement(requests = 8)
+    @Warmup(requests = 0)
+    // ITL: one sample per token gap, so one stall of the shared CPU moves its median little, where it moves
+    // per-request figures (TPOT, E2E, throughput) of a level of eight requests by a third. Every figure is
+    // compared on hand-made levels in BaselineFileTests. 15%: well inside the 20% slow-down that must
+    // fail, and outside the few milliseconds a step a loaded machine adds.
+    @Baseline(maxRegression = 0.15, metrics = Metric.ITL)
+    void sweep(SweepLevelResult level, BaselineComparison vsBaseline) {
+      LlmBenchAssertions.assertThat(level).hasNoErrors();
+      assertThat(vsBaseline.level()).isEqualTo(level.label());
+      assertThat(vsBaseline.toString()).isEqualTo("baseline of " + level.label());
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package dev.llmbench;
+
+import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.testkit.engine.EventConditions.displayName;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import dev.llmbench.testkit.BenchKit;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+
+/**
+ * Several deployments in one sweep: a test per level and deployment, one table, overlaid charts, the
+ * statement of which is best under the SLO, and relative assertions. "fast" is the 1 ms-per-step engine,
+ * "slow" the 20 ms one, at 4 tokens per request: 80 ms of steps against 4 a round. A busy machine stalls
+ * a whole round of a closed loop now and then (all its requests share the batch), by up to a couple of
+ * hundred milliseconds; over the three to six rounds of a level, no stall closes the gap.
+ */
+class DeploymentComparisonTests {
+
+  /** One run of the two deployments, for the tests that only read what it did. */
+  static BenchKit.Run twoDeployments;
+
+  @BeforeAll
+  static void runTwoDeployments() {
+    twoDeployments = BenchKit.run(TwoDeploymentsTestCases.class);
+  }
+
+  @Test
+  void eachLevelIsOneTestPerDeploymentEveryDeploymentAtALoadBeforeTheNextLoad() {
+    BenchKit.Run run = twoDeployments.assertAllPass(4);
+    List<String> names = run.tests().started().stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
+    assertThat(names).containsExactly("C=2 · fast", "C=2 · slow", "C=4 · fast", "C=4 · slow");
+  }
+
+  @Test
+  void oneTableOverlaidChartsAndWhichDeploymentGivesTheMostGoodputUnderTheSlo() throws IOException {
+    BenchKit.Run run = twoDeployments.assertAllPass(4);
+    Path dir = run.sweepDir(TwoDeploymentsTestCases.class, "compare");
+    String table = Files.readString(dir.resolve("table.txt"));
+    assertThat(table.lines().filter(l -> l.matches("C= [24] · (fast|slow) \\| 12/12 ok.*")).count()).as(table).isEqualTo(4);
+    assertThat(table).contains("[fast] 2x the concurrency", "[slow] 2x the concurrency")
+        .contains("under the SLO (TPOT ≤ 15.0 ms at p50), fast gives the most goodput: ")
+        .contains("slow meets it at no level")
+        .contains("latency-throughput frontier").contains("slow has no level on it")
+        .contains("network round trip to fast (embedded instant): median", "network round trip to slow (embedded fixed-20ms)");
+    for (String chart : List.of("throughput", "latency", "ttft", "efficiency", "tradeoff")) {
+      String svg = Files.readString(dir.resolve(chart + ".svg"));
+      assertThat(svg.contains("(fast)</text>") && svg.contains("(slow)</text>")).as("%s.svg has a line per deployment", chart).isTrue();
+    }
+    String pareto = Files.readString(dir.resolve("pareto.svg"));
+    assertThat(pareto.contains(">fast</text>") && pareto.contains(">slow</text>") && pareto.contains(">Pareto frontier</text>"))
+        .as("pareto.svg has both deployments and the frontier").isTrue();
+    assertThat(dir.resolve("C=2_fast.json")).exists();
+    assertThat(Files.readString(dir.resolve("C=2_slow.json"))).contains("\"deployment\" : \"slow\"");
+    assertThat(Files.readString(dir.resolve("index.html"))).contains("fast gives the most goodput");
+  }
+
+  @Test
+  void aDeploymentSlowerBeyondNoiseFailsAtEveryLoadNamingBoth() {
+    BenchKit.Run run = BenchKit.run(SlowMustKeepUpTestCases.class);
+    run.tests().assertThatEvents()
+        .haveExactly(1, event(displayName("C=2 · fast"), finishedSuccessfully()))
+        .haveExactly(1, event(displayName("C=4 · fast"), finishedSuccessfully()));
+    for (String load : List.of("C=2", "C=4")) {
+      run.tests().assertThatEvents().haveExactly(1, event(displayName(load + " · slow"), finishedWithFailure(message(m ->
+          m.startsWith("[" + load + "] slow is slower than fast beyond noise: output throughput -") && m.contains("regressed")))));
+    }
+  }
+
+  @Test
+  void twoDeploymentsOfOneEngineAreAsFastAsEachOtherWithinNoise() {
+    BenchKit.run(SameEngineTestCases.class).assertAllPass(2);
+  }
+
+  @Test
+  void theDeploymentsSettingReplacesTheAnnotationsWithoutCode() throws IOException {
+    BenchKit.Run run = BenchKit.run(TwoDeploymentsTestCases.class, "llmbench.deployments",
+        "a=embedded:instant ; b=embedded:instant,model=other", "llmbench.sweep.levels", "2").assertAllPass(2);
+    List<String> names = run.tests().started().stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
+    assertThat(names).containsExactly("C=2 · a", "C=2 · b");
+    assertThat(Files.readString(run.sweepDir(TwoDeploymentsTestCases.class, "compare").resolve("C=2_b.json")))
+        .contains("\"model\" : \"other\"", "\"deployment\" : \"b\"");
+  }
+
+  @Test
+  void aBadDeploymentsSettingIsAConfigurationErrorNamingTheKeyAndTheFix() {
+    BenchKit.run(TwoDeploymentsTestCases.class, "llmbench.deployments", "a=embedded:h100").all().assertThatEvents()
+        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
+            m.contains("TwoDeploymentsTestCases#compare") && m.contains("llmbench.deployments 'a=embedded:h100'")
+                && m.contains("unknown embedded profile; choose one of")))));
+  }
+
+  @Test
+  void twoDeploymentsOfOneNameAreAConfigurationError() {
+    BenchKit.run(SameNameTestCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("deployment 'x' is named twice")))));
+  }
+
+  // ----- fixtures
+
+  @Deployment(name = "fast", embeddedProfile = "instant")
+  @Deployment(name = "slow", embeddedProfile = "fixed-20ms")
+  static class TwoDeploymentsTestCases {
+    @ConcurrencySweep({2, 4})
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 12)
+    @Warmup(requests = 1)
+    // The 20 ms engine can never meet it; the 1 ms one only misses it if stalls of the machine add 14 ms
+    // to each of 3 token gaps of most requests.
+    @Slo(tpot = "15ms", percentile = 50)
+    void compare(SweepLevelResult level, EarlierLevels earlier, DeploymentLevels atThisLoad) {
+      assertThat(level).hasNoErrors();
+      // Each deployment's earlier levels are its own.
+      assertThat(earlier.all()).allSatisfy(e -> assertThat(e.endpoint().deployment()).isEqualTo(level.endpoint().deployment()));
+      assertThat(atThisLoad.of(level.endpoint().deployment().orElseThrow())).containsSame(level);
+      assertThat(atThisLoad.load()).isEqualTo("C=" + level.concurrency());
+    }
+  }
+
+  @Deployment(name = "fast", embeddedProfile = "instant")
+  @Deployment(name = "slow", embeddedProfile = "fixed-20ms")
+  static class SlowMustKeepUpTestCases {
+    @ConcurrencySweep({2, 4})
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 12)
+    @Warmup(requests = 1)
+    void compare(DeploymentLevels atThisLoad) {
+      assertThat(atThisLoad).deployment("fast").isAtLeastAsFastAs("slow");
+      assertThat(atThisLoad).deployment("slow").isAtLeastAsFastAs("fast");
+    }
+  }
+
+  @Deployment(name = "a", embeddedProfile = "fixed-20ms")
+  @Deployment(name = "b", embeddedProfile = "fixed-20ms")
+  static class SameEngineTestCases {
+    @ConcurrencySweep(4)
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 12)
+    @Warmup(requests = 1)
+    void compare(DeploymentLevels atThisLoad) {
+      // One engine twice: the same speed, give or take what a busy machine adds between two runs.
+      assertThat(atThisLoad).deployment("b").isAtLeastAsFastAs("a", 0.2).hasLatencyAtMostThatOf("a", Metric.TPOT, 50, 0.2);
+      assertThat(atThisLoad).deployment("a").isAtLeastAsFastAs("b", 0.2);
+    }
+  }
+
+  @Deployment(name = "x", embeddedProfile = "instant")
+  @Deployment(name = "x", embeddedProfile = "fixed-20ms")
+  static class SameNameTestCases {
+    @ConcurrencySweep(1)
+    void compare(SweepLevelResult level) {}
+  }
+}
