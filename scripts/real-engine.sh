@@ -2,12 +2,13 @@
 # Runs the real-engine benchmarks: prepares llama-server (cached), starts one server with 1 slot on
 # 8091 and one with 4 slots on 8092, runs `mvn -Preal-engine`, and stops them whatever happens.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 if ! bash scripts/llama-server.sh prepare; then
   echo "real-engine: llama-server could not be prepared (reason above); real-engine benchmarks not run" >&2
   exit 1
 fi
-trap 'for p in 8091 8092 8093; do bash scripts/llama-server.sh stop $p; done' EXIT
+stop_servers() { for p in 8091 8092 8093; do bash scripts/llama-server.sh stop "$p"; done; }
+trap stop_servers EXIT
 bash scripts/llama-server.sh start 8091 1 || exit 1
 bash scripts/llama-server.sh start 8092 4 || exit 1
 mvn -q install -DskipTests || exit 1
