@@ -116,8 +116,9 @@ async function checkSummary(page, summary) {
   await page.screenshot({ path: treeShot });
   await page.goto(`${base}/#${summary.id}`, { waitUntil: "networkidle0" });
   // Allure 3 shows a description in a sandboxed srcdoc iframe.
+  // Polled until the table and a chart are there (images may still be decoding), for up to 20 s.
   let found = null;
-  for (let i = 0; i < 40 && !found; i++) {
+  for (let i = 0; i < 40 && !(found?.charts.length > 0); i++) {
     for (const frame of page.frames()) {
       found = await frame.evaluate(() => {
         const table = [...document.querySelectorAll("pre")].find((p) => / \| .* ok \(\d+ err\) \| /.test(p.textContent));
@@ -128,7 +129,7 @@ async function checkSummary(page, summary) {
       }).catch(() => null);
       if (found) break;
     }
-    if (!found) await new Promise((r) => setTimeout(r, 500));
+    if (!(found?.charts.length > 0)) await new Promise((r) => setTimeout(r, 500));
   }
   if (!found) fail(`the page of "${summaryName}" shows no sweep table in its description`);
   if (found.findings === 0) fail(`the page of "${summaryName}" shows the table but no findings`);
