@@ -1,16 +1,18 @@
-// Opens a generated Allure 3 report in headless Chromium over 127.0.0.1, expands the sweep's chart
-// attachment on the given test, checks that the SVG image really rendered, and saves a screenshot.
-// Exits non-zero, with one line saying why, when the chart is missing.
+// Opens a generated Allure 3 report in headless Chromium over 127.0.0.1 and checks what a reader sees:
+// - the sweep's chart attachment on the given test, expanded, really renders as an SVG image;
+// - with SUMMARY NAME: the sweep's summary result comes first in its branch of the tree, and its page
+//   shows the table, the findings and the charts (data: URI images) in its description.
+// Saves a screenshot of each (and of the tree, beside SUMMARY_SCREENSHOT as *-tree.png). Exits non-zero, with one line saying why, when something is missing.
 //
-//   node check-report.mjs REPORT_DIR "TEST NAME" ATTACHMENT_NAME SCREENSHOT.png
+//   node check-report.mjs REPORT_DIR "TEST NAME" ATTACHMENT_NAME SCREENSHOT.png ["SUMMARY NAME" SUMMARY_SCREENSHOT.png]
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import puppeteer from "puppeteer-core";
 
-const [reportDir, testName, attachmentName, screenshot] = process.argv.slice(2);
-if (!screenshot) {
-  console.error("usage: node check-report.mjs REPORT_DIR \"TEST NAME\" ATTACHMENT_NAME SCREENSHOT.png");
+const [reportDir, testName, attachmentName, screenshot, summaryName, summaryScreenshot] = process.argv.slice(2);
+if (!screenshot || (summaryName && !summaryScreenshot)) {
+  console.error("usage: node check-report.mjs REPORT_DIR \"TEST NAME\" ATTACHMENT_NAME SCREENSHOT.png [\"SUMMARY NAME\" SUMMARY_SCREENSHOT.png]");
   process.exit(2);
 }
 const fail = (why) => {
@@ -37,11 +39,14 @@ const base = `http://127.0.0.1:${server.address().port}`;
 
 const results = JSON.parse(await readFile(join(reportDir, "test-results.json"), "utf8"));
 // Results left from earlier runs show as retries with no page of their own: take the one with a page.
-const candidates = Object.values(results.byId ?? results).filter((r) => r.name === testName);
-const entry = (await Promise.all(candidates.map(async (r) =>
-  (await readFile(join(reportDir, "data", "test-results", `${r.id}.json`)).then(() => r, () => null)))))
-  .find((r) => r !== null);
-if (!entry) fail(`no test named "${testName}" in the report`);
+const withPage = async (name) => {
+  const candidates = Object.values(results.byId ?? results).filter((r) => r.name === name);
+  const entry = (await Promise.all(candidates.map(async (r) =>
+    (await readFile(join(reportDir, "data", "test-results", `${r.id}.json`)).then(() => r, () => null)))))
+    .find((r) => r !== null);
+  return entry ?? fail(`no test named "${name}" in the report`);
+};
+const entry = await withPage(testName);
 
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -68,8 +73,68 @@ try {
   const size = await image.evaluate((i) => `${i.naturalWidth}x${i.naturalHeight}`);
   await page.screenshot({ path: screenshot });
   console.log(`report check passed: "${attachmentName}" on "${testName}" rendered as a ${size} image; screenshot ${screenshot}`);
+  if (summaryName) await checkSummary(page, await withPage(summaryName));
 } finally {
   clearTimeout(timer);
   await browser.close();
   server.close();
+}
+
+/** The sweep summary: first in its branch of the tree, and its description shows the table, findings and charts. */
+async function checkSummary(page, summary) {
+  const tree = JSON.parse(await readFile(join(reportDir, "widgets", "tree.json"), "utf8"));
+  const leaf = tree.leavesById[summary.id] ?? fail(`"${summaryName}" is not in the report's tree`);
+  const branch = Object.values(tree.groupsById).find((g) => (g.leaves ?? []).includes(leaf.nodeId));
+  const siblings = branch.leaves.map((n) => tree.leavesById[n]).filter((l) => l.nodeId !== leaf.nodeId);
+  if (siblings.length === 0) fail(`"${summaryName}" is alone in its branch "${branch.name}": it should sit beside the levels`);
+  // What the reader sees: the tree (sorted by start, as Allure sorts by default) lists the summary first.
+  // Allure opens only branches with failures: open each group on the way down.
+  const parent = new Map(Object.values(tree.groupsById).flatMap((g) => (g.groups ?? []).map((c) => [c, g.nodeId])));
+  const path = [];
+  for (let id = branch.nodeId; id; id = parent.get(id)) path.unshift(tree.groupsById[id].name);
+  await page.goto(`${base}/`, { waitUntil: "networkidle0" });
+  const shown = (name, timeout) => page.waitForFunction((n) => [...document.querySelectorAll("*")]
+    .find((e) => e.children.length === 0 && e.textContent.trim() === n) ?? null, { timeout }, name).catch(() => null);
+  for (const [i, group] of path.entries()) {
+    const next = path[i + 1] ?? summaryName;
+    if (await shown(next, 1_000)) continue;
+    const row = await shown(group, 20_000);
+    if (!row) fail(`the tree on the report's first page shows no group "${group}" on the way to "${summaryName}"`);
+    await row.asElement().click();
+  }
+  const order = await page.waitForFunction((names) => {
+    const rows = names.map((n) => [...document.querySelectorAll("*")]
+      .find((e) => e.children.length === 0 && e.textContent.trim() === n));
+    return rows.every((r) => r) ? rows.map((r) => r.getBoundingClientRect().top) : null;
+  }, { timeout: 20_000 }, [summaryName, ...siblings.map((l) => l.name)]).catch(() => null);
+  if (!order) fail(`the tree on the report's first page does not show "${summaryName}" and its levels`);
+  const tops = await order.jsonValue();
+  if (tops.slice(1).some((top) => top <= tops[0])) {
+    fail(`the tree lists "${summaryName}" after a level of its sweep; it should come first in "${branch.name}"`);
+  }
+  const treeShot = summaryScreenshot.replace(/(\.png)?$/, "-tree.png");
+  await page.screenshot({ path: treeShot });
+  await page.goto(`${base}/#${summary.id}`, { waitUntil: "networkidle0" });
+  // Allure 3 shows a description in a sandboxed srcdoc iframe.
+  // Polled until the table and a chart are there (images may still be decoding), for up to 20 s.
+  let found = null;
+  for (let i = 0; i < 40 && !(found?.charts.length > 0); i++) {
+    for (const frame of page.frames()) {
+      found = await frame.evaluate(() => {
+        const table = [...document.querySelectorAll("pre")].find((p) => / \| .* ok \(\d+ err\) \| /.test(p.textContent));
+        const charts = [...document.querySelectorAll("img")]
+          .filter((i) => i.src.startsWith("data:image/svg+xml") && i.complete && i.naturalWidth > 100);
+        return table ? { rows: table.textContent.trim().split("\n").length, findings: document.querySelectorAll("li").length,
+          charts: charts.map((c) => `${c.naturalWidth}x${c.naturalHeight}`) } : null;
+      }).catch(() => null);
+      if (found) break;
+    }
+    if (!(found?.charts.length > 0)) await new Promise((r) => setTimeout(r, 500));
+  }
+  if (!found) fail(`the page of "${summaryName}" shows no sweep table in its description`);
+  if (found.findings === 0) fail(`the page of "${summaryName}" shows the table but no findings`);
+  if (found.charts.length === 0) fail(`the page of "${summaryName}" shows the table but no chart rendered`);
+  await page.screenshot({ path: summaryScreenshot });
+  console.log(`report check passed: "${summaryName}" comes first in "${branch.name}" (screenshot ${treeShot}); its page shows `
+    + `a table of ${found.rows} lines, ${found.findings} findings and ${found.charts.length} charts (${found.charts[0]}); screenshot ${summaryScreenshot}`);
 }

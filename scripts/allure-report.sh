@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Turns the sample run's Allure results into a report (Allure 3 from npm; history kept across runs in
-# sample-tests/.allure-history), then opens it in headless Chromium over 127.0.0.1, expands the
-# sweep's throughput chart and saves a screenshot. Fails in one line if the chart is missing.
+# sample-tests/.allure-history), then opens it in headless Chromium over 127.0.0.1: expands the
+# sweep's throughput chart, and opens the sweep's summary result (first in its branch of the tree, with
+# the table, findings and charts), saving a screenshot of each. Fails in one line if either is missing.
 #
 #   scripts/allure-report.sh           generate and check
 #   scripts/allure-report.sh --serve   generate, then serve the report on 127.0.0.1 until Ctrl-C
@@ -17,6 +18,7 @@ if [ ! -d allure-config/node_modules/allure ] || [ ! -d allure-config/node_modul
   (cd allure-config && timeout 300 npm ci --no-audit --no-fund --loglevel=error) \
     || die "npm ci in allure-config failed: is the npm registry reachable?"
 fi
+rm -rf "$REPORT"   # nothing of an earlier report may pass the check
 (cd allure-config && npx allure generate "../$RESULTS" --config allurerc.json >/dev/null) || die "allure generate failed"
 echo "report: $REPORT/index.html (open it served: scripts/allure-report.sh --serve)"
 if [ "${1:-}" = --serve ]; then
@@ -30,4 +32,4 @@ if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
     || die "could not install chromium from Debian's packages"
 fi
 node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult) C=32" "chart: throughput" \
-  sample-tests/target/allure-chart.png
+  sample-tests/target/allure-chart.png "throughputScalesWithLoad · sweep summary" sample-tests/target/allure-sweep-summary.png

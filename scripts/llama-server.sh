@@ -22,13 +22,13 @@ CTX_PER_SLOT="${CTX_PER_SLOT:-512}"
 die() { echo "llama-server.sh: $*" >&2; exit 1; }
 
 mirror() {
-  # DEBIAN_MIRROR wins (e.g. on a non-Debian CI runner); else the mirror this machine's apt uses.
+  # DEBIAN_MIRROR wins; else the Debian mirror this machine's apt uses; else (Ubuntu, e.g. GitHub's runners)
+  # Debian's own redirector.
   if [ -n "${DEBIAN_MIRROR:-}" ]; then echo "$DEBIAN_MIRROR"; return; fi
   local m
   m=$(grep -hoE '^(URIs:|deb) +https?://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
-      | grep -E 'debian(/|$)' | grep -v security | head -n1 | awk '{print $2}')
-  [ -n "$m" ] || die "no Debian mirror found in /etc/apt/sources.list*: set DEBIAN_MIRROR to one"
-  echo "$m"
+      | grep -E 'debian(/|$)' | grep -v security | head -n1 | awk '{print $2}' || true)
+  echo "${m:-http://deb.debian.org/debian}"
 }
 
 prepare() {

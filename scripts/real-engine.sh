@@ -4,12 +4,13 @@
 # -Preal-engine test`: the sweeps, and the suites that launch llama-server themselves), and stops the
 # servers whatever happens.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 if ! bash scripts/llama-server.sh prepare; then
   echo "real-engine: llama-server could not be prepared (reason above); real-engine benchmarks not run" >&2
   exit 1
 fi
-trap 'for p in 8091 8092; do bash scripts/llama-server.sh stop $p; done' EXIT
+stop_servers() { for p in 8091 8092; do bash scripts/llama-server.sh stop "$p"; done; }
+trap stop_servers EXIT
 bash scripts/llama-server.sh start 8091 1 || exit 1
 bash scripts/llama-server.sh start 8092 4 || exit 1
 mvn -Preal-engine test "$@"

@@ -132,6 +132,8 @@ public final class AllureReporter implements BenchListener {
 
   @Override
   public void levelStarted(SweepRun sweep, LevelStart level) {
+    // The first level's place in Allure is kept: the sweep's summary result takes it.
+    if (active()) sweep.memo().get(AllureSweepPlace.class, () -> AllureSweepPlace.ofCurrentTest(lifecycle()));
     LevelPlan plan = level.plan();
     if (plan.load() instanceof LoadShape.OpenLoop open) {
       parameter("rate", Formats.number(open.rate().perSecond()) + " req/s");
@@ -179,6 +181,7 @@ public final class AllureReporter implements BenchListener {
     String name = sweep.method() + " · sweep summary";
     String fullName = sweep.testClass().getName() + "." + sweep.method() + " · sweep summary";
     long now = System.currentTimeMillis();
+    Optional<AllureSweepPlace> place = sweep.memo().get(AllureSweepPlace.class, Optional::empty);
     TestResult result = new TestResult()
         .setUuid(UUID.randomUUID().toString())
         .setHistoryId(ResultsUtils.md5(fullName))
@@ -187,17 +190,17 @@ public final class AllureReporter implements BenchListener {
         .setFullName(fullName)
         .setStatus(Status.PASSED)
         .setStage(Stage.FINISHED)
-        .setStart(now)
+        .setStart(place.map(p -> p.start() - 1).orElse(now))
         .setStop(now)
-        .setDescriptionHtml("<p>The levels of " + HtmlSummary.esc(sweep.title()) + " that ran: "
-            + summary.levels().size() + ". The table, the analysis and the charts are attached.</p>")
+        .setDescriptionHtml(AllureSweepDescription.html(summary))
         .setAttachments(attachments)
-        .setLabels(List.of(
+        .setTitlePath(place.map(AllureSweepPlace::titlePath).orElse(List.of()))
+        .setLabels(place.map(AllureSweepPlace::summaryLabels).orElseGet(() -> List.of(
             new Label().setName("suite").setValue(sweep.testClass().getSimpleName()),
             new Label().setName("testClass").setValue(sweep.testClass().getName()),
             new Label().setName("testMethod").setValue(sweep.method()),
             new Label().setName("package").setValue(sweep.testClass().getPackageName()),
-            new Label().setName("framework").setValue("llmbench")));
+            new Label().setName("framework").setValue("llmbench"))));
     lifecycle.scheduleTestCase(result);
     lifecycle.writeTestCase(result.getUuid());
   }

@@ -134,9 +134,39 @@ class AllureResultsTests {
         "chart: tradeoff");
     String table = Files.readString(results.resolve(summary.path("attachments").get(0).path("source").asText()));
     assertThat(table).contains("C= 1 | 3/3 ok (0 err)").contains("C= 2 | 3/3 ok (0 err)");
+    assertThat(labels(summary)).containsEntry("testMethod", "sweep").containsEntry("framework", "llmbench");
+  }
+
+  static Map<String, String> labels(JsonNode result) {
     Map<String, String> labels = new java.util.LinkedHashMap<>();
-    summary.path("labels").forEach(l -> labels.put(l.path("name").asText(), l.path("value").asText()));
-    assertThat(labels).containsEntry("suite", "AllureTestCases").containsEntry("testMethod", "sweep");
+    result.path("labels").forEach(l -> labels.put(l.path("name").asText(), l.path("value").asText()));
+    return labels;
+  }
+
+  @Test
+  void theSweepSummaryTakesTheFirstLevelsPlaceInTheTreeAndStartsBeforeIt() {
+    JsonNode summary = result("sweep · sweep summary");
+    JsonNode first = result(SWEEP + "C=1");
+    assertThat(summary.path("titlePath")).isNotEmpty().isEqualTo(first.path("titlePath"));
+    Map<String, String> levelLabels = labels(first);
+    for (String name : List.of("suite", "package", "testClass", "testMethod")) {
+      assertThat(labels(summary)).as(name).containsEntry(name, levelLabels.get(name));
+    }
+    // Allure's tree lists a branch by start: the summary comes first.
+    assertThat(summary.path("start").asLong()).isLessThan(first.path("start").asLong());
+  }
+
+  @Test
+  void theSweepSummaryDescriptionShowsTableFindingsAndChartsAsImages() {
+    String html = result("sweep · sweep summary").path("descriptionHtml").asText();
+    assertThat(html).contains("<pre>C= 1 | 3/3 ok (0 err)").contains("C= 2 | 3/3 ok (0 err)")
+        .contains("<li>2x the concurrency (C=1 to C=2) gave");
+    // Allure 3 strips inline <svg> from descriptions: charts go in as data: URI images.
+    assertThat(html).doesNotContain("<svg");
+    assertThat(html.split("<img ", -1)).hasSize(6);
+    java.util.regex.Matcher image = java.util.regex.Pattern.compile("src=\"data:image/svg\\+xml;base64,([A-Za-z0-9+/=]+)\"").matcher(html);
+    assertThat(image.find()).as("a chart as a data: URI").isTrue();
+    assertThat(new String(java.util.Base64.getDecoder().decode(image.group(1)), java.nio.charset.StandardCharsets.UTF_8)).contains("<svg");
   }
 
   @Test
