@@ -47,9 +47,14 @@ class EmbeddedMeasurementTests {
     return Duration.ofNanos(nanos[nanos.length / 2]);
   }
 
-  static void within(Distribution d, String name) {
-    Duration median = d.percentile(50).orElseThrow();
-    assertThat(median).as(name + " median").isBetween(STEP.minus(TOLERANCE), STEP.plus(TOLERANCE));
+  /**
+   * Within the tolerance of the profile's 20 ms, widened by how late this machine wakes a thread now: on a
+   * loaded runner the engine's step timer and the client's reads are each late by that much.
+   */
+  static void within(Duration measured, String name) {
+    Duration jitter = Timing.measure().p90();
+    assertThat(measured).as(name + " (machine jitter " + jitter + ")")
+        .isBetween(STEP.minus(TOLERANCE).minus(jitter), STEP.plus(TOLERANCE).plus(jitter));
   }
 
   @LlmEndpoint(embeddedProfile = "fixed-20ms")
@@ -77,9 +82,9 @@ class EmbeddedMeasurementTests {
         // A request that arrives mid-step waits for the step boundary, as in any continuous-batching engine.
         assertThat(r.ttft().percentile(50).orElseThrow()).isBetween(STEP, STEP.multipliedBy(2).plus(HTTP_OVERHEAD));
       }
-      within(r.tpot(), "TPOT");
-      within(r.itl(), "ITL");
-      assertThat(r.tpot().mean().orElseThrow()).isBetween(STEP.minus(TOLERANCE), STEP.plus(TOLERANCE));
+      within(r.tpot().percentile(50).orElseThrow(), "TPOT median");
+      within(r.itl().percentile(50).orElseThrow(), "ITL median");
+      within(r.tpot().mean().orElseThrow(), "TPOT mean");
       assertThat(r.outputTokens()).isEqualTo(r.requestCount() * 20);
       assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
       // C streams of 20 ms per token: C x 50 tok/s, less the step-boundary wait each new request has

@@ -90,7 +90,9 @@ class StoppedRunTests {
     Path reports = Files.createTempDirectory(Files.createDirectories(Path.of("target", "testkit-reports")), "sigterm-");
     Path log = reports.resolve("child.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), FixtureMain.class.getName(),
+    // Allure's results of the child go beside its reports, not into the working directory.
+    Process child = new ProcessBuilder(java, "-Dallure.results.directory=" + reports.resolve("allure-results"), "-cp",
+        System.getProperty("java.class.path"), FixtureMain.class.getName(),
         LongLevelTestCases.class.getName(), "llmbench.report.dir=" + reports).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
     try {

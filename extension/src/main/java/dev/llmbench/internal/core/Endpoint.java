@@ -45,7 +45,10 @@ import org.awaitility.core.ConditionTimeoutException;
 @API(status = INTERNAL)
 public final class Endpoint implements AutoCloseable {
 
+  /** A 1-token completion may take long on a server's first request (kernels compiling, caches filling). */
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(60);
+  /** A health route answers at once or not at all: a TLS handshake with a plain-HTTP server must not wait a minute. */
+  private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(10);
   /** The engine's "listening" line may reach its log a moment after /health answers. */
   private static final Duration LISTENING_LINE = Duration.ofMillis(500);
 
@@ -57,6 +60,7 @@ public final class Endpoint implements AutoCloseable {
   private ServerLog startupLog;
   private OpenAiClient client;
   private OpenAiClient probe;
+  private OpenAiClient health;
   private EndpointInfo info;
   private RuntimeException notReady;
   private EndpointNotReadyException lost;
@@ -92,6 +96,8 @@ public final class Endpoint implements AutoCloseable {
     Duration probeTimeout = PROBE_TIMEOUT.compareTo(config.readyTimeout()) <= 0 ? PROBE_TIMEOUT : config.readyTimeout();
     this.client = new OpenAiClient(url, key, config.requestTimeout(), config.idleTimeout());
     this.probe = new OpenAiClient(url, key, probeTimeout, probeTimeout);
+    Duration healthTimeout = HEALTH_TIMEOUT.compareTo(probeTimeout) <= 0 ? HEALTH_TIMEOUT : probeTimeout;
+    this.health = new OpenAiClient(url, key, healthTimeout, healthTimeout);
   }
 
   private URI launch(LaunchSpec spec) {
@@ -143,7 +149,7 @@ public final class Endpoint implements AutoCloseable {
     if (lost != null) throw new EndpointNotReadyException("not tried again: " + lost.getMessage(), lost);
     try {
       if (launched != null) launched.checkRunning();
-      probe.get("/health");
+      health.get("/health");
     } catch (ServerExitedException e) {
       lost = new EndpointNotReadyException("the launched server stopped after " + after + ": " + e.getMessage(), e);
       throw lost;
@@ -193,7 +199,7 @@ public final class Endpoint implements AutoCloseable {
     Duration waited = log.elapsed();
     ServerStartup startup = startup();
     // Timed after the wait, so that it measures the network and not a server still loading.
-    Optional<RoundTrip> roundTrip = RoundTrips.measure(probe, route.get(), config.networkSamples());
+    Optional<RoundTrip> roundTrip = RoundTrips.measure(health, route.get(), config.networkSamples());
     return new EndpointInfo(url, model.get(), config.api(),
         embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()), serverVersion(), waited,
         log.lines(), startup, roundTrip, Optional.empty());
@@ -254,10 +260,10 @@ public final class Endpoint implements AutoCloseable {
     if (launched != null) launched.checkRunning();
     try {
       String route = "/health";
-      Optional<OpenAiClient.HttpAnswer> health = probe.get(route);
+      Optional<OpenAiClient.HttpAnswer> health = this.health.get(route);
       if (health.isPresent() && health.get().status() == 404) {
         route = "/v1/models";
-        health = probe.get(route);
+        health = this.health.get(route);
         if (health.isPresent() && health.get().status() == 404) {
           log.saw("GET /health and GET /v1/models answered 404");
           throw new CannotBecomeReady("GET /health and GET /v1/models both answered 404, so no OpenAI-compatible "
@@ -345,6 +351,7 @@ public final class Endpoint implements AutoCloseable {
   public void close() {
     if (client != null) client.close();
     if (probe != null) probe.close();
+    if (health != null) health.close();
     if (embedded != null) embedded.close();
     if (launched != null) listener.serverStopped(launched.command().describe(), launched.stop().toString());
     if (startupLog != null) startupLog.close();

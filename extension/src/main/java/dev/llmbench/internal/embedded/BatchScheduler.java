@@ -129,13 +129,7 @@ final class BatchScheduler implements AutoCloseable {
         steps.incrementAndGet();
         for (Iterator<Sequence> it = running.iterator(); it.hasNext(); ) {
           Sequence s = it.next();
-          int before = s.generated();
-          boolean done = s.step(profile.tokensPerChunk());
-          generationTokensTotal.addAndGet(s.generated() - before);
-          if (done) {
-            it.remove();
-            requestsFinished.incrementAndGet();
-          }
+          if (s.step(profile.tokensPerChunk(), this::count)) it.remove();
         }
         runningCount = running.size();
       } catch (InterruptedException e) {
@@ -174,6 +168,11 @@ final class BatchScheduler implements AutoCloseable {
     if (batch <= 256) return (batch + 7) / 8 * 8;
     if (batch <= 512) return 256 + (batch - 256 + 15) / 16 * 16;
     return Integer.MAX_VALUE;
+  }
+
+  private void count(int generated, boolean finished) {
+    generationTokensTotal.addAndGet(generated);
+    if (finished) requestsFinished.incrementAndGet();
   }
 
   private void admit(Sequence s, List<Sequence> admitted) {

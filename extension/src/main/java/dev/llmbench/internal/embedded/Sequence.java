@@ -48,7 +48,12 @@ final class Sequence {
   }
 
   /** Generates up to {@code tokens} tokens as one chunk; returns true when the sequence has finished. */
-  boolean step(int tokens) {
+  /** Where a step's tokens are counted, before they are sent. */
+  interface Counter {
+    void tokens(int generated, boolean finished);
+  }
+
+  boolean step(int tokens, Counter counted) {
     StringBuilder text = new StringBuilder();
     boolean reasoning = reasoningGenerated < reasoningBudget;
     int emitted = 0;
@@ -75,6 +80,9 @@ final class Sequence {
     if (finish == null && !reasoning && !ignoreEos && generated - reasoningGenerated >= answer.size()) {
       finish = "stop";
     }
+    // Counted before the client can see it: a client that scrapes /metrics right after its last token must
+    // find that token, and the finished request, already counted.
+    counted.tokens(emitted, finish != null);
     if (emitted > 0) events.add(new Event(text.toString(), reasoning, false, null));
     if (finish != null) events.add(new Event("", false, false, finish));
     return finish != null;
