@@ -34,7 +34,8 @@ import org.apiguardian.api.API;
  * A level's result as JSON. Top-level fields carry vLLM's {@code vllm bench serve} names wherever a
  * counterpart exists (same units: seconds for {@code duration} and the per-request arrays, milliseconds
  * for the {@code *_ms} statistics), so existing scripts read it; LLMBench's own fields sit under
- * {@code llmbench}, and per-request records under {@code requests}.
+ * {@code llmbench} (with latency histograms that add up across shards, {@link LatencyHistograms}), and
+ * per-request records under {@code requests}.
  */
 @API(status = INTERNAL)
 public final class ResultJson {
@@ -135,7 +136,9 @@ public final class ResultJson {
 
     Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));
 
-    root.set("requests", MAPPER.valueToTree(RequestRecord.allOf(r)));
+    List<RequestRecord> records = RequestRecord.allOf(r);
+    own.set("histograms", LatencyHistograms.json(records));
+    root.set("requests", MAPPER.valueToTree(records));
     try {
       return MAPPER.writeValueAsString(root);
     } catch (IOException e) {

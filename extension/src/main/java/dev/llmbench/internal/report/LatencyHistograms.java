@@ -1,0 +1,93 @@
+package dev.llmbench.internal.report;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmbench.Metric;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import org.HdrHistogram.Histogram;
+import org.apiguardian.api.API;
+
+/**
+ * A level's latency distributions as HdrHistograms, which add up exactly across shards, runs and machines
+ * (Gatling and wrk2 keep theirs the same way). Stored in the level's JSON under {@code llmbench.histograms},
+ * one base64 string of the compressed histogram per latency metric, values in microseconds, as HdrHistogram's
+ * own log files hold them. Built from the file's per-request records, so that the histogram of a union of
+ * records is the sum of their histograms, to the count. Exact percentiles still come from the raw samples.
+ */
+@API(status = INTERNAL)
+public final class LatencyHistograms {
+
+  /** Three significant digits: every value is kept within 0.1%. */
+  public static final int SIGNIFICANT_DIGITS = 3;
+
+  private static final List<Metric> LATENCIES = List.of(Metric.TTFT, Metric.TTFO, Metric.TPOT, Metric.ITL,
+      Metric.E2E_LATENCY, Metric.QUEUE_TIME);
+
+  private LatencyHistograms() {}
+
+  /** One histogram per latency metric, microseconds; successful requests only, except queue time (all sent). */
+  public static Map<Metric, Histogram> of(List<RequestRecord> records) {
+    Map<Metric, Histogram> h = new EnumMap<>(Metric.class);
+    LATENCIES.forEach(m -> h.put(m, new Histogram(SIGNIFICANT_DIGITS)));
+    for (RequestRecord r : records) {
+      record(h.get(Metric.QUEUE_TIME), r.queueMs());
+      if (r.error() != null) continue;
+      record(h.get(Metric.TTFT), r.ttftMs());
+      record(h.get(Metric.TTFO), r.ttfoMs());
+      record(h.get(Metric.TPOT), r.tpotMs());
+      record(h.get(Metric.E2E_LATENCY), r.e2eMs());
+      List<Double> arrivals = r.chunkArrivalsMs();
+      for (int i = 1; i < arrivals.size(); i++) h.get(Metric.ITL).recordValue(micros(arrivals.get(i)) - micros(arrivals.get(i - 1)));
+    }
+    return h;
+  }
+
+  private static void record(Histogram h, Double ms) {
+    if (ms != null) h.recordValue(Math.max(0, micros(ms)));
+  }
+
+  /** Records hold milliseconds to the microsecond: this gives that microsecond back exactly. */
+  public static long micros(double ms) {
+    return Math.round(ms * 1e3);
+  }
+
+  static ObjectNode json(List<RequestRecord> records) {
+    ObjectNode node = ResultJson.MAPPER.createObjectNode();
+    node.put("unit", "us");
+    node.put("significant_digits", SIGNIFICANT_DIGITS);
+    of(records).forEach((metric, histogram) -> node.put(metric.key(), encode(histogram)));
+    return node;
+  }
+
+  /** The histograms a level's JSON holds under {@code llmbench.histograms}; empty when it holds none. */
+  public static Map<Metric, Histogram> read(JsonNode histograms) {
+    Map<Metric, Histogram> h = new EnumMap<>(Metric.class);
+    for (Metric m : LATENCIES) {
+      if (histograms.path(m.key()).isTextual()) h.put(m, decode(histograms.get(m.key()).asText()));
+    }
+    return h;
+  }
+
+  public static String encode(Histogram histogram) {
+    ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+    int length = histogram.encodeIntoCompressedByteBuffer(buffer, Deflater.DEFAULT_COMPRESSION);
+    return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
+  }
+
+  public static Histogram decode(String base64) {
+    try {
+      return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+    } catch (DataFormatException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("not a base64 compressed HdrHistogram: " + e.getMessage(), e);
+    }
+  }
+}
