@@ -10,6 +10,8 @@ import dev.llmbench.internal.launch.LaunchCommand;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -102,6 +104,16 @@ public final class SettingKeys {
       "folder of the per-sweep reports (JSON, CSV, charts, `index.html`)", Path::of);
   public static final Setting<Path> ALLURE_CONFIG = new Setting<>("llmbench.allure.config", "", "bundled categories",
       "folder with your own Allure `categories.json`", Path::of);
+  public static final Setting<Integer> SHARD_COUNT = new Setting<>("llmbench.shard.count", "1", null,
+      "shards that run the suite together, each its share of every level ([docs/sharding.md](docs/sharding.md))",
+      SettingKeys::positiveInt);
+  public static final Setting<Integer> SHARD_INDEX = new Setting<>("llmbench.shard.index", "",
+      "`JOB_COMPLETION_INDEX`, else `0`", "this shard, from 0 to count - 1 (a Kubernetes Indexed Job sets `JOB_COMPLETION_INDEX`)",
+      SettingKeys::notNegativeInt);
+  public static final Setting<Instant> SHARD_START = new Setting<>("llmbench.shard.start", "", "none",
+      "ISO-8601 instant at which every shard starts its first level, e.g. `2026-12-01T10:00:00Z`", SettingKeys::instant);
+  public static final Setting<Duration> SHARD_SLOT = new Setting<>("llmbench.shard.slot", "", "none",
+      "wall-clock time each level gets, warm-up included: level k starts at start + k x slot", SettingKeys::positive);
 
   /** Every setting, in README order. */
   public static List<Setting<?>> all() {
@@ -110,7 +122,7 @@ public final class SettingKeys {
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
         EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE, SERVER_LOG_FILE,
         DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, BASELINE_DIR, BASELINE_SAVE,
-        BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, ALLURE_CONFIG);
+        BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX, SHARD_START, SHARD_SLOT);
   }
 
   static URI baseUrl(String text) {
@@ -215,6 +227,15 @@ public final class SettingKeys {
       return v;
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("it is not a whole number");
+    }
+  }
+
+  static Instant instant(String text) {
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException("it is not an ISO-8601 instant in UTC; write e.g. 2026-12-01T10:00:00Z "
+          + "(date -u -d '+2 min' +%FT%TZ prints one)");
     }
   }
 
