@@ -41,12 +41,34 @@ public final class PromptSource {
   private final List<List<ChatMessage>> conversations;
   private final int inputTokens;
   private final long seed;
+  private final int first; // request i is this source's request first + i * step (a shard's slice)
+  private final int step;
 
   private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed) {
+    this(name, conversations, inputTokens, seed, 0, 1);
+  }
+
+  private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step) {
     this.name = name;
     this.conversations = conversations;
     this.inputTokens = inputTokens;
     this.seed = seed;
+    this.first = first;
+    this.step = step;
+  }
+
+  /**
+   * The requests {@code first}, {@code first + step}, {@code first + 2 step}, ... of this source, under the
+   * same name: shards of a level slice one prompt sequence, so together they send what one run would.
+   */
+  public PromptSource slice(int first, int step) {
+    if (first < 0 || step < 1) throw new IllegalArgumentException("a slice needs first >= 0 and step >= 1, was " + first + ", " + step);
+    return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step);
+  }
+
+  /** A source known only by the name a result file recorded; it cannot make requests. */
+  public static PromptSource recorded(String name) {
+    return new PromptSource(name, List.of(), 0, 0);
   }
 
   public static PromptSource builtIn(long seed) {
@@ -109,8 +131,10 @@ public final class PromptSource {
     return name;
   }
 
-  /** Request {@code index}: the same index and seed always give the same request. */
-  public CompletionRequest request(int index, int maxTokens, boolean ignoreEos, Double temperature) {
+  /** Request {@code requestIndex} of this source (or slice): the same index and seed always give the same request. */
+  public CompletionRequest request(int requestIndex, int maxTokens, boolean ignoreEos, Double temperature) {
+    if (inputTokens == 0 && conversations.isEmpty()) throw new IllegalStateException(name + " is a recorded name only");
+    int index = first + requestIndex * step;
     List<ChatMessage> messages;
     if (inputTokens > 0) {
       SplittableRandom random = new SplittableRandom(seed * 31 + index);
