@@ -51,8 +51,8 @@ public record Share(LevelPlan whole, Optional<LevelPlan> plan, String skipReason
     for (int i = 0; i < index; i++) before += even(c, i, count);
     int mine = even(c, index, count);
     if (mine == 0) {
-      return skip(whole, "C=" + c + " has " + c + " worker" + (c == 1 ? "" : "s") + " for " + count
-          + " shards: shard " + index + " has none");
+      return skip(whole, c + " worker" + (c == 1 ? "" : "s") + " for " + count + " shards leave" + (c == 1 ? "s" : "")
+          + " shard " + index + " none");
     }
     int after = before + mine;
     StopRule stop;

@@ -56,8 +56,8 @@ class ShareTests {
   void aShardWithNoWorkerSkipsTheLevelAndSaysWhy() {
     Share second = Share.of(closed(1, new StopRule.Count(10), 1), 1, 2);
     assertThat(second.plan()).isEmpty();
-    assertThat(second.skipReason()).isEqualTo("C=1: C=1 has 1 worker for 2 shards: shard 1 has none; it skips the level "
-        + "and keeps the schedule");
+    assertThat(second.skipReason()).isEqualTo("C=1: 1 worker for 2 shards leaves shard 1 none; it skips the level and keeps "
+        + "the schedule");
     assertThat(Share.of(closed(4, new StopRule.Count(1), 4), 1, 2).plan()).as("1 request, 2 shards").isEmpty();
   }
 
