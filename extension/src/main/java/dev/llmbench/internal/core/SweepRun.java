@@ -18,7 +18,7 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class SweepRun {
 
-  private final Class<?> testClass;
+  private final String className;
   private final String method;
   private final BenchListener listener;
   private final List<MeasuredLevel> levels = new ArrayList<>();
@@ -32,13 +32,32 @@ public final class SweepRun {
    * @param listener  where the sweep's events go
    */
   public SweepRun(Class<?> testClass, String method, BenchListener listener) {
-    this.testClass = testClass;
+    this(testClass.getName(), method, listener);
+  }
+
+  /**
+   * A sweep known by its class's binary name ({@code a.b.Outer$Inner}), for results read back from files
+   * where the class itself need not be loadable (a merge of shards).
+   */
+  public SweepRun(String className, String method, BenchListener listener) {
+    this.className = className;
     this.method = method;
     this.listener = listener;
   }
 
-  public Class<?> testClass() {
-    return testClass;
+  /** The binary name of the class that declares the sweep: {@code a.b.Outer$Inner}. */
+  public String className() {
+    return className;
+  }
+
+  /** {@code Inner}, as {@link Class#getSimpleName()} gives it. */
+  public String simpleClassName() {
+    return className.substring(Math.max(className.lastIndexOf('.'), className.lastIndexOf('$')) + 1);
+  }
+
+  public String packageName() {
+    int dot = className.lastIndexOf('.');
+    return dot < 0 ? "" : className.substring(0, dot);
   }
 
   public String method() {
@@ -47,12 +66,12 @@ public final class SweepRun {
 
   /** What people read: {@code EmbeddedDeploymentBenchmarkTest.throughput}. */
   public String title() {
-    return testClass.getSimpleName() + "." + method;
+    return simpleClassName() + "." + method;
   }
 
   /** Unique in the run and safe as a folder name: the class's full name and the method. */
   public String id() {
-    return testClass.getName().replace('$', '.') + "." + method;
+    return className.replace('$', '.') + "." + method;
   }
 
   public BenchListener listener() {

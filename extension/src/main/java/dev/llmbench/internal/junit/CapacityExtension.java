@@ -81,6 +81,10 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
     SweepPlanner.Probes plan;
     List<Target> targets = new ArrayList<>();
     try {
+      if (RunState.of(context).shards().shard().isSharded()) {
+        throw new IllegalArgumentException("a @CapacitySearch picks each probe by whether the last met the SLO, which no "
+            + "shard sees whole; run capacity searches unsharded (without llmbench.shard.count)");
+      }
       plan = SweepPlanner.probes(context, annotation);
       List<DeploymentSpec> deployments = DeploymentSettings.of(context);
       if (deployments.isEmpty()) targets.add(new Target(Optional.empty(), search(annotation)));

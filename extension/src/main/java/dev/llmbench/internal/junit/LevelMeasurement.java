@@ -10,9 +10,11 @@ import dev.llmbench.internal.core.LevelStart;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.shard.ShardRun;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.opentest4j.TestAbortedException;
 
 /**
  * Measures one level of a sweep against its endpoint (a deployment's, when the sweep compares several):
@@ -29,19 +31,23 @@ final class LevelMeasurement {
    */
   static MeasuredLevel measure(ExtensionContext context, SweepRun sweep, LevelPlan plan, int index, int total,
       Optional<DeploymentSpec> deployment, ServiceLevels slo, List<Double> percentiles) {
-    sweep.listener().levelStarted(sweep, new LevelStart(plan, index, total));
+    RunState run = RunState.of(context);
+    // In a sharded run this JVM sends its share of the level, in the level's slot; with no share it skips.
+    ShardRun.Slot slot = run.shards().begin(sweep, plan, slo, percentiles);
+    LevelPlan mine = slot.share().orElseThrow(() -> new TestAbortedException(slot.skipReason()));
+    sweep.listener().levelStarted(sweep, new LevelStart(mine, index, total));
     Endpoint endpoint = deployment.map(d -> RunState.endpoint(context, EndpointSettings.of(context, d)))
         .orElseGet(() -> RunState.endpoint(context));
     EndpointInfo ready = endpoint.ensureReady();
     EndpointInfo info = deployment.map(d -> ready.asDeployment(d.name())).orElse(ready);
+    slot.awaitStart();
     List<MeasuredLevel> before = earlier(sweep, info);
     endpoint.ensureStillAnswering(before.isEmpty() ? "the readiness wait" : before.get(before.size() - 1).label());
-    LevelInProgress progress = new LevelInProgress(sweep, plan, info, slo, percentiles);
-    RunState run = RunState.of(context);
+    LevelInProgress progress = new LevelInProgress(sweep, mine, info, slo, percentiles);
     run.measuring(progress, endpoint);
     MeasuredLevel result;
     try {
-      result = LevelRunner.run(endpoint, info, plan, slo, percentiles, sweep, progress, run.progressInterval());
+      result = LevelRunner.run(endpoint, info, mine, slo, percentiles, sweep, progress, run.progressInterval());
     } finally {
       run.measuring(null, null);
     }

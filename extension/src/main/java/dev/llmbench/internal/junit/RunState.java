@@ -14,6 +14,8 @@ import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.report.AllureReporter;
 import dev.llmbench.internal.report.ConsoleReporter;
 import dev.llmbench.internal.report.FileReporter;
+import dev.llmbench.internal.shard.Shard;
+import dev.llmbench.internal.shard.ShardRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,14 +34,16 @@ final class RunState implements AutoCloseable {
 
   private final BenchListener listener;
   private final Path reportDir;
+  private final ShardRun shards;
   private final Duration progressInterval;
   private final Thread onShutdown = new Thread(this::shuttingDown, "llmbench-shutdown");
   private volatile LevelInProgress measuring;
   private volatile Endpoint measuringAgainst;
 
-  private RunState(BenchListener listener, Path reportDir, Duration progressInterval) {
+  private RunState(BenchListener listener, Path reportDir, ShardRun shards, Duration progressInterval) {
     this.listener = listener;
     this.reportDir = reportDir;
+    this.shards = shards;
     this.progressInterval = progressInterval;
     Runtime.getRuntime().addShutdownHook(onShutdown);
   }
@@ -76,17 +80,27 @@ final class RunState implements AutoCloseable {
     Path reportDir;
     Optional<Path> allureConfig;
     Duration progressInterval;
+    Shard shard;
     try {
       reportDir = settings.get(REPORT_DIR).value();
       allureConfig = settings.get(ALLURE_CONFIG).optional();
       progressInterval = settings.get(PROGRESS_INTERVAL).value();
+      shard = Shard.from(settings, System.getenv());
     } catch (IllegalArgumentException e) {
       throw new ExtensionConfigurationException("Configuration error: " + e.getMessage(), e);
     }
     Path allureResults = AllureReporter.resultsDir(context.getConfigurationParameter("allure.results.directory"));
-    // The baseline is saved first, so that the reports that name its file come after it exists.
+    // The baseline is saved first, so that the reports that name its file come after it exists. The shard's
+    // manifest listens too, so that a level the shutdown hook writes is in it.
+    ShardRun shards = new ShardRun(shard, reportDir);
     return new RunState(Listeners.broadcast(List.of(new BaselineRecorder(), new ConsoleReporter(reportDir),
-        new FileReporter(reportDir), new AllureReporter(allureResults, allureConfig))), reportDir, progressInterval);
+        new FileReporter(reportDir), new AllureReporter(allureResults, allureConfig), shards)), reportDir, shards,
+        progressInterval);
+  }
+
+  /** This JVM's part of a sharded run: its share of each level and the schedule (a plain run is one shard). */
+  ShardRun shards() {
+    return shards;
   }
 
   BenchListener listener() {

@@ -43,8 +43,13 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
   public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(ExtensionContext context) {
     SweepPlanner.SweepPlan plan = SweepPlanner.plan(context);
     List<DeploymentSpec> deployments = deployments(context);
-    SweepRun sweep = new SweepRun(context.getRequiredTestClass(), context.getRequiredTestMethod().getName(),
-        RunState.of(context).listener());
+    RunState run = RunState.of(context);
+    try {
+      run.shards().check(plan.levels());
+    } catch (IllegalArgumentException e) {
+      throw ConfigurationErrors.sweep(ConfigurationErrors.where(context.getRequiredTestMethod()), e);
+    }
+    SweepRun sweep = new SweepRun(context.getRequiredTestClass(), context.getRequiredTestMethod().getName(), run.listener());
     if (!deployments.isEmpty()) {
       sweep.attach(DeploymentSweep.class, new DeploymentSweep(deployments.stream().map(DeploymentSpec::name).toList()));
     }

@@ -179,7 +179,7 @@ public final class AllureReporter implements BenchListener {
     attachments.add(written(lifecycle, "sweep table", "text/plain", "txt", summary.tableWithFindings()));
     summary.charts().forEach((name, svg) -> attachments.add(written(lifecycle, "chart: " + name, "image/svg+xml", "svg", svg)));
     String name = sweep.method() + " · sweep summary";
-    String fullName = sweep.testClass().getName() + "." + sweep.method() + " · sweep summary";
+    String fullName = sweep.className() + "." + sweep.method() + " · sweep summary";
     long now = System.currentTimeMillis();
     Optional<AllureSweepPlace> place = sweep.memo().get(AllureSweepPlace.class, Optional::empty);
     TestResult result = new TestResult()
@@ -196,10 +196,10 @@ public final class AllureReporter implements BenchListener {
         .setAttachments(attachments)
         .setTitlePath(place.map(AllureSweepPlace::titlePath).orElse(List.of()))
         .setLabels(place.map(AllureSweepPlace::summaryLabels).orElseGet(() -> List.of(
-            new Label().setName("suite").setValue(sweep.testClass().getSimpleName()),
-            new Label().setName("testClass").setValue(sweep.testClass().getName()),
+            new Label().setName("suite").setValue(sweep.simpleClassName()),
+            new Label().setName("testClass").setValue(sweep.className()),
             new Label().setName("testMethod").setValue(sweep.method()),
-            new Label().setName("package").setValue(sweep.testClass().getPackageName()),
+            new Label().setName("package").setValue(sweep.packageName()),
             new Label().setName("framework").setValue("llmbench"))));
     lifecycle.scheduleTestCase(result);
     lifecycle.writeTestCase(result.getUuid());
