@@ -58,7 +58,8 @@ public final class FileReporter implements BenchListener {
     }
   }
 
-  static String fileName(String label) {
+  /** The name (without extension) a level's files get in its sweep's folder; a merge finds them by it. */
+  public static String fileName(String label) {
     return label.replaceAll("[^A-Za-z0-9=._-]+", "_");
   }
 }

@@ -1,0 +1,132 @@
+package dev.llmbench.internal.shard;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import dev.llmbench.ErrorKind;
+import dev.llmbench.Metric;
+import dev.llmbench.RequestFailure;
+import dev.llmbench.TokenSource;
+import dev.llmbench.internal.client.Chunk;
+import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.internal.report.LatencyHistograms;
+import dev.llmbench.internal.report.RequestRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A shard's level file ({@code <sweep>/C=8.json}) as the merge reads it: its per-request records, turned
+ * back into request metrics on the merged timeline, and its latency histograms. The one class that knows
+ * the level file's fields, so that it alone follows when they change.
+ *
+ * @param requests   every request, failed ones included, as the file recorded it
+ * @param histograms the latency histograms it carried, by metric; empty for an older file
+ * @param serverMetrics whether the shard read the server's {@code /metrics} around the level
+ */
+record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metric, Histogram> histograms,
+    boolean serverMetrics) {
+
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  static LevelFile read(Path file) {
+    JsonNode root;
+    try {
+      root = JSON.readTree(Files.readString(file));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+    JsonNode own = root.path("llmbench");
+    if (!root.path("requests").isArray()) {
+      throw new IllegalArgumentException(file + " holds no per-request records ('requests'): the merge needs them to put "
+          + "the shards' requests on one timeline");
+    }
+    List<RequestRecord> requests = JSON.convertValue(root.get("requests"), new TypeReference<List<RequestRecord>>() {});
+    return new LevelFile(file, own.path("label").asText(), requests, LatencyHistograms.read(own.path("histograms")),
+        own.has("server_metrics"));
+  }
+
+  /**
+   * The requests as metrics on the merged timeline: {@code levelStart} is where this shard's first send falls on
+   * it (nanoseconds from the merged level's first send), {@code firstSend} the same moment on the wall clock.
+   * Times are back to the records' microsecond; every figure derived from them is what the records say.
+   */
+  List<RequestMetrics> metrics(long levelStart, Instant firstSend) {
+    List<RequestMetrics> metrics = new ArrayList<>(requests.size());
+    for (RequestRecord r : requests) metrics.add(metrics(r, levelStart, firstSend));
+    return metrics;
+  }
+
+  private static RequestMetrics metrics(RequestRecord r, long levelStart, Instant firstSend) {
+    long offset = nanos(r.startOffsetMs());
+    long start = levelStart + offset;
+    long e2e = nanos(r.e2eMs());
+    List<Chunk> chunks = new ArrayList<>(r.chunkArrivalsMs().size());
+    List<Duration> itls = new ArrayList<>();
+    long ttfo = r.ttfoMs() == null ? Long.MAX_VALUE : nanos(r.ttfoMs());
+    long previous = -1;
+    for (double ms : r.chunkArrivalsMs()) {
+      long at = nanos(ms);
+      boolean content = at >= ttfo; // before the first content token, a token chunk carried reasoning
+      chunks.add(new Chunk(start + at, content ? "t" : "", content ? "" : "r"));
+      if (previous >= 0) itls.add(Duration.ofNanos(at - previous));
+      previous = at;
+    }
+    RequestFailure failure = failure(r.error());
+    RequestTrace trace = new RequestTrace(start - nanos(r.queueMs()), start, firstSend.plusNanos(offset), start + e2e, chunks,
+        "", "", r.finishReason(), null, Map.of(), r.promptTokens(), !chunks.isEmpty(), failure);
+    TokenSource source = TokenSource.valueOf(r.tokenSource());
+    Duration queue = Duration.ofNanos(nanos(r.queueMs()));
+    if (failure != null) {
+      return new RequestMetrics(trace, queue, Duration.ofNanos(e2e), Optional.empty(), Optional.empty(), Optional.empty(),
+          List.of(), 0, 0, source, r.promptTokens(), false);
+    }
+    int out = r.outputTokens();
+    boolean mismatch = source == TokenSource.SERVER_USAGE && !chunks.isEmpty() && out > 0
+        && Math.abs(out - chunks.size()) > RequestMetrics.MISMATCH_TOLERANCE * out;
+    return new RequestMetrics(trace, queue, Duration.ofNanos(e2e), duration(r.ttftMs()), duration(r.ttfoMs()),
+        duration(r.tpotMs()), List.copyOf(itls), out, r.reasoningTokens(), source, r.promptTokens(), mismatch);
+  }
+
+  /** {@code HTTP 503: overloaded} or {@code TIMEOUT: ...}, as {@link RequestFailure#toString()} wrote it. */
+  static RequestFailure failure(String error) {
+    if (error == null) return null;
+    int colon = error.indexOf(": ");
+    String key = colon < 0 ? error : error.substring(0, colon);
+    String message = colon < 0 ? "" : error.substring(colon + 2);
+    if (key.startsWith("HTTP ")) {
+      try {
+        return new RequestFailure(ErrorKind.HTTP_STATUS, Integer.parseInt(key.substring(5)), message);
+      } catch (NumberFormatException e) {
+        return new RequestFailure(ErrorKind.BROKEN_STREAM, 0, error);
+      }
+    }
+    try {
+      return new RequestFailure(ErrorKind.valueOf(key), 0, message);
+    } catch (IllegalArgumentException e) {
+      return new RequestFailure(ErrorKind.BROKEN_STREAM, 0, error); // a kind this version does not know
+    }
+  }
+
+  private static Optional<Duration> duration(Double ms) {
+    return ms == null ? Optional.empty() : Optional.of(Duration.ofNanos(nanos(ms)));
+  }
+
+  /** Records hold milliseconds to the microsecond: back to that microsecond, exactly. */
+  private static long nanos(double ms) {
+    return LatencyHistograms.micros(ms) * 1_000;
+  }
+}
