@@ -28,9 +28,11 @@ public final class LevelRunner {
   /**
    * @param progress watches the measured requests (not the warm-up) and says where the level stands
    * @param every    how often a progress line is due while the level measures
+   * @param warm     runs after the warm-up, just before the first measured request: a shard of a sharded
+   *                 run waits there for its slot, so that all shards measure from the same moment
    */
   public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
-      List<Double> percentiles, SweepRun sweep, LevelInProgress progress, Duration every) {
+      List<Double> percentiles, SweepRun sweep, LevelInProgress progress, Duration every, Runnable warm) {
     BenchListener listener = sweep.listener();
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
@@ -45,6 +47,7 @@ public final class LevelRunner {
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
         progress);
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
+    warm.run(); // as near the first send as can be: after the server's counters are read
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "llmbench-progress");
       t.setDaemon(true);

@@ -32,7 +32,7 @@ final class LevelMeasurement {
   static MeasuredLevel measure(ExtensionContext context, SweepRun sweep, LevelPlan plan, int index, int total,
       Optional<DeploymentSpec> deployment, ServiceLevels slo, List<Double> percentiles) {
     RunState run = RunState.of(context);
-    // In a sharded run this JVM sends its share of the level, in the level's slot; with no share it skips.
+    // In a sharded run this JVM sends its share of the level, measuring from the level's slot; with no share it skips.
     ShardRun.Slot slot = run.shards().begin(sweep, plan, slo, percentiles);
     LevelPlan mine = slot.share().orElseThrow(() -> new TestAbortedException(slot.skipReason()));
     sweep.listener().levelStarted(sweep, new LevelStart(mine, index, total));
@@ -40,14 +40,14 @@ final class LevelMeasurement {
         .orElseGet(() -> RunState.endpoint(context));
     EndpointInfo ready = endpoint.ensureReady();
     EndpointInfo info = deployment.map(d -> ready.asDeployment(d.name())).orElse(ready);
-    slot.awaitStart();
     List<MeasuredLevel> before = earlier(sweep, info);
     endpoint.ensureStillAnswering(before.isEmpty() ? "the readiness wait" : before.get(before.size() - 1).label());
     LevelInProgress progress = new LevelInProgress(sweep, mine, info, slo, percentiles);
     run.measuring(progress, endpoint);
     MeasuredLevel result;
     try {
-      result = LevelRunner.run(endpoint, info, mine, slo, percentiles, sweep, progress, run.progressInterval());
+      result = LevelRunner.run(endpoint, info, mine, slo, percentiles, sweep, progress, run.progressInterval(),
+          slot::awaitStart);
     } finally {
       run.measuring(null, null);
     }

@@ -93,10 +93,8 @@ public final class ShardRun implements BenchListener {
     Manifest.Level level = new Manifest.Level(k, sweep.className(), sweep.method(), whole.label(), shard.slotStart(k),
         Optional.empty(), whole, share.plan(), share.skipReason(), slo, percentiles, Optional.empty());
     levels.add(level);
-    if (share.plan().isEmpty()) {
-      out.accept("[llmbench] " + shard + ": " + share.skipReason());
-      write();
-    }
+    if (share.plan().isEmpty()) out.accept("[llmbench] " + shard + ": " + share.skipReason());
+    write(); // now, not between the slot and the first send
     return new Slot(k, share);
   }
 
@@ -121,8 +119,9 @@ public final class ShardRun implements BenchListener {
     }
 
     /**
-     * Waits for the level's slot. A level that comes late (a slow readiness wait, a level that overran its
-     * slot) starts at once and says by how much, and the manifest keeps it for the merge to weigh.
+     * Waits, warmed up, for the level's slot: every shard's measured requests start at the same moment. A level
+     * that comes late (a slow readiness wait or warm-up, a level before that overran its slot) measures at once
+     * and says by how much, and the manifest keeps it for the merge to weigh.
      */
     public void awaitStart() {
       Optional<Instant> due = shard.slotStart(k);
@@ -131,20 +130,20 @@ public final class ShardRun implements BenchListener {
         Duration wait = Duration.between(clock.instant(), due.get());
         String what = share.whole().label() + " (this shard: " + Share.describe(share.plan().orElseThrow()) + ")";
         if (!wait.isNegative()) {
-          out.accept("[llmbench] " + shard + ": " + what + " starts at " + due.get() + ", in " + Formats.duration(wait));
+          out.accept("[llmbench] " + shard + ": " + what + " warmed up, measures from " + due.get() + ", in "
+              + Formats.duration(wait));
           sleepUntil(due.get());
         } else {
           late = wait.negated();
           if (late.compareTo(NOTICEABLY_LATE) > 0) {
-            out.accept("[llmbench] " + shard + ": " + what + " starts " + Formats.duration(late) + " after its slot at "
-                + due.get() + ": the readiness wait or the level before overran; the other shards did not wait, so "
-                + "lengthen llmbench.shard.slot");
+            out.accept("[llmbench] " + shard + ": " + what + " measures from " + Formats.duration(late) + " after its "
+                + "slot at " + due.get() + ": the readiness wait, the warm-up or the level before overran; the other "
+                + "shards did not wait, so lengthen llmbench.shard.slot");
           }
         }
       }
       synchronized (ShardRun.this) {
-        levels.set(k, levels.get(k).began(late));
-        write();
+        levels.set(k, levels.get(k).began(late)); // written with the result: the first send is due now
       }
     }
   }
