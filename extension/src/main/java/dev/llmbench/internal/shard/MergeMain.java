@@ -56,8 +56,9 @@ public final class MergeMain implements Callable<Integer> {
         AllureMerge.merge(folders, merged, reports, out.resolve("allure-results"));
         allure = " and " + out.resolve("allure-results");
       }
-      spec.commandLine().getOut().printf("[llmbench] merged %d shards, %d sweeps, %d levels into %s%s%n", folders.size(),
-          merged.size(), merged.stream().mapToInt(s -> s.levels().size()).sum(), reports, allure);
+      int levels = merged.stream().mapToInt(s -> s.levels().size()).sum();
+      spec.commandLine().getOut().printf("[llmbench] merged %d shards (%d sweep%s, %d level%s) into %s%s%n", folders.size(),
+          merged.size(), merged.size() == 1 ? "" : "s", levels, levels == 1 ? "" : "s", reports, allure);
       return 0;
     } catch (ShardMerge.IncompleteException e) {
       err.println("[llmbench] " + e.getMessage());

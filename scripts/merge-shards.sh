@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Merges the shards of a sharded run (llmbench.shard.count > 1) into one run's report, with this checkout's
+# extension: per-level JSON and CSV, the table, charts and index.html under OUT/llmbench, and the Allure
+# results under OUT/allure-results. See docs/sharding.md.
+#
+#   scripts/merge-shards.sh OUT SHARD...          e.g. scripts/merge-shards.sh merged shards/shard-0 shards/shard-1
+#   scripts/merge-shards.sh OUT --allow-partial SHARD...
+#
+# Each SHARD is a shard's report folder (the one holding shard.json) or the folder holding its llmbench/ and
+# allure-results/ (its module's target/). Exit status: 0 merged, 2 the shards do not add up to one run, 1 other.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+die() { echo "merge-shards: $*" >&2; exit 1; }
+[ $# -ge 2 ] || die "usage: scripts/merge-shards.sh OUT [--allow-partial] SHARD..."
+OUT=$1; shift
+ARGS=()
+for a in "$@"; do
+  case "$a" in
+    --*) ARGS+=("$a") ;;
+    /*) ARGS+=("$a") ;;
+    *) ARGS+=("$OLDPWD/$a") ;; # relative to where the script was called from
+  esac
+done
+case "$OUT" in /*) ;; *) OUT="$OLDPWD/$OUT" ;; esac
+
+if [ ! -f extension/target/classes/dev/llmbench/internal/shard/MergeMain.class ]; then
+  mvn -q -B -pl extension compile || die "could not compile the extension"
+fi
+CP=extension/target/merge-classpath.txt
+if [ ! -s "$CP" ] || [ extension/pom.xml -nt "$CP" ] || [ pom.xml -nt "$CP" ]; then
+  mvn -q -B -pl extension dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$PWD/$CP" \
+    || die "could not resolve the extension's classpath"
+fi
+exec java -cp "extension/target/classes:$(cat "$CP")" dev.llmbench.internal.shard.MergeMain --out "$OUT" "${ARGS[@]}"
