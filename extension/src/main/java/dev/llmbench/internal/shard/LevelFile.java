@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.ErrorKind;
 import dev.llmbench.Metric;
 import dev.llmbench.RequestFailure;
 import dev.llmbench.TokenSource;
 import dev.llmbench.internal.client.Chunk;
 import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.report.LatencyHistograms;
 import dev.llmbench.internal.report.RequestRecord;
@@ -99,6 +101,33 @@ record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metr
         && Math.abs(out - chunks.size()) > RequestMetrics.MISMATCH_TOLERANCE * out;
     return new RequestMetrics(trace, queue, Duration.ofNanos(e2e), duration(r.ttftMs()), duration(r.ttfoMs()),
         duration(r.tpotMs()), List.copyOf(itls), out, r.reasoningTokens(), source, r.promptTokens(), mismatch);
+  }
+
+  /**
+   * Rewrites a merged level file so that the statistics of {@code histograms}' latencies ({@code mean_itl_ms},
+   * {@code p99_itl_ms}, ...) and its stored histograms come from those histograms: for latencies of which the
+   * records hold fewer samples than the shards measured. HdrHistogram's values are within 0.1%.
+   */
+  static void useHistograms(Path file, Map<Metric, Histogram> histograms, List<Double> percentiles) {
+    try {
+      ObjectNode root = (ObjectNode) JSON.readTree(Files.readString(file));
+      ObjectNode own = (ObjectNode) root.get("llmbench");
+      for (Map.Entry<Metric, Histogram> e : histograms.entrySet()) {
+        Metric m = e.getKey();
+        Histogram h = e.getValue();
+        // ResultJson puts vLLM's latencies at the top and LLMBench's own (TTFO, queue time) under llmbench.
+        ObjectNode node = m.vllmName().isPresent() ? root : own;
+        String name = m.vllmName().orElse(m.key());
+        node.put("mean_" + name + "_ms", h.getMean() / 1e3);
+        node.put("median_" + name + "_ms", h.getValueAtPercentile(50) / 1e3);
+        node.put("std_" + name + "_ms", h.getStdDeviation() / 1e3);
+        for (double p : percentiles) node.put(Formats.percentile(p) + "_" + name + "_ms", h.getValueAtPercentile(p) / 1e3);
+        own.withObjectProperty("histograms").put(m.key(), LatencyHistograms.encode(h));
+      }
+      Files.writeString(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot rewrite " + file + ": " + e.getMessage(), e);
+    }
   }
 
   /** {@code HTTP 503: overloaded} or {@code TIMEOUT: ...}, as {@link RequestFailure#toString()} wrote it. */

@@ -50,8 +50,18 @@ public final class ShardMerge {
 
   private ShardMerge() {}
 
-  /** A sweep as one run would have left it. */
-  public record MergedSweep(String className, String method, List<MeasuredLevel> levels) {
+  /**
+   * A sweep as one run would have left it.
+   *
+   * @param fromHistograms by level label, the latencies whose statistics come from the shards' summed histograms,
+   *                       because the per-request records hold fewer samples of them (compact records)
+   */
+  public record MergedSweep(String className, String method, List<MeasuredLevel> levels,
+      Map<String, Map<Metric, Histogram>> fromHistograms) {
+
+    public MergedSweep(String className, String method, List<MeasuredLevel> levels) {
+      this(className, method, levels, Map.of());
+    }
 
     public String id() {
       return className.replace('$', '.') + "." + method;
@@ -95,6 +105,7 @@ public final class ShardMerge {
         .forEach(l -> byLevel.computeIfAbsent(l.sweepId() + " " + l.label(), k -> new ArrayList<>()).add(new Part(s, l))));
     int count = shards.get(0).manifest().shard().count();
     Map<String, MergedSweep> sweeps = new LinkedHashMap<>();
+    Map<String, Map<String, Map<Metric, Histogram>>> fromHistograms = new LinkedHashMap<>();
     List<List<Part>> levels = byLevel.values().stream()
         .sorted(Comparator.comparingInt(parts -> parts.get(0).level().slot())).toList();
     for (List<Part> parts : levels) {
@@ -102,12 +113,17 @@ public final class ShardMerge {
       Manifest.Level first = parts.get(0).level();
       List<Part> measured = parts.stream().filter(p -> p.level().result().isPresent()).toList();
       if (measured.isEmpty()) continue;
-      MeasuredLevel merged = level(first, measured, parts, missing, count);
+      Map<Metric, Histogram> histograms = new LinkedHashMap<>();
+      MeasuredLevel merged = level(first, measured, parts, missing, count, histograms);
       sweeps.computeIfAbsent(first.sweepId(), k -> new MergedSweep(first.className(), first.method(), new ArrayList<>()))
           .levels().add(merged);
+      if (!histograms.isEmpty()) {
+        fromHistograms.computeIfAbsent(first.sweepId(), k -> new LinkedHashMap<>()).put(first.label(), histograms);
+      }
     }
     if (!problems.isEmpty() && !allowPartial) throw new IncompleteException(problems);
-    return sweeps.values().stream().map(s -> new MergedSweep(s.className(), s.method(), List.copyOf(s.levels()))).toList();
+    return sweeps.values().stream().map(s -> new MergedSweep(s.className(), s.method(), List.copyOf(s.levels()),
+        fromHistograms.getOrDefault(s.id(), Map.of()))).toList();
   }
 
   /** The shards are one run's: one count, each index once, one schedule. */
@@ -179,14 +195,16 @@ public final class ShardMerge {
     return p.shard().reports().resolve(p.level().sweepId()).resolve(FileReporter.fileName(p.level().label()) + ".json");
   }
 
+  /** The merged level; {@code fromHistograms} receives the latencies whose statistics must come from histograms. */
   private static MeasuredLevel level(Manifest.Level first, List<Part> measured, List<Part> all, List<String> missing,
-      int count) {
+      int count, Map<Metric, Histogram> fromHistograms) {
     Instant t0 = measured.stream().map(p -> p.level().result().orElseThrow().firstSend()).min(Comparator.naturalOrder())
         .orElseThrow();
     List<RequestMetrics> requests = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     List<long[]> spans = new ArrayList<>();
-    Map<Metric, Long> histogramCounts = new LinkedHashMap<>();
+    Map<Metric, Histogram> histograms = new LinkedHashMap<>();
+    boolean everyFileHasHistograms = true;
     boolean serverMetrics = false;
     for (Part p : measured) {
       Manifest.Result result = p.level().result().orElseThrow();
@@ -195,7 +213,11 @@ public final class ShardMerge {
       requests.addAll(mine);
       mine.stream().mapToLong(r -> r.trace().startNanos()).min()
           .ifPresent(s -> spans.add(new long[] {s, mine.stream().mapToLong(r -> r.trace().endNanos()).max().orElseThrow()}));
-      file.histograms().forEach((m, h) -> histogramCounts.merge(m, h.getTotalCount(), Long::sum));
+      everyFileHasHistograms &= !file.histograms().isEmpty();
+      file.histograms().forEach((m, h) -> histograms.merge(m, h, (sum, more) -> {
+        sum.add(more);
+        return sum;
+      }));
       serverMetrics |= file.serverMetrics();
     }
     notes.add(composition(all, count));
@@ -220,7 +242,16 @@ public final class ShardMerge {
     Duration longestWait = endpoints.stream().map(EndpointInfo::timeToReady).max(Comparator.naturalOrder()).orElseThrow();
     EndpointInfo endpoint = new EndpointInfo(e.url(), e.model(), e.api(), e.embedded(), e.serverVersion(), longestWait,
         List.of(), e.startup(), e.roundTrip(), e.deployment());
-    histogramNote(requests, histogramCounts).ifPresent(notes::add);
+    if (everyFileHasHistograms) {
+      fromHistograms.putAll(fewerInRecords(requests, histograms));
+      if (!fromHistograms.isEmpty()) {
+        notes.add("the shards' per-request records hold fewer samples than their histograms ("
+            + fromHistograms.entrySet().stream().map(h -> h.getKey().label() + " " + inRecords(requests, h.getKey()) + " of "
+                + h.getValue().getTotalCount()).collect(Collectors.joining(", "))
+            + "): the JSON's statistics of these come from the merged histograms (to 0.1%), the table and charts from "
+            + "the records");
+      }
+    }
     return new MeasuredLevel(first.whole(), endpoint, requests, first.slo(), first.percentiles(), stopReason(measured), null,
         notes);
   }
@@ -259,23 +290,27 @@ public final class ShardMerge {
   }
 
   /**
-   * The shards' histograms against the union's records: a shard whose file kept fewer samples than it measured
-   * (a compact record) shows here, and the reader learns which distributions rest on fewer samples.
+   * The latencies of which the union's records hold fewer samples than the shards' summed histograms: a shard
+   * whose file kept less than it measured (compact records) shows here.
    */
-  private static Optional<String> histogramNote(List<RequestMetrics> requests, Map<Metric, Long> shardCounts) {
-    if (shardCounts.isEmpty()) return Optional.empty();
+  private static Map<Metric, Histogram> fewerInRecords(List<RequestMetrics> requests, Map<Metric, Histogram> histograms) {
+    Map<Metric, Histogram> union = LatencyHistograms.of(records(requests));
+    Map<Metric, Histogram> fewer = new LinkedHashMap<>();
+    histograms.forEach((m, h) -> {
+      if (union.get(m).getTotalCount() < h.getTotalCount()) fewer.put(m, h);
+    });
+    return fewer;
+  }
+
+  private static long inRecords(List<RequestMetrics> requests, Metric m) {
+    return LatencyHistograms.of(records(requests)).get(m).getTotalCount();
+  }
+
+  private static List<RequestRecord> records(List<RequestMetrics> requests) {
     long start = requests.stream().mapToLong(r -> r.trace().startNanos()).min().orElse(0);
     List<RequestRecord> records = new ArrayList<>();
     for (int i = 0; i < requests.size(); i++) records.add(RequestRecord.of(i, requests.get(i), start));
-    Map<Metric, Histogram> union = LatencyHistograms.of(records);
-    List<String> fewer = new ArrayList<>();
-    shardCounts.forEach((m, n) -> {
-      long have = union.get(m).getTotalCount();
-      if (have != n) fewer.add(m.label() + " " + have + " of " + n);
-    });
-    if (fewer.isEmpty()) return Optional.empty();
-    return Optional.of("the shards' histograms hold other sample counts than their per-request records ("
-        + String.join(", ", fewer) + "): these distributions rest on the records only");
+    return records;
   }
 
   /**
@@ -288,6 +323,12 @@ public final class ShardMerge {
       SweepRun run = new SweepRun(s.className(), s.method(), listener);
       s.levels().forEach(run::measured);
       run.finish();
+      for (MeasuredLevel level : s.levels()) {
+        Map<Metric, Histogram> histograms = s.fromHistograms().getOrDefault(level.label(), Map.of());
+        if (histograms.isEmpty()) continue;
+        LevelFile.useHistograms(reportDir.resolve(s.id()).resolve(FileReporter.fileName(level.label()) + ".json"), histograms,
+            level.percentiles());
+      }
     }
   }
 }
