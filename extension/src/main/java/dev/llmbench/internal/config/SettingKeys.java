@@ -111,9 +111,9 @@ public final class SettingKeys {
       "`JOB_COMPLETION_INDEX`, else `0`", "this shard, from 0 to count - 1 (a Kubernetes Indexed Job sets `JOB_COMPLETION_INDEX`)",
       SettingKeys::notNegativeInt);
   public static final Setting<Instant> SHARD_START = new Setting<>("llmbench.shard.start", "", "none",
-      "ISO-8601 instant at which every shard starts its first level, e.g. `2026-12-01T10:00:00Z`", SettingKeys::instant);
+      "ISO-8601 instant from which every shard measures its first level, warmed up, e.g. `2026-12-01T10:00:00Z`", SettingKeys::instant);
   public static final Setting<Duration> SHARD_SLOT = new Setting<>("llmbench.shard.slot", "", "none",
-      "wall-clock time each level gets, warm-up included: level k starts at start + k x slot", SettingKeys::positive);
+      "time each level may take, with its report and the next warm-up: level k is measured from start + k x slot", SettingKeys::positive);
 
   /** Every setting, in README order. */
   public static List<Setting<?>> all() {

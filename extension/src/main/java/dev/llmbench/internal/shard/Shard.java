@@ -14,9 +14,9 @@ import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
- * Which part of a sharded run this JVM is, and the schedule every shard keeps: level {@code k} of the run
- * starts at {@code start + k x slot} on every shard, so that shards on different machines load the server
- * together. A run of one shard with no schedule is the ordinary run.
+ * Which part of a sharded run this JVM is, and the schedule every shard keeps: level {@code k} of the run is
+ * measured from {@code start + k x slot} on every shard (each warms up first), so that shards on different
+ * machines load the server together. A run of one shard with no schedule is the ordinary run.
  *
  * @param index 0 to {@code count - 1}
  * @param count how many shards run the suite together
@@ -38,8 +38,8 @@ public record Shard(int index, int count, Optional<Instant> start, Optional<Dura
           + " (llmbench.shard.count is " + count + ")");
     }
     if (start.isPresent() != slot.isPresent()) {
-      throw new IllegalArgumentException("llmbench.shard.start and llmbench.shard.slot go together: level k starts at "
-          + "start + k x slot; set both, e.g. -Dllmbench.shard.start=2026-12-01T10:00:00Z -Dllmbench.shard.slot=2m");
+      throw new IllegalArgumentException("llmbench.shard.start and llmbench.shard.slot go together: level k is measured "
+          + "from start + k x slot; set both, e.g. -Dllmbench.shard.start=2026-12-01T10:00:00Z -Dllmbench.shard.slot=2m");
     }
     if (count > 1 && start.isEmpty()) {
       throw new IllegalArgumentException("llmbench.shard.count is " + count + ": the shards must share a schedule so that "
