@@ -168,6 +168,14 @@ public final class AllureReporter implements BenchListener {
   }
 
   /**
+   * The description a sweep's summary result gets (table, findings, charts), for levels measured elsewhere:
+   * a merge of shards writes its summary result itself, from the shards' ones.
+   */
+  public static String summaryDescription(SweepRun sweep, List<MeasuredLevel> levels) {
+    return AllureSweepDescription.html(SweepSummary.of(sweep, levels));
+  }
+
+  /**
    * The sweep as a result of its own, beside its levels: table, analysis and charts where a reader looks
    * first. Written straight to the results folder, so it needs no running test and works for a subset of
    * levels too.

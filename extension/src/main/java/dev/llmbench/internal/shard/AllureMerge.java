@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.report.AllureReporter;
 import dev.llmbench.internal.report.FileReporter;
 import dev.llmbench.internal.report.HtmlSummary;
 import dev.llmbench.internal.report.ResultCsv;
@@ -17,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -42,7 +46,8 @@ final class AllureMerge {
 
   private final Path out;
   private final Set<String> kept = new HashSet<>(); // uuids of results written to out
-  private final Set<String> summaries = new HashSet<>(); // sweeps whose summary is written
+  private final Map<String, Result> summaries = new LinkedHashMap<>(); // by sweep: the first shard's summary
+  private final Map<String, Long> levelStarts = new HashMap<>(); // by sweep: its merged levels' earliest start
 
   private AllureMerge(Path out) {
     this.out = out;
@@ -100,12 +105,19 @@ final class AllureMerge {
       Optional<MeasuredLevel> level = sweep.flatMap(sw -> sw.levels().stream()
           .filter(l -> first.json.path("name").asText().endsWith(" " + l.label())).findFirst());
       if (sweep.isPresent() && "llmbench".equals(first.label("framework"))) {
-        summary(first, sweep.get(), mergedReports);
+        summaries.putIfAbsent(sweep.get().id(), first); // written last, placed before the merged levels
       } else if (level.isPresent()) {
         level(same, sweep.get(), level.get(), mergedReports);
       } else {
         for (Result r : same) copy(r, r.json);
       }
+    }
+    for (Result first : summaries.values()) {
+      String testClass = first.label("testClass");
+      String method = first.label("testMethod");
+      ShardMerge.MergedSweep sweep = sweeps.stream().filter(sw -> sw.className().equals(testClass)
+          && sw.method().equals(method)).findFirst().orElseThrow();
+      summary(first, sweep, mergedReports, shards.get(0).manifest().shard().count());
     }
     for (Path c : containers) container(c);
     runFiles(ordered, shards.get(0).manifest().shard().count());
@@ -148,7 +160,9 @@ final class AllureMerge {
         if (!r.status().equals("passed") && !message.isEmpty()) messages.add("shard " + r.shard.index() + ": " + message);
       }
       if (!messages.isEmpty()) json.withObjectProperty("statusDetails").put("message", String.join("\n", messages));
-      json.put("start", ran.stream().mapToLong(r -> r.json.path("start").asLong()).min().orElseThrow());
+      long start = ran.stream().mapToLong(r -> r.json.path("start").asLong()).min().orElseThrow();
+      json.put("start", start);
+      levelStarts.merge(sweep.id(), start, Math::min);
       json.put("stop", ran.stream().mapToLong(r -> r.json.path("stop").asLong()).max().orElseThrow());
     }
     merged.warnings().stream().filter(w -> w.startsWith("merged from")).findFirst()
@@ -176,8 +190,7 @@ final class AllureMerge {
   }
 
   /** One sweep summary, the first shard's, with the merged table and charts. */
-  private void summary(Result base, ShardMerge.MergedSweep sweep, Path mergedReports) throws IOException {
-    if (!summaries.add(sweep.id())) return;
+  private void summary(Result base, ShardMerge.MergedSweep sweep, Path mergedReports, int count) throws IOException {
     Path dir = mergedReports.resolve(sweep.id());
     ObjectNode json = base.json.deepCopy();
     ArrayNode attachments = JSON.createArrayNode();
@@ -195,8 +208,10 @@ final class AllureMerge {
       if (Files.exists(svg)) attachments.add(write("chart: " + chart, "image/svg+xml", "svg", Files.readString(svg)));
     }
     json.set("attachments", attachments);
-    json.put("descriptionHtml", "<p>The levels of " + esc(sweep.id()) + " that ran: " + sweep.levels().size()
-        + ", each merged from the shards' requests. The table, the analysis and the charts are attached.</p>");
+    json.put("descriptionHtml", "<p>Each level merged from " + count + " shards' requests.</p>" + AllureReporter
+        .summaryDescription(new SweepRun(sweep.className(), sweep.method(), Listeners.none()), sweep.levels()));
+    Long first = levelStarts.get(sweep.id());
+    if (first != null) json.put("start", first - 1); // Allure sorts by start: the summary first, as a run places it
     copy(base, json);
   }
 

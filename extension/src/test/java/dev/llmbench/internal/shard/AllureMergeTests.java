@@ -98,6 +98,10 @@ class AllureMergeTests {
     assertThat(summary.path("attachments").get(0).path("name").asText()).isEqualTo("sweep table");
     assertThat(out.resolve("allure-results").resolve(summary.path("attachments").get(0).path("source").asText()))
         .hasSameTextualContentAs(out.resolve("llmbench").resolve(ShardMergeTests.SWEEP).resolve("table.txt"));
+    assertThat(summary.path("descriptionHtml").asText()).startsWith("<p>Each level merged from 2 shards' requests.</p>")
+        .contains("C= 4 | 4/5 ok (1 err)");
+    assertThat(summary.path("start").asLong()).as("just before the merged levels, so Allure lists it first")
+        .isEqualTo(Math.min(c4.path("start").asLong(), c1.path("start").asLong()) - 1);
 
     JsonNode container = JSON.readTree(out.resolve("allure-results").resolve("c1-container.json").toFile());
     assertThat(container.path("children").toString()).as("children that were merged away are dropped")
