@@ -106,6 +106,14 @@ public interface SweepLevelResult {
   /** The most requests in flight at once (vLLM's {@code max_concurrent_requests}). */
   int peakConcurrency();
 
+  /**
+   * A closed loop's steady part, with all C in flight, and its output throughput; empty for an open loop,
+   * or when C were never in flight together.
+   */
+  default Optional<SteadyState> steadyState() {
+    return Optional.empty();
+  }
+
   // ----- latency distributions of the successful requests
 
   Distribution ttft();

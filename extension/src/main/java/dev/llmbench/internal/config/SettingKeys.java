@@ -48,6 +48,9 @@ public final class SettingKeys {
       "request rates of every `@RateSweep`, e.g. `0.5,2,8`", t -> list(t, Double::parseDouble, "0.5,2,8"));
   public static final Setting<Integer> SWEEP_REQUESTS = new Setting<>("llmbench.sweep.requests", "", "the annotation's",
       "requests per level of every sweep (`@Measurement(requests)`)", SettingKeys::positiveInt);
+  public static final Setting<Integer> SWEEP_ROUNDS = new Setting<>("llmbench.sweep.rounds", "", "the annotation's",
+      "whole rounds of C requests per level of every `@ConcurrencySweep` (`@Measurement(rounds)`)",
+      SettingKeys::positiveInt);
   public static final Setting<Path> REPORT_DIR = new Setting<>("llmbench.report.dir", "target/llmbench", null,
       "folder of the per-sweep reports (JSON, CSV, charts, `index.html`)", Path::of);
   public static final Setting<Path> ALLURE_CONFIG = new Setting<>("llmbench.allure.config", "", "bundled categories",
@@ -57,7 +60,7 @@ public final class SettingKeys {
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, SWEEP_LEVELS, SWEEP_RATES,
-        SWEEP_REQUESTS, REPORT_DIR, ALLURE_CONFIG);
+        SWEEP_REQUESTS, SWEEP_ROUNDS, REPORT_DIR, ALLURE_CONFIG);
   }
 
   static URI baseUrl(String text) {

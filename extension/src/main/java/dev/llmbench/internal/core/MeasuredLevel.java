@@ -10,6 +10,7 @@ import dev.llmbench.Rate;
 import dev.llmbench.RequestResult;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
+import dev.llmbench.SteadyState;
 import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.TokenCrossCheck;
@@ -39,7 +40,7 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   private final StopReason stopReason;
   private final ServerMetrics serverMetrics;
   private final Optional<TokenCrossCheck> tokenCrossCheck;
-  private final List<String> warnings;
+  private final List<String> notes;
   private final List<RequestResult> requests;
   private final Memo memo = new Memo();
 
@@ -57,7 +58,7 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
     this.stopReason = stopReason;
     this.serverMetrics = serverMetrics;
     this.tokenCrossCheck = serverMetrics == null ? Optional.empty() : TokenCrossChecks.of(requests, serverMetrics);
-    this.warnings = LevelWarnings.of(this, percentiles, tokenCrossCheck, notes);
+    this.notes = List.copyOf(notes);
     this.requests = Collections.unmodifiableList(metrics());
   }
 
@@ -147,8 +148,14 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   }
 
   @Override
+  public Optional<SteadyState> steadyState() {
+    return memo.get("steadyState", () -> load() instanceof LoadShape.ClosedLoop c ? steadyState(c.concurrency())
+        : Optional.<SteadyState>empty());
+  }
+
+  @Override
   public List<String> warnings() {
-    return warnings;
+    return memo.get("warnings", () -> LevelWarnings.of(this, chunkTokenMismatches(), notes));
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.llmbench.internal.junit;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_LEVELS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_RATES;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_REQUESTS;
+import static dev.llmbench.internal.config.SettingKeys.SWEEP_ROUNDS;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LoadShape;
@@ -101,8 +102,8 @@ final class SweepPlanner {
       defaultName = RateSweep.DEFAULT_NAME;
     }
 
-    int requests = settings.get(SWEEP_REQUESTS).optional().orElse(measurement.requests());
-    if (requests < 0) throw new IllegalArgumentException("@Measurement 'requests' must be 0 (automatic) or positive, was " + requests);
+    Count count = count(settings, measurement, closed.isPresent());
+    int requests = count.requests();
     if (warmup.requests() < -1) throw new IllegalArgumentException("@Warmup 'requests' must be -1 (automatic), 0 or positive");
     if (workload.maxTokens().length == 0) throw new IllegalArgumentException("@Workload 'maxTokens' must list at least one value");
     Optional<StopRule> fixedRule = fixedStopRule(measurement, requests, percentiles);
@@ -124,7 +125,8 @@ final class SweepPlanner {
               .replace(Workload.INPUT_TOKENS_PLACEHOLDER, Integer.toString(input))
               .replace(Workload.INDEX_PLACEHOLDER, Integer.toString(plans.size() + 1));
           PromptSource source = input > 0 ? PromptSource.synthetic(input, workload.seed()) : prompts;
-          StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(requests > 0 ? requests : p.autoRequests()));
+          StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(requests > 0 ? requests
+              : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : p.autoRequests()));
           int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
           plans.add(new LevelPlan(label, p.load(), stop,
               new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source), warm, workload.seed()));
@@ -132,6 +134,43 @@ final class SweepPlanner {
       }
     }
     return new SweepPlan(List.copyOf(plans), slo, percentiles);
+  }
+
+  /** Requests or whole rounds per level, at most one of them above 0 (0 and 0: automatic). */
+  private record Count(int requests, int rounds) {}
+
+  /**
+   * A setting wins over both attributes, as every setting wins over its annotation; within one source,
+   * requests and rounds are exclusive.
+   */
+  private static Count count(Settings settings, Measurement m, boolean closedLoop) {
+    Optional<Integer> requests = settings.get(SWEEP_REQUESTS).optional();
+    Optional<Integer> rounds = settings.get(SWEEP_ROUNDS).optional();
+    Count count;
+    if (requests.isPresent() && rounds.isPresent()) {
+      throw new IllegalArgumentException("llmbench.sweep.requests and llmbench.sweep.rounds are both set; set one of them");
+    } else if (requests.isPresent()) {
+      count = new Count(requests.get(), 0);
+    } else if (rounds.isPresent()) {
+      count = new Count(0, rounds.get());
+    } else {
+      if (m.requests() < 0) throw new IllegalArgumentException("@Measurement 'requests' must be 0 (automatic) or positive, was " + m.requests());
+      if (m.rounds() < 0) throw new IllegalArgumentException("@Measurement 'rounds' must be 0 (automatic) or positive, was " + m.rounds());
+      if (m.requests() > 0 && m.rounds() > 0) {
+        throw new IllegalArgumentException("@Measurement sets both 'requests' (" + m.requests() + ") and 'rounds' ("
+            + m.rounds() + "); set one of them");
+      }
+      count = new Count(m.requests(), m.rounds());
+    }
+    if (count.rounds() > 0 && !closedLoop) {
+      throw new IllegalArgumentException("'rounds' counts whole rounds of C requests in a closed loop; a @RateSweep "
+          + "sends by rate: use 'requests' or 'duration'");
+    }
+    if (count.rounds() > 0 && (!m.duration().isBlank() || m.targetCiHalfWidth() > 0)) {
+      throw new IllegalArgumentException("@Measurement bounds each level by 'rounds' and by "
+          + (m.duration().isBlank() ? "'targetCiHalfWidth'" : "'duration'") + "; pick one");
+    }
+    return count;
   }
 
   private static <A extends java.lang.annotation.Annotation> A setting(ExtensionContext context, Class<A> type) {
@@ -148,9 +187,17 @@ final class SweepPlanner {
       if (c < 1) throw new IllegalArgumentException("every level must be a positive concurrency, but " + levels + " has " + c);
       if (!seen.add(c)) throw new IllegalArgumentException("level " + c + " is listed twice in " + levels + "; list each once");
       points.add(new Point(new LoadShape.ClosedLoop(c), ConcurrencySweep.CONCURRENCY_PLACEHOLDER, Integer.toString(c),
-          Math.max(10, 2 * c), c));
+          c * autoRounds(c), c));
     }
     return points;
+  }
+
+  /**
+   * Whole rounds, so that C requests are in flight from the first send to the last round: at least
+   * {@value Measurement#MIN_ROUNDS}, and at least 10 requests for p90.
+   */
+  static int autoRounds(int concurrency) {
+    return Math.max(Measurement.MIN_ROUNDS, (10 + concurrency - 1) / concurrency);
   }
 
   private static List<Point> openPoints(List<Double> rates, RateSweep sweep) {
