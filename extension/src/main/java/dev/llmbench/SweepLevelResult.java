@@ -135,6 +135,11 @@ public interface SweepLevelResult {
 
   StopReason stopReason();
 
+  /** What the level's warm-up did; empty when it had none. */
+  default Optional<WarmupReport> warmup() {
+    return Optional.empty();
+  }
+
   /** What the server's Prometheus {@code /metrics} said about the level, when it has them. */
   Optional<ServerMetrics> serverMetrics();
 

@@ -8,6 +8,7 @@ import dev.llmbench.LoadShape;
 import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.TokenSource;
+import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.format.Formats;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,9 +49,26 @@ public final class LevelWarnings {
         "decode rate: the client measured %.1f tok/s per request (1 / TPOT, median), the server's timings say %.1f "
             + "(predicted_per_second, median): they differ by more than %s", d.client(), d.server(),
         Formats.percent(DecodeRates.TOLERANCE))));
+    level.warmup().ifPresent(warmup -> warmup(level, warmup, w));
     partialRound(level).ifPresent(w::add);
     steadyStateGap(level).ifPresent(w::add);
     return List.copyOf(w);
+  }
+
+  /** A warm-up that failed, or never had its target in flight, may have left a cold path to the level. */
+  static void warmup(SweepLevelResult l, WarmupReport warmup, List<String> w) {
+    if (warmup.failed() > 0) {
+      w.add(warmup.failed() + " of " + warmup.requests() + " warm-up requests failed " + warmup.errorsByType()
+          + ": the server may not have been warm when the level began");
+    }
+    if (warmup.target() > 0 && warmup.target() < l.concurrency()) {
+      w.add("the warm-up sends " + warmup.requests() / warmup.rounds() + " requests, fewer than C=" + l.concurrency()
+          + ": it cannot run a batch of " + l.concurrency() + " before the level; use @Warmup(requests = -1)");
+    } else if (!warmup.reachedTarget() && warmup.failed() == 0) {
+      w.add("the warm-up never had " + warmup.target() + " requests in flight together (at most " + warmup.peakInFlight()
+          + " in " + warmup.rounds() + " rounds of max_tokens " + warmup.maxTokens() + "): a cold path for a batch of "
+          + warmup.target() + " may land in the measurement; raise @Warmup(maxTokens)");
+    }
   }
 
   /** A closed loop whose count is not a multiple of C ends with a round run at less than C. */

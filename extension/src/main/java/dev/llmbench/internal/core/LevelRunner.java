@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
+import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
@@ -26,13 +27,9 @@ public final class LevelRunner {
       List<Double> percentiles, BenchListener listener) {
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
-    if (plan.warmupRequests() > 0) {
-      // Through the same loop as the level, so its first measured request does not pay for a cold code path.
-      LoadRunner warmup = new LoadRunner(sender(endpoint, info, plan, Math.min(16, plan.maxTokens())),
-          endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE);
-      Listeners.step(listener, "Warm-up: " + plan.warmupRequests() + " requests, not counted",
-          () -> warmup.run(plan.load(), Budget.requests(plan.warmupRequests()), plan.seed()));
-    }
+    // Through the same loop as the level, so its first measured request does not pay for a cold code path.
+    Optional<WarmupReport> warmup = WarmupRun.run(plan, maxTokens -> new LoadRunner(sender(endpoint, info, plan, maxTokens),
+        endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE), listener);
     Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
         LoadRunner.Observer.NONE);
@@ -46,7 +43,8 @@ public final class LevelRunner {
       if (server == null) notes.add("the server's /metrics could not be read after the level: no server-side deltas");
     }
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
-    return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes);
+    return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes,
+        new LevelExtras(warmup));
   }
 
   private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {

@@ -14,6 +14,7 @@ import dev.llmbench.SteadyState;
 import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.TokenCrossCheck;
+import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.analysis.LevelWarnings;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.metrics.Bootstrap;
@@ -41,6 +42,7 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   private final ServerMetrics serverMetrics;
   private final Optional<TokenCrossCheck> tokenCrossCheck;
   private final List<String> notes;
+  private final LevelExtras extras;
   private final List<RequestResult> requests;
   private final Memo memo = new Memo();
 
@@ -50,7 +52,14 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
    */
   public MeasuredLevel(LevelPlan plan, EndpointInfo endpoint, List<RequestMetrics> requests, ServiceLevels serviceLevels,
       List<Double> percentiles, StopReason stopReason, ServerMetrics serverMetrics, List<String> notes) {
+    this(plan, endpoint, requests, serviceLevels, percentiles, stopReason, serverMetrics, notes, LevelExtras.NONE);
+  }
+
+  /** @param extras what the level knows besides its requests, such as its warm-up */
+  public MeasuredLevel(LevelPlan plan, EndpointInfo endpoint, List<RequestMetrics> requests, ServiceLevels serviceLevels,
+      List<Double> percentiles, StopReason stopReason, ServerMetrics serverMetrics, List<String> notes, LevelExtras extras) {
     super(requests, serviceLevels);
+    this.extras = extras;
     this.plan = plan;
     this.endpoint = endpoint;
     this.serviceLevels = serviceLevels;
@@ -151,6 +160,11 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   public Optional<SteadyState> steadyState() {
     return memo.get("steadyState", () -> load() instanceof LoadShape.ClosedLoop c ? steadyState(c.concurrency())
         : Optional.<SteadyState>empty());
+  }
+
+  @Override
+  public Optional<WarmupReport> warmup() {
+    return extras.warmup();
   }
 
   @Override

@@ -105,6 +105,9 @@ final class SweepPlanner {
     Count count = count(settings, measurement, closed.isPresent());
     int requests = count.requests();
     if (warmup.requests() < -1) throw new IllegalArgumentException("@Warmup 'requests' must be -1 (automatic), 0 or positive");
+    if (warmup.maxTokens() == 0 || warmup.maxTokens() < -1) {
+      throw new IllegalArgumentException("@Warmup 'maxTokens' must be -1 (the level's) or positive, was " + warmup.maxTokens());
+    }
     if (workload.maxTokens().length == 0) throw new IllegalArgumentException("@Workload 'maxTokens' must list at least one value");
     Optional<StopRule> fixedRule = fixedStopRule(measurement, requests, percentiles);
     PromptSource prompts = prompts(workload);
@@ -129,7 +132,8 @@ final class SweepPlanner {
               : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : p.autoRequests()));
           int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
           plans.add(new LevelPlan(label, p.load(), stop,
-              new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source), warm, workload.seed()));
+              new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source), warm,
+              warmup.maxTokens() == -1 ? maxTokens : warmup.maxTokens(), workload.seed()));
         }
       }
     }

@@ -1,0 +1,79 @@
+package dev.llmbench;
+
+import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.StubEngine;
+import dev.llmbench.testkit.Timing;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Against a server with a cold path the first time it runs a batch of a new size (the stub stalls every
+ * running request then): the default warm-up runs the level's batch before measuring, so the stall never
+ * reaches the measurement; without a warm-up it lands on the first round.
+ */
+class WarmupTests {
+
+  static final int TOKENS = 20;
+  static final Duration TOKEN = Duration.ofMillis(5);
+
+  /** Longer than any request takes on this machine now, by a margin: 4x a request's worst case, at least 600 ms. */
+  static Duration stall() {
+    Timing jitter = Timing.measure();
+    Duration request = TOKEN.plus(jitter.p90()).multipliedBy(TOKENS).plusMillis(50);
+    Duration stall = request.multipliedBy(4);
+    return stall.compareTo(Duration.ofMillis(600)) > 0 ? stall : Duration.ofMillis(600);
+  }
+
+  static Duration STALL;
+
+  @Test
+  void theDefaultWarmupRunsTheLevelsBatchSoTheColdPathMissesTheMeasurement() {
+    STALL = stall();
+    try (StubEngine stub = StubEngine.builder().tokenTime(TOKEN).coldStall(STALL).start()) {
+      BenchKit.run(WarmedTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(2);
+      assertThat(stub.stalls()).as("batch sizes 1 to 4, each cold once").isEqualTo(4);
+    }
+  }
+
+  @Test
+  void withoutAWarmupTheColdPathLandsOnTheFirstRound() {
+    STALL = stall();
+    try (StubEngine stub = StubEngine.builder().tokenTime(TOKEN).coldStall(STALL).start()) {
+      BenchKit.run(ColdTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+    }
+  }
+
+  static class WarmedTestCases {
+    @ConcurrencySweep({2, 4})
+    @Workload(maxTokens = TOKENS)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+      WarmupReport w = r.warmup().orElseThrow();
+      assertThat(w.requests()).isEqualTo(r.concurrency());
+      assertThat(w.maxTokens()).isEqualTo(TOKENS);
+      assertThat(w.target()).isEqualTo(r.concurrency());
+      assertThat(w.peakInFlight()).isEqualTo(r.concurrency());
+      assertThat(w.rounds()).isEqualTo(1);
+      assertThat(w.failed()).isZero();
+      assertThat(r.e2eLatency().max().orElseThrow()).as("slowest measured request (stall %s)", STALL).isLessThan(STALL);
+      assertThat(r.warnings()).noneMatch(x -> x.contains("warm-up"));
+    }
+  }
+
+  static class ColdTestCases {
+    @ConcurrencySweep(4)
+    @Workload(maxTokens = TOKENS)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r.warmup()).isEmpty();
+      List<RequestResult> requests = r.requests();
+      // Batch sizes 2 to 4 are new when the first round ramps up (1 was seen by the readiness probe).
+      assertThat(requests.subList(0, 4)).allSatisfy(q -> assertThat(q.e2eLatency()).isGreaterThanOrEqualTo(STALL));
+      assertThat(requests.subList(4, requests.size())).allSatisfy(q -> assertThat(q.e2eLatency()).isLessThan(STALL));
+    }
+  }
+}
