@@ -135,6 +135,11 @@ public interface SweepLevelResult {
 
   StopReason stopReason();
 
+  /** What measuring the level cost the client itself (CPU, wake-up lag, events read); empty when not measured. */
+  default Optional<ClientLoad> clientLoad() {
+    return Optional.empty();
+  }
+
   /** What the level's warm-up did; empty when it had none. */
   default Optional<WarmupReport> warmup() {
     return Optional.empty();

@@ -2,6 +2,7 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.ClientLoad;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
@@ -9,6 +10,7 @@ import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.server.MetricsScraper;
 import java.time.Duration;
@@ -31,8 +33,9 @@ public final class LevelRunner {
     Optional<WarmupReport> warmup = WarmupRun.run(plan, maxTokens -> new LoadRunner(sender(endpoint, info, plan, maxTokens),
         endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE), listener);
     Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
+    ClientMonitor client = ClientMonitor.start();
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
-        LoadRunner.Observer.NONE);
+        client);
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
     LoadRunner.Outcome outcome = Listeners.step(listener, "Measure " + plan.label(),
         () -> runner.run(plan.load(), Budget.of(plan.stop(), plan.concurrency()), plan.seed()));
@@ -43,8 +46,9 @@ public final class LevelRunner {
       if (server == null) notes.add("the server's /metrics could not be read after the level: no server-side deltas");
     }
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
+    ClientLoad load = client.stop(LevelStatistics.window(metrics));
     return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes,
-        new LevelExtras(warmup));
+        new LevelExtras(warmup, Optional.of(load)));
   }
 
   private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {

@@ -2,6 +2,7 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.ClientLoad;
 import dev.llmbench.ConfidenceInterval;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
@@ -165,6 +166,11 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   @Override
   public Optional<WarmupReport> warmup() {
     return extras.warmup();
+  }
+
+  @Override
+  public Optional<ClientLoad> clientLoad() {
+    return extras.clientLoad();
   }
 
   @Override
