@@ -151,6 +151,11 @@ public interface SweepLevelResult {
   /** The client's token totals next to the server's counter deltas, when the server's family is known. */
   Optional<TokenCrossCheck> tokenCrossCheck();
 
+  /** How much of the level's prompts the server says it took from its prefix cache, when it says so. */
+  default Optional<PrefixCacheUse> prefixCache() {
+    return Optional.empty();
+  }
+
   /** The client's decode rate next to the one the server reports in {@code timings}, when it does (llama.cpp). */
   Optional<DecodeRates> decodeRates();
 

@@ -13,6 +13,7 @@ import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.server.MetricsScraper;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,8 @@ import org.apiguardian.api.API;
 /** Runs one level against a ready endpoint: warm-up, measured load, server metrics around it. */
 @API(status = INTERNAL)
 public final class LevelRunner {
+
+  private static final SecureRandom SALTS = new SecureRandom();
 
   private LevelRunner() {}
 
@@ -51,8 +54,10 @@ public final class LevelRunner {
         new LevelExtras(warmup, Optional.of(load)));
   }
 
+  /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */
   private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {
+    long salt = SALTS.nextLong();
     return (index, scheduled) -> endpoint.client().send(info.api(), info.model(),
-        plan.workload().request(index, maxTokens), scheduled);
+        plan.workload().request(index, maxTokens, salt), scheduled);
   }
 }

@@ -8,6 +8,7 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.Rate;
+import dev.llmbench.PrefixCacheUse;
 import dev.llmbench.RequestResult;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
@@ -22,6 +23,7 @@ import dev.llmbench.internal.metrics.Bootstrap;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.metrics.SampleDistribution;
+import dev.llmbench.internal.server.PrefixCaches;
 import dev.llmbench.internal.server.TokenCrossChecks;
 import java.util.Collections;
 import java.util.List;
@@ -161,6 +163,11 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   public Optional<SteadyState> steadyState() {
     return memo.get("steadyState", () -> load() instanceof LoadShape.ClosedLoop c ? steadyState(c.concurrency())
         : Optional.<SteadyState>empty());
+  }
+
+  @Override
+  public Optional<PrefixCacheUse> prefixCache() {
+    return memo.get("prefixCache", () -> PrefixCaches.of(metrics(), serverMetrics));
   }
 
   @Override

@@ -132,7 +132,7 @@ final class SweepPlanner {
               : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : p.autoRequests()));
           int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
           plans.add(new LevelPlan(label, p.load(), stop,
-              new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source), warm,
+              new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source, workload.prefixCache()), warm,
               warmup.maxTokens() == -1 ? maxTokens : warmup.maxTokens(), workload.seed()));
         }
       }
