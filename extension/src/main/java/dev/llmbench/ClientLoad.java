@@ -8,7 +8,7 @@ import org.apiguardian.api.API;
 /**
  * What measuring a level cost the client itself, so that a reader (and the analysis) can tell when the
  * instrument, not the server, may have set the figures. The wake-up lag is how late a thread of this JVM
- * that asked to wake after 1 ms actually ran, sampled all through the level: every time the client takes
+ * that asked to wake after 2 ms actually ran, sampled all through the level: every time the client takes
  * (a send, a chunk's arrival) can be late by about as much.
  *
  * @param cores            processors the JVM may use

@@ -161,4 +161,17 @@ public interface SweepLevelResult {
 
   /** Things a reader should know before trusting the figures: estimates, too few samples, mismatches. */
   List<String> warnings();
+
+  /**
+   * What the level says about itself, as data: a cold start, instability, ramp and drain, a client that
+   * may have set its figures (docs/findings.md). Findings across levels come with the sweep's {@link SweepResult}.
+   */
+  default List<Finding> findings() {
+    return List.of();
+  }
+
+  /** What the suite said about its deployment with {@link Deployment}, when it said anything. */
+  default Optional<DeploymentFacts> deployment() {
+    return Optional.empty();
+  }
 }

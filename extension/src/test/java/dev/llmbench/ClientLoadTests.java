@@ -36,6 +36,8 @@ class ClientLoadTests {
       ClientLoad c = r.clientLoad().orElseThrow();
       System.out.println("client at C=64: " + c);
       assertThat(ClientCheck.reasons(r)).as("%s", c).isNotEmpty();
+      assertThat(r.findings()).anyMatch(f -> f.kind() == FindingKind.CLIENT_BOUND
+          && f.summary().startsWith("the client may have set C=64's figures"));
     }
   }
 

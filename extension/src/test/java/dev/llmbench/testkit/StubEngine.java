@@ -54,6 +54,7 @@ public final class StubEngine implements AutoCloseable {
   private final Set<Integer> seenBatchSizes = ConcurrentHashMap.newKeySet();
   private final AtomicLong stallUntil = new AtomicLong(System.nanoTime());
   private final AtomicInteger stalls = new AtomicInteger();
+  private final List<java.time.Instant> stallTimes = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Set<Long> cachedBlocks = ConcurrentHashMap.newKeySet();
   private final AtomicLong prefixQueries = new AtomicLong();
   private final AtomicLong prefixHits = new AtomicLong();
@@ -84,6 +85,11 @@ public final class StubEngine implements AutoCloseable {
   /** How many cold stalls it has served: one per batch size seen for the first time. */
   public int stalls() {
     return stalls.get();
+  }
+
+  /** When each cold stall began, wall-clock. */
+  public List<java.time.Instant> stallTimes() {
+    return List.copyOf(stallTimes);
   }
 
   public int maxInFlight() {
@@ -117,12 +123,12 @@ public final class StubEngine implements AutoCloseable {
     List<String> tokens = List.of(prompt.toString().strip().split("\\s+"));
     int prompted = tokens.size();
     promptTokens.addAndGet(prompted);
-    lookUpPrefix(tokens);
+    long uncached = prompted - lookUpPrefix(tokens);
     int now = inFlight.incrementAndGet();
     maxInFlight.accumulateAndGet(now, Math::max);
     try {
       if (!stream) {
-        generate(maxTokens, null);
+        generate(maxTokens, uncached, null);
         send(ex, 200, "application/json", "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\""
             + "t ".repeat(maxTokens).strip() + "\"},\"finish_reason\":\"length\"}],\"usage\":" + usage(prompted, maxTokens) + "}");
         return;
@@ -131,7 +137,7 @@ public final class StubEngine implements AutoCloseable {
       ex.sendResponseHeaders(200, 0);
       try (OutputStream out = ex.getResponseBody()) {
         event(out, "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}");
-        generate(maxTokens, out);
+        generate(maxTokens, uncached, out);
         event(out, "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]}");
         event(out, "{\"choices\":[],\"usage\":" + usage(prompted, maxTokens) + "}");
         out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
@@ -142,13 +148,17 @@ public final class StubEngine implements AutoCloseable {
     }
   }
 
-  /** One token per step; a batch size seen for the first time stalls every running request (a cold path). */
-  private void generate(int maxTokens, OutputStream out) throws IOException {
-    long deadline = System.nanoTime();
+  /**
+   * The prompt's uncached tokens first, then one token per step; a batch size seen for the first time
+   * stalls every running request (a cold path).
+   */
+  private void generate(int maxTokens, long uncachedPromptTokens, OutputStream out) throws IOException {
+    long deadline = System.nanoTime() + uncachedPromptTokens * options.prefillPerToken.toNanos();
     for (int i = 0; i < maxTokens; i++) {
       int batch = inFlight.get();
       if (!options.coldStall.isZero() && seenBatchSizes.add(batch)) {
         stalls.incrementAndGet();
+        stallTimes.add(java.time.Instant.now());
         stallUntil.accumulateAndGet(System.nanoTime() + options.coldStall.toNanos(), Math::max);
       }
       deadline = Math.max(deadline, stallUntil.get()) + options.tokenTime.toNanos()
@@ -160,18 +170,21 @@ public final class StubEngine implements AutoCloseable {
   }
 
   /** vLLM's prefix cache: whole blocks, each hash chained to the one before, so a difference early misses all. */
-  private void lookUpPrefix(List<String> tokens) {
+  private long lookUpPrefix(List<String> tokens) {
     prefixQueries.addAndGet(tokens.size());
     long hash = 17;
+    long hits = 0;
     boolean hitting = true;
     List<Long> blocks = new ArrayList<>();
     for (int b = 0; (b + 1) * options.blockSize <= tokens.size(); b++) {
       hash = 31 * hash + tokens.subList(b * options.blockSize, (b + 1) * options.blockSize).hashCode();
       blocks.add(hash);
-      if (hitting && cachedBlocks.contains(hash)) prefixHits.addAndGet(options.blockSize);
+      if (hitting && cachedBlocks.contains(hash)) hits += options.blockSize;
       else hitting = false;
     }
     cachedBlocks.addAll(blocks);
+    prefixHits.addAndGet(hits);
+    return hits;
   }
 
   private static String usage(int prompt, int completion) {
@@ -210,6 +223,7 @@ public final class StubEngine implements AutoCloseable {
     private Duration tokenTime = Duration.ofMillis(5);
     private Duration perExtraInFlight = Duration.ZERO;
     private Duration coldStall = Duration.ZERO;
+    private Duration prefillPerToken = Duration.ZERO;
     private int blockSize = 16;
 
     /** Time per token with one request in flight (default 5 ms). */
@@ -227,6 +241,12 @@ public final class StubEngine implements AutoCloseable {
     /** The stall every running request takes when the number in flight reaches a size never seen (default none). */
     public Builder coldStall(Duration coldStall) {
       this.coldStall = coldStall;
+      return this;
+    }
+
+    /** Time per prompt token not found in the prefix cache, before the first token (default 0). */
+    public Builder prefillPerToken(Duration prefillPerToken) {
+      this.prefillPerToken = prefillPerToken;
       return this;
     }
 

@@ -72,7 +72,7 @@ public final class LevelWarnings {
   }
 
   /** A closed loop whose count is not a multiple of C ends with a round run at less than C. */
-  static Optional<String> partialRound(SweepLevelResult l) {
+  public static Optional<String> partialRound(SweepLevelResult l) {
     if (!(l.load() instanceof LoadShape.ClosedLoop) || l.stopReason() != StopReason.REQUEST_COUNT) return Optional.empty();
     long n = l.requestCount();
     int c = l.concurrency();
@@ -83,7 +83,7 @@ public final class LevelWarnings {
   }
 
   /** Ramp and drain moved the window's throughput away from the steady part's by more than the window's noise. */
-  static Optional<String> steadyStateGap(SweepLevelResult l) {
+  public static Optional<String> steadyStateGap(SweepLevelResult l) {
     return l.steadyState().filter(s -> l.succeeded() > 1 && Noise.differ(s.outputThroughput().perSecond(), 0,
         l.outputThroughput().perSecond(), Noise.throughput(l))).map(s -> String.format(Locale.ROOT,
         "ramp-up and drain took %s of the window (%s and %s): output throughput over the steady part, with all %d "

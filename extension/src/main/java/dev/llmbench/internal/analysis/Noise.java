@@ -53,8 +53,16 @@ public final class Noise {
   }
 
   /**
+   * The least difference in a latency worth reading at this level: {@link #LATENCY_FLOOR}, or the client's own
+   * wake-up lag (p90) while it ran, when that was longer: every time the client took may be off by as much.
+   */
+  public static double latencyFloorNanos(SweepLevelResult l) {
+    return Math.max(LATENCY_FLOOR.toNanos(), l.clientLoad().map(c -> (double) c.wakeupLagP90().toNanos()).orElse(0.0));
+  }
+
+  /**
    * Absolute half-width of a latency median: its bootstrap interval when the level kept its samples,
-   * else {@link #ASSUMED} of the value; never below {@link #LATENCY_FLOOR} or {@link #FLOOR} of it.
+   * else {@link #ASSUMED} of the value; never below {@link #latencyFloorNanos} or {@link #FLOOR} of it.
    */
   public static double medianNanos(SweepLevelResult l, Metric latency) {
     Distribution d = latency.distributionOf(l);
@@ -64,6 +72,6 @@ public final class Noise {
       ConfidenceInterval ci = l.percentileCi(latency, 50);
       if (!Double.isNaN(ci.lower())) h = (ci.upper() - ci.lower()) / 2;
     }
-    return Math.max(h, Math.max(LATENCY_FLOOR.toNanos(), median * FLOOR));
+    return Math.max(h, Math.max(latencyFloorNanos(l), median * FLOOR));
   }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 final class ClientMonitor implements LoadRunner.Observer {
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-  private static final long PROBE_NANOS = 1_000_000;
+  private static final long PROBE_NANOS = 2_000_000;
   private static final long CPU_SAMPLE_NANOS = 100_000_000;
   private static final long BUCKET_NANOS = 10_000;
   private static final int BUCKETS = 10_000; // 10 µs each: up to 100 ms, the rest in the last

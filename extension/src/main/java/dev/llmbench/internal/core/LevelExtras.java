@@ -3,18 +3,26 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ClientLoad;
+import dev.llmbench.DeploymentFacts;
 import dev.llmbench.WarmupReport;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
- * What a level knows besides its requests: how it was warmed up, and what measuring it cost the client.
+ * What a level knows besides its requests: how it was warmed up, what measuring it cost the client, and
+ * what the suite said about the deployment.
  *
  * @param warmup     what the warm-up did; empty when the level had none
  * @param clientLoad the client's own CPU, wake-up lag and events read; empty when not measured
+ * @param deployment the suite's {@code @Deployment} facts; empty when it gave none
  */
 @API(status = INTERNAL)
-public record LevelExtras(Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad) {
+public record LevelExtras(Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad,
+    Optional<DeploymentFacts> deployment) {
 
-  public static final LevelExtras NONE = new LevelExtras(Optional.empty(), Optional.empty());
+  public static final LevelExtras NONE = new LevelExtras(Optional.empty(), Optional.empty(), Optional.empty());
+
+  public LevelExtras(Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad) {
+    this(warmup, clientLoad, Optional.empty());
+  }
 }

@@ -3,6 +3,7 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ClientLoad;
+import dev.llmbench.DeploymentFacts;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
@@ -30,6 +31,12 @@ public final class LevelRunner {
 
   public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
       List<Double> percentiles, BenchListener listener) {
+    return run(endpoint, info, plan, slo, percentiles, Optional.empty(), listener);
+  }
+
+  /** @param deployment what the suite said about the deployment, carried into the result */
+  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
+      List<Double> percentiles, Optional<DeploymentFacts> deployment, BenchListener listener) {
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
     // Through the same loop as the level, so its first measured request does not pay for a cold code path.
@@ -51,7 +58,7 @@ public final class LevelRunner {
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
     ClientLoad load = client.stop(LevelStatistics.window(metrics));
     return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes,
-        new LevelExtras(warmup, Optional.of(load)));
+        new LevelExtras(warmup, Optional.of(load), deployment));
   }
 
   /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */

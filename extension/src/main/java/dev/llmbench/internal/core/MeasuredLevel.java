@@ -4,7 +4,9 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ClientLoad;
 import dev.llmbench.ConfidenceInterval;
+import dev.llmbench.DeploymentFacts;
 import dev.llmbench.EndpointInfo;
+import dev.llmbench.Finding;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.Rate;
@@ -17,6 +19,7 @@ import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.TokenCrossCheck;
 import dev.llmbench.WarmupReport;
+import dev.llmbench.internal.analysis.LevelFindings;
 import dev.llmbench.internal.analysis.LevelWarnings;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.metrics.Bootstrap;
@@ -178,6 +181,16 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   @Override
   public Optional<ClientLoad> clientLoad() {
     return extras.clientLoad();
+  }
+
+  @Override
+  public Optional<DeploymentFacts> deployment() {
+    return extras.deployment();
+  }
+
+  @Override
+  public List<Finding> findings() {
+    return memo.get("findings", () -> LevelFindings.of(this));
   }
 
   @Override

@@ -50,7 +50,8 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
 
       @Override
       public List<Extension> getAdditionalExtensions() {
-        return List.of(new SweepLevelExtension(sweep, level, index, total, plan.slo(), plan.percentiles()));
+        return List.of(new SweepLevelExtension(sweep, level, index, total, plan.slo(), plan.percentiles(),
+            plan.deployment()));
       }
     };
   }

@@ -1,5 +1,6 @@
 package dev.llmbench.internal.junit;
 
+import dev.llmbench.DeploymentFacts;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServiceLevels;
@@ -12,6 +13,7 @@ import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * @param index 1-based position among the sweep's {@code total} levels
  */
-record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles)
+record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles,
+    Optional<DeploymentFacts> deployment)
     implements BeforeTestExecutionCallback, InjectingResolver, AfterTestExecutionCallback {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepLevelExtension.class);
@@ -33,7 +36,7 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
     Endpoint endpoint = RunState.endpoint(context);
     EndpointInfo info = endpoint.ensureReady();
     EarlierLevels earlier = new PreviousLevels(plan.label(), sweep.levels());
-    MeasuredLevel result = LevelRunner.run(endpoint, info, plan, slo, percentiles, sweep.listener());
+    MeasuredLevel result = LevelRunner.run(endpoint, info, plan, slo, percentiles, deployment, sweep.listener());
     ExtensionContext.Store store = context.getStore(NAMESPACE);
     store.put(EarlierLevels.class, earlier);
     store.put(SweepLevelResult.class, result);

@@ -6,6 +6,8 @@ import static dev.llmbench.internal.config.SettingKeys.SWEEP_REQUESTS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_ROUNDS;
 
 import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.Deployment;
+import dev.llmbench.DeploymentFacts;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Measurement;
 import dev.llmbench.Rate;
@@ -41,7 +43,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 final class SweepPlanner {
 
   /** The sweep's levels, and what every level shares. */
-  record SweepPlan(List<LevelPlan> levels, ServiceLevels slo, List<Double> percentiles) {}
+  record SweepPlan(List<LevelPlan> levels, ServiceLevels slo, List<Double> percentiles, Optional<DeploymentFacts> deployment) {}
 
   /**
    * One point of load and how its display name and automatic sizes follow from it.
@@ -137,7 +139,9 @@ final class SweepPlanner {
         }
       }
     }
-    return new SweepPlan(List.copyOf(plans), slo, percentiles);
+    Optional<DeploymentFacts> deployment = Annotations.nearest(context, Deployment.class).map(DeploymentFacts::of)
+        .filter(d -> !d.isEmpty());
+    return new SweepPlan(List.copyOf(plans), slo, percentiles, deployment);
   }
 
   /** Requests or whole rounds per level, at most one of them above 0 (0 and 0: automatic). */

@@ -130,7 +130,7 @@ class AllureResultsTests {
     assertThat(summary.path("status").asText()).isEqualTo("passed");
     List<String> names = new ArrayList<>();
     summary.path("attachments").forEach(a -> names.add(a.path("name").asText()));
-    assertThat(names).containsExactly("sweep table", "chart: throughput", "chart: latency", "chart: ttft", "chart: efficiency",
+    assertThat(names).containsExactly("sweep table", "findings", "chart: throughput", "chart: latency", "chart: ttft", "chart: efficiency",
         "chart: tradeoff");
     String table = Files.readString(results.resolve(summary.path("attachments").get(0).path("source").asText()));
     assertThat(table).contains("C= 1 | 3/3 ok (0 err)").contains("C= 2 | 3/3 ok (0 err)");
