@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Watches the client while a level runs: the CPU of the threads that send and read requests (each read
  * on its own thread when told of a send and of a completion), the whole JVM's CPU, events read, and a
- * probe thread that asks to wake every millisecond and records how late it ran.
+ * probe thread that asks to wake every 2 ms and records how late it ran.
  */
 final class ClientMonitor implements LoadRunner.Observer {
 
