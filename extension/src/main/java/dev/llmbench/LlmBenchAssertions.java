@@ -17,6 +17,11 @@ public final class LlmBenchAssertions {
     return new SweepLevelResultAssert(actual, false);
   }
 
+  /** Assertions on a whole sweep, for a method annotated {@link AfterSweep}. */
+  public static SweepResultAssert assertThat(SweepResult actual) {
+    return new SweepResultAssert(actual);
+  }
+
   public static LlmReplyAssert assertThat(LlmReply actual) {
     return new LlmReplyAssert(actual);
   }

@@ -6,6 +6,7 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.RateSweep;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -37,7 +38,24 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
         RunState.of(context).listener());
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<LevelPlan> levels = plan.levels();
-    return IntStream.range(0, levels.size()).mapToObj(i -> invocation(sweep, plan, levels.get(i), i + 1, levels.size()));
+    List<Method> after = AfterSweepExtension.of(context.getRequiredTestClass(), context.getRequiredTestMethod());
+    return Stream.concat(IntStream.range(0, levels.size()).mapToObj(i -> invocation(sweep, plan, levels.get(i), i + 1,
+        levels.size())), after.stream().map(m -> afterSweep(sweep, m)));
+  }
+
+  /** One more invocation per {@code @AfterSweep} method: it runs after every level, and shows as a test of its own. */
+  private static TestTemplateInvocationContext afterSweep(SweepRun sweep, Method method) {
+    return new TestTemplateInvocationContext() {
+      @Override
+      public String getDisplayName(int invocationIndex) {
+        return method.getName() + " (after the sweep)";
+      }
+
+      @Override
+      public List<Extension> getAdditionalExtensions() {
+        return List.of(new AfterSweepExtension(sweep, method));
+      }
+    };
   }
 
   private static TestTemplateInvocationContext invocation(SweepRun sweep, SweepPlanner.SweepPlan plan, LevelPlan level,

@@ -2,8 +2,8 @@ package dev.llmbench.internal.report;
 
 import dev.llmbench.DeploymentFacts;
 import dev.llmbench.Finding;
-import dev.llmbench.internal.analysis.ScalingAnalysis;
 import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.SweepReading;
 import dev.llmbench.internal.core.SweepRun;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +22,7 @@ record SweepSummary(String title, List<MeasuredLevel> levels, Optional<Deploymen
     return sweep.memo().get(SweepSummary.class, () -> {
       Optional<DeploymentFacts> deployment = levels.get(0).deployment();
       return new SweepSummary(sweep.title(), levels, deployment, ConsoleTable.render(levels),
-          ScalingAnalysis.all(levels, deployment.orElse(DeploymentFacts.NONE)), SvgCharts.forSweep(sweep.title(), levels));
+          SweepReading.of(sweep).findings(), SvgCharts.forSweep(sweep.title(), levels));
     });
   }
 
