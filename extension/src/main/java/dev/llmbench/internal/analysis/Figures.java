@@ -52,7 +52,7 @@ final class Figures {
   static int compare(SweepLevelResult lo, SweepLevelResult hi, Metric latency) {
     Distribution a = latency.distributionOf(lo);
     Distribution b = latency.distributionOf(hi);
-    if (a.isEmpty() || b.isEmpty()) return 0;
+    if (a.percentile(50).isEmpty() || b.percentile(50).isEmpty()) return 0; // a table may give no median
     double x = a.percentile(50).orElseThrow().toNanos();
     double y = b.percentile(50).orElseThrow().toNanos();
     if (Math.abs(y - x) <= Math.hypot(Noise.medianNanos(lo, latency), Noise.medianNanos(hi, latency))) return 0;

@@ -33,7 +33,7 @@ record FirstRound(Metric metric, Duration firstMedian, Duration laterMedian, Dur
 
   /** The first metric (TTFT, then E2E latency) whose first round is an outlier; empty when none is. */
   static Optional<FirstRound> outlier(SweepLevelResult l) {
-    if (!Figures.closed(l) || l.requestCount() < 2L * l.concurrency()) return Optional.empty();
+    if (!Figures.closed(l) || l.requests().size() < 2L * l.concurrency()) return Optional.empty();
     List<RequestResult> first = l.requests().subList(0, l.concurrency()).stream().filter(RequestResult::succeeded).toList();
     int settled = Math.max(l.concurrency(), l.requests().size() / 2);
     List<RequestResult> later = l.requests().subList(settled, l.requests().size()).stream()

@@ -90,7 +90,7 @@ public final class LevelFindings {
   static Optional<Finding> unstable(SweepLevelResult l) {
     Distribution tpot = l.tpot();
     double spread = Double.NaN;
-    if (tpot.supports(90)) {
+    if (tpot.supports(90) && tpot.percentile(90).isPresent() && tpot.percentile(50).isPresent()) {
       spread = (double) tpot.percentile(90).orElseThrow().toNanos() / Math.max(1, tpot.percentile(50).orElseThrow().toNanos());
     }
     double noise = Noise.known(l) ? l.outputThroughputCi().relativeHalfWidth() : Double.NaN;

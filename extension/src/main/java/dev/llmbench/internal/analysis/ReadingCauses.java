@@ -28,7 +28,10 @@ final class ReadingCauses {
     Optional<FirstRound> outlier = FirstRound.outlier(l);
     Optional<WarmupReport> warmup = l.warmup();
     String who = l.label();
-    if (outlier.isPresent()) {
+    if (l.requests().isEmpty() && warmup.isEmpty()) {
+      c.possible("a cold start at " + who, "a summary says neither whether " + who + " was warmed up nor how its first "
+          + "round compared with the rest", WARM_UP_STEP);
+    } else if (outlier.isPresent()) {
       FirstRound o = outlier.get();
       c.likely("a cold start at " + who, "its first round's " + o.metric().label() + " median is "
           + Formats.duration(o.firstMedian()) + ", above most of its second half (median " + Formats.duration(o.laterMedian())

@@ -58,6 +58,11 @@ public final class PromptSource {
     return new PromptSource("prompt", List.of(List.of(ChatMessage.user(prompt))), 0, seed);
   }
 
+  /** The prompts of a level read back from files: not known, only named (e.g. {@code vllm:run=0.json}). */
+  public static PromptSource recorded(String name) {
+    return new PromptSource(name, List.of(List.of(ChatMessage.user("(recorded)"))), 0, 0);
+  }
+
   /** Synthetic prompts of about {@code inputTokens} tokens (one word is about one token). */
   public static PromptSource synthetic(int inputTokens, long seed) {
     if (inputTokens < 1) throw new IllegalArgumentException("input tokens must be at least 1, was " + inputTokens);

@@ -76,7 +76,7 @@ public final class ConsoleTable {
     double maxShare = 0;
     int steady = 0;
     for (SweepLevelResult l : levels) {
-      if (!(l.load() instanceof LoadShape.ClosedLoop) || l.succeeded() == 0) continue;
+      if (!(l.load() instanceof LoadShape.ClosedLoop) || l.succeeded() == 0 || l.requests().isEmpty()) continue;
       Optional<SteadyState> s = l.steadyState();
       if (s.isEmpty()) {
         out.append(rowLabel(l)).append(" | never had ").append(l.concurrency()).append(" in flight together (at most ")

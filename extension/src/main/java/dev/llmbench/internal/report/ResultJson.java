@@ -17,6 +17,7 @@ import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.RequestFailure;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.SweepResult;
 import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
@@ -26,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -195,11 +197,21 @@ public final class ResultJson {
 
   /** A sweep's own document: its deployment, one summary per level, and every finding. */
   static String sweep(SweepSummary summary) {
+    return sweep(summary.title(), summary.deployment(), summary.levels(), summary.findings());
+  }
+
+  /** The same document for any sweep's reading, e.g. one read back from files. */
+  public static String sweep(SweepResult sweep) {
+    return sweep(sweep.title(), sweep.deployment(), sweep.levels(), sweep.findings());
+  }
+
+  private static String sweep(String title, Optional<DeploymentFacts> deployment, List<? extends SweepLevelResult> all,
+      List<Finding> findings) {
     ObjectNode root = MAPPER.createObjectNode();
-    root.put("title", summary.title());
-    summary.deployment().ifPresent(d -> root.set("deployment", deployment(d)));
+    root.put("title", title);
+    deployment.ifPresent(d -> root.set("deployment", deployment(d)));
     ArrayNode levels = root.putArray("levels");
-    for (MeasuredLevel l : summary.levels()) {
+    for (SweepLevelResult l : all) {
       ObjectNode n = levels.addObject();
       n.put("label", l.label());
       n.put("concurrency", l.concurrency());
@@ -217,7 +229,7 @@ public final class ResultJson {
       }
       readings(n, l);
     }
-    root.set("findings", findings(summary.findings()));
+    root.set("findings", findings(findings));
     try {
       return MAPPER.writeValueAsString(root);
     } catch (IOException e) {
