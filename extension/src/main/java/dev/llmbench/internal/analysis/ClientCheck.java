@@ -20,7 +20,10 @@ public final class ClientCheck {
 
   /** The JVM used at least this share of all its cores: nothing was left to run the client on time. */
   public static final double JVM_BUSY = 0.9;
-  /** The machine's CPUs were at least this busy, every process included: the client waited for a core. */
+  /**
+   * The machine's CPUs were at least this busy, every process included, and the client's threads woke at
+   * least {@link #LAG_FLOOR} late: the client waited for a core.
+   */
   public static final double MACHINE_BUSY = 0.9;
   /** The client's own threads used at least this share of all cores. */
   public static final double CLIENT_BUSY = 0.5;
@@ -40,9 +43,11 @@ public final class ClientCheck {
       reasons.add("this JVM used " + Formats.percent(c.processCpuShare()) + " of its " + c.cores() + " cores"
           + (l.endpoint().embedded().isPresent() ? " (the embedded engine runs in it too)" : ""));
     }
-    if (c.processCpuShare() < JVM_BUSY && c.machineCpuShare() >= MACHINE_BUSY) {
+    // Other processes' load matters only as far as it made the client late: the probe says whether it did.
+    if (c.processCpuShare() < JVM_BUSY && c.machineCpuShare() >= MACHINE_BUSY && c.wakeupLagP90().compareTo(LAG_FLOOR) >= 0) {
       reasons.add("the machine's " + c.cores() + " cores were " + Formats.percent(c.machineCpuShare())
-          + " busy (this JVM " + Formats.percent(c.processCpuShare()) + " of them): the client waited for a core");
+          + " busy (this JVM " + Formats.percent(c.processCpuShare()) + " of them) and its threads woke "
+          + Formats.duration(c.wakeupLagP90()) + " late (p90): the client waited for a core");
     }
     if (c.clientCpuShare() >= CLIENT_BUSY) {
       reasons.add("the client's own threads used " + Formats.percent(c.clientCpuShare()) + " of the " + c.cores()

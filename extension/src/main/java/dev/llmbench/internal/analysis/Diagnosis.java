@@ -62,10 +62,20 @@ final class Diagnosis {
     return new Reading("neither TPOT nor TTFT explains it beyond noise (" + tpot + "; " + ttft + ")", c);
   }
 
-  /** Requests waited in the server: its queue gauge says so, or rules it out. */
-  private static void queueing(SweepLevelResult hi, Optional<Double> waiting, String ttft, FindingBuilder.Causes c) {
+  /**
+   * Requests waited in the server: its gauges say so, or rule it out. A server that ran all C at once has no
+   * batch limit below C, whatever its queue showed between steps (arrivals wait there for the next step).
+   */
+  static void queueing(SweepLevelResult hi, Optional<Double> waiting, String ttft, FindingBuilder.Causes c) {
     Optional<Double> running = Figures.gauge(hi, Figures.RUNNING);
-    if (waiting.isPresent() && waiting.get() > 0) {
+    if (running.isPresent() && running.get() >= hi.concurrency()) {
+      c.ruledOut("a batch or slot limit below C", "the server ran all " + hi.concurrency() + " together (peak "
+          + Formats.number(running.get()) + " running)");
+      c.possible("arrivals waiting for the next step, and prefill", ttft + ": a request that arrives mid-step waits "
+          + "for the step to end, and the step that admits it also processes the prompts that came with it"
+          + waiting.filter(w -> w > 0).map(w -> " (peak " + Formats.number(w) + " waiting)").orElse(""),
+          "chunked prefill, or a smaller batch of prompts per step");
+    } else if (waiting.isPresent() && waiting.get() > 0) {
       c.likely("a batch or slot limit below C", "requests waited in the server's queue (peak " + Formats.number(waiting.get())
           + " waiting" + running.map(r -> ", " + Formats.number(r) + " running").orElse("") + "; " + ttft + ")",
           "raise the server's concurrent sequences (vLLM max_num_seqs, SGLang max_running_requests, llama.cpp -np) if "

@@ -292,17 +292,9 @@ public final class ScalingAnalysis {
       c.ruledOut("decode steps that slow with the batch", tpot + ": each step kept its pace or got faster");
     }
     if (Figures.rose(lo, hi, Metric.TTFT)) {
-      Optional<Double> waiting = Figures.gauge(hi, Figures.WAITING);
       String ttft = String.format(Locale.ROOT, "TTFT %.1f to %.1f ms", Figures.medianMs(lo, Metric.TTFT),
           Figures.medianMs(hi, Metric.TTFT));
-      if (waiting.isPresent() && waiting.get() > 0) {
-        c.likely("queueing in the server", "requests waited for a slot (peak " + Formats.number(waiting.get()) + " waiting; "
-            + ttft + ")", "raise the server's concurrent sequences if its KV cache has room");
-      } else if (waiting.isPresent()) {
-        c.ruledOut("queueing in the server", "the server never had a request waiting (" + ttft + ")");
-      } else {
-        c.possible("queueing in the server", ttft + "; the server gives no queue gauge to tell", null);
-      }
+      Diagnosis.queueing(hi, Figures.gauge(hi, Figures.WAITING), ttft, c);
     }
     Figures.counter(hi, Figures.PREEMPTIONS).filter(p -> p > 0).ifPresent(p -> c.likely("KV-cache pressure",
         Math.round(p) + " preemptions at " + hi.label(), "give the KV cache more memory or lower the concurrent sequences"));

@@ -234,4 +234,19 @@ class FindingsTests {
     assertThat(text).contains("\n  evidence: output throughput at C=1 = 20 tok/s;").contains("\n  cause 1 (likely): a cold start at C=2: ").contains("\n  cause 2 (possible): too few requests at C=2: ")
         .contains("\n  ruled out: decode steps that slow with the batch: ").contains("\n  try: warm up with the level's own batch");
   }
+
+  @Test
+  void theServersGaugesTellABatchLimitFromArrivalsWaitingForAStep() {
+    SweepLevelResult c1 = closed(1, 10, 100, 1000).build();
+    // C=8 waits 3 s for its first token, then decodes at C=1's pace: efficiency 25%.
+    java.util.function.Function<Double, SweepLevelResult> c8 = running -> closed(8, 3, 3100, 4000)
+        .server(new dev.llmbench.ServerMetrics("vllm", Map.of(), Map.of("vllm:num_requests_running", running,
+            "vllm:num_requests_waiting", 4.0), 10)).build();
+    Finding limited = only(of(c1, c8.apply(4.0)), FindingKind.SCALING);
+    assertThat(causes(limited).get(0)).isEqualTo("a batch or slot limit below C");
+    assertThat(limited.causes().get(0).reason()).startsWith("requests waited in the server's queue (peak 4 waiting, 4 running");
+    Finding allRan = only(of(c1, c8.apply(8.0)), FindingKind.SCALING);
+    assertThat(ruledOut(allRan)).contains("a batch or slot limit below C");
+    assertThat(causes(allRan)).contains("arrivals waiting for the next step, and prefill");
+  }
 }
