@@ -94,7 +94,7 @@ class WholeRoundsTests {
   @LlmEndpoint(embeddedProfile = "mla-pcie")
   static class MlaPcieTestCases {
     static final PerformanceProfile PROFILE = PerformanceProfile.MLA_PCIE;
-    static final int TOKENS = 16;
+    static final int TOKENS = 10;
     static final Timing JITTER = Timing.measure();
 
     @ConcurrencySweep({1, 4})
