@@ -249,4 +249,15 @@ class FindingsTests {
     assertThat(ruledOut(allRan)).contains("a batch or slot limit below C");
     assertThat(causes(allRan)).contains("arrivals waiting for the next step, and prefill");
   }
+
+  @Test
+  void aLevelsOwnFindingsCanBeAssertedOn() {
+    SweepLevelResult cold = Levels.closed(2).maxTokens(20).requests(10, i -> i < 2 ? request(0, 100, 1500, 20)
+        : request(1500 + ((i - 2) / 2) * 1000L, 100, 1000, 20)).build();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> dev.llmbench.LlmBenchAssertions.assertThat(cold)
+            .hasNoFindings(FindingKind.COLD_START, FindingKind.CLIENT_BOUND))
+        .hasMessageStartingWith("C=2: expected no finding of kind [COLD_START, CLIENT_BOUND] but found 1:")
+        .hasMessageContaining("C=2 may have started cold");
+    dev.llmbench.LlmBenchAssertions.assertThat(closed(2, 10, 100, 1000).build()).hasNoFindings(FindingKind.COLD_START);
+  }
 }
