@@ -62,7 +62,8 @@ public final class Noise {
 
   /**
    * Absolute half-width of a latency median: its bootstrap interval when the level kept its samples,
-   * else {@link #ASSUMED} of the value; never below {@link #latencyFloorNanos} or {@link #FLOOR} of it.
+   * else {@link #ASSUMED} of the value; never below the timing floor ({@link #latencyFloorNanos}, spread over
+   * a request's tokens for TPOT) or {@link #FLOOR} of it.
    */
   public static double medianNanos(SweepLevelResult l, Metric latency) {
     Distribution d = latency.distributionOf(l);
@@ -72,6 +73,17 @@ public final class Noise {
       ConfidenceInterval ci = l.percentileCi(latency, 50);
       if (!Double.isNaN(ci.lower())) h = (ci.upper() - ci.lower()) / 2;
     }
-    return Math.max(h, Math.max(latencyFloorNanos(l), median * FLOOR));
+    return Math.max(h, Math.max(floorNanos(l, latency), median * FLOOR));
+  }
+
+  /**
+   * The timing floor of one latency: TPOT spreads a request's two timestamps over its tokens, so their
+   * error shrinks with them; every other latency carries it whole.
+   */
+  static double floorNanos(SweepLevelResult l, Metric latency) {
+    double floor = latencyFloorNanos(l);
+    if (latency != Metric.TPOT || l.succeeded() == 0) return floor;
+    double tokens = (double) l.outputTokens() / l.succeeded();
+    return floor / Math.max(1, tokens - 1);
   }
 }
