@@ -126,9 +126,15 @@ public final class StubEngine implements AutoCloseable {
     long uncached = prompted - lookUpPrefix(tokens);
     int now = inFlight.incrementAndGet();
     maxInFlight.accumulateAndGet(now, Math::max);
+    boolean[] done = {false};
+    Runnable finished = () -> {
+      if (!done[0]) inFlight.decrementAndGet();
+      done[0] = true;
+    };
     try {
       if (!stream) {
         generate(maxTokens, uncached, null);
+        finished.run();
         send(ex, 200, "application/json", "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\""
             + "t ".repeat(maxTokens).strip() + "\"},\"finish_reason\":\"length\"}],\"usage\":" + usage(prompted, maxTokens) + "}");
         return;
@@ -138,13 +144,15 @@ public final class StubEngine implements AutoCloseable {
       try (OutputStream out = ex.getResponseBody()) {
         event(out, "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}");
         generate(maxTokens, uncached, out);
+        // Out of the batch before the client can read the end and send its next request, as in an engine.
+        finished.run();
         event(out, "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]}");
         event(out, "{\"choices\":[],\"usage\":" + usage(prompted, maxTokens) + "}");
         out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
         out.flush();
       }
     } finally {
-      inFlight.decrementAndGet();
+      finished.run();
     }
   }
 
