@@ -2,71 +2,78 @@ package dev.llmbench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import org.apiguardian.api.API;
 
 /**
- * What a suite said about its deployment with {@link Deployment}; empty strings and zeros mean "not said".
+ * Facts about the deployment a suite measures, all optional. Reports print them, and the analysis uses
+ * them to name the likely bound and its usual remedies (tensor-parallel all-reduce over PCIe, MLA's
+ * replicated KV cache, ...); without them its diagnosis stays generic and says what would sharpen it. On
+ * the sweep method, its class or an enclosing class.
  *
- * @see Deployment for each field
+ * <pre>{@code
+ * @DeploymentFacts(gpus = "8x H20 96GB", interconnect = DeploymentFacts.Interconnect.PCIE, tensorParallel = 8,
+ *     attention = DeploymentFacts.Attention.MLA, quantisation = "FP8", engine = "vLLM 0.11")
+ * class KimiDeploymentTest { ... }
+ * }</pre>
  */
+@Target({ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
 @API(status = EXPERIMENTAL, since = "0.1")
-public record DeploymentFacts(String gpus, Deployment.Interconnect interconnect, int tensorParallel,
-    int pipelineParallel, int dataParallel, int expertParallel, Deployment.Attention attention, String quantisation,
-    String engine, String notes) {
+public @interface DeploymentFacts {
 
-  public static final DeploymentFacts NONE = new DeploymentFacts("", Deployment.Interconnect.UNSPECIFIED, 0, 0, 0, 0,
-      Deployment.Attention.UNSPECIFIED, "", "", "");
+  /** The accelerators, e.g. {@code 8x H20 96GB}; empty when not said. */
+  String gpus() default "";
 
-  public DeploymentFacts {
-    Objects.requireNonNull(gpus, "gpus");
-    Objects.requireNonNull(interconnect, "interconnect");
-    Objects.requireNonNull(attention, "attention");
-    Objects.requireNonNull(quantisation, "quantisation");
-    Objects.requireNonNull(engine, "engine");
-    Objects.requireNonNull(notes, "notes");
-    for (int size : new int[] {tensorParallel, pipelineParallel, dataParallel, expertParallel}) {
-      if (size < 0) throw new IllegalArgumentException("a parallel size is 0 (not said) or positive, was " + size);
-    }
+  /** How the accelerators of one replica talk to each other. */
+  Interconnect interconnect() default Interconnect.UNSPECIFIED;
+
+  /** Tensor-parallel size; 0 when not said. */
+  int tensorParallel() default 0;
+
+  /** Pipeline-parallel size; 0 when not said. */
+  int pipelineParallel() default 0;
+
+  /** Data-parallel size (replicas behind the endpoint, or data-parallel attention); 0 when not said. */
+  int dataParallel() default 0;
+
+  /** Expert-parallel size of a mixture-of-experts model; 0 when not said. */
+  int expertParallel() default 0;
+
+  /** The model's attention. */
+  Attention attention() default Attention.UNSPECIFIED;
+
+  /** Weight (and KV-cache) quantisation, e.g. {@code FP8}, {@code AWQ INT4}; empty when not said. */
+  String quantisation() default "";
+
+  /** The serving engine and its notable flags, e.g. {@code vLLM 0.11 --enable-expert-parallel}. */
+  String engine() default "";
+
+  /** Anything else a reader should know. */
+  String notes() default "";
+
+  /** How the accelerators of one replica are connected. */
+  enum Interconnect {
+    UNSPECIFIED, PCIE, NVLINK, INFINIBAND, ETHERNET, SINGLE_DEVICE
   }
 
-  public static DeploymentFacts of(Deployment d) {
-    return new DeploymentFacts(d.gpus().strip(), d.interconnect(), d.tensorParallel(), d.pipelineParallel(),
-        d.dataParallel(), d.expertParallel(), d.attention(), d.quantisation().strip(), d.engine().strip(), d.notes().strip());
-  }
-
-  /** Whether nothing was said. */
-  public boolean isEmpty() {
-    return equals(NONE);
-  }
-
-  /** One line for reports: {@code 8x H20 96GB · PCIe · TP=8 · MLA · FP8 · vLLM 0.11}. */
-  public String describe() {
-    List<String> parts = new ArrayList<>();
-    if (!gpus.isEmpty()) parts.add(gpus);
-    if (interconnect != Deployment.Interconnect.UNSPECIFIED) parts.add(interconnectName());
-    if (tensorParallel > 0) parts.add("TP=" + tensorParallel);
-    if (pipelineParallel > 0) parts.add("PP=" + pipelineParallel);
-    if (dataParallel > 0) parts.add("DP=" + dataParallel);
-    if (expertParallel > 0) parts.add("EP=" + expertParallel);
-    if (attention != Deployment.Attention.UNSPECIFIED) parts.add(attention.name());
-    if (!quantisation.isEmpty()) parts.add(quantisation);
-    if (!engine.isEmpty()) parts.add(engine);
-    if (!notes.isEmpty()) parts.add(notes);
-    return parts.isEmpty() ? "not described" : String.join(" · ", parts);
-  }
-
-  /** {@code PCIe}, {@code NVLink}, ... as people write them. */
-  public String interconnectName() {
-    return switch (interconnect) {
-      case PCIE -> "PCIe";
-      case NVLINK -> "NVLink";
-      case INFINIBAND -> "InfiniBand";
-      case ETHERNET -> "Ethernet";
-      case SINGLE_DEVICE -> "single device";
-      case UNSPECIFIED -> "interconnect not said";
-    };
+  /** The attention a model uses, which sets the size of its KV cache per token. */
+  enum Attention {
+    UNSPECIFIED,
+    /** Multi-head attention: one KV head per query head. */
+    MHA,
+    /** Grouped-query attention: query heads share fewer KV heads. */
+    GQA,
+    /** Multi-query attention: one KV head. */
+    MQA,
+    /** Multi-head latent attention (DeepSeek, Kimi): one compressed latent per token. */
+    MLA
   }
 }

@@ -38,12 +38,12 @@ public final class SweepAnalysis {
   }
 
   /** As {@link #read(Path...)}, reading the levels with what is known of the deployment. */
-  public static SweepResult read(DeploymentFacts deployment, Path... paths) {
+  public static SweepResult read(DeploymentDescription deployment, Path... paths) {
     return OfflineAnalysis.read(List.of(paths), Optional.of(deployment), Optional.empty());
   }
 
   /** The analysis of levels at hand, e.g. collected from several sweeps or runs. */
-  public static SweepResult of(String title, List<? extends SweepLevelResult> levels, DeploymentFacts deployment) {
+  public static SweepResult of(String title, List<? extends SweepLevelResult> levels, DeploymentDescription deployment) {
     return OfflineAnalysis.of(title, levels, deployment);
   }
 }

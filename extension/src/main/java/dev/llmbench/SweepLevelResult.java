@@ -170,8 +170,8 @@ public interface SweepLevelResult {
     return List.of();
   }
 
-  /** What the suite said about its deployment with {@link Deployment}, when it said anything. */
-  default Optional<DeploymentFacts> deployment() {
+  /** What the suite said about its deployment with {@link DeploymentFacts}, when it said anything. */
+  default Optional<DeploymentDescription> deploymentDescription() {
     return Optional.empty();
   }
 }

@@ -28,7 +28,7 @@ public interface SweepResult {
   }
 
   /** What the suite said about its deployment, when it said anything. */
-  Optional<DeploymentFacts> deployment();
+  Optional<DeploymentDescription> deploymentDescription();
 
   /**
    * Throughput at {@code concurrency} over {@code concurrency} times the per-request throughput of the

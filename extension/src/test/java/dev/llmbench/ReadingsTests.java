@@ -33,7 +33,7 @@ class ReadingsTests {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(5)).perExtraInFlight(Duration.ofMillis(5))
         .coldStall(Duration.ofMillis(600)).start()) {
       BenchKit.Run run = BenchKit.run(ColdC2TestCases.class, "llmbench.base-url", stub.url()).assertAllPass(2);
-      List<Finding> findings = ScalingAnalysis.all(LEVELS, DeploymentFacts.NONE);
+      List<Finding> findings = ScalingAnalysis.all(LEVELS, DeploymentDescription.NONE);
       Finding drop = findings.stream().filter(f -> f.kind() == FindingKind.THROUGHPUT_DROP).findFirst()
           .orElseThrow(() -> new AssertionError("no throughput drop among " + findings));
       assertThat(drop.levels()).containsExactly("C=1", "C=2");
@@ -59,7 +59,7 @@ class ReadingsTests {
     LEVELS.clear();
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(5)).prefillPerToken(Duration.ofMillis(2)).start()) {
       BenchKit.run(ReuseTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(2);
-      List<Finding> findings = ScalingAnalysis.all(LEVELS, DeploymentFacts.NONE);
+      List<Finding> findings = ScalingAnalysis.all(LEVELS, DeploymentDescription.NONE);
       Finding falls = findings.stream().filter(f -> f.kind() == FindingKind.LATENCY_FALLS_WITH_LOAD).findFirst()
           .orElseThrow(() -> new AssertionError("no falling latency among " + findings));
       assertThat(falls.summary()).startsWith("latency falls with load from C=1 to C=2").contains("TTFT median");

@@ -4,7 +4,7 @@ import static dev.llmbench.LlmBenchAssertions.assertThat;
 
 import dev.llmbench.AfterSweep;
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.Deployment;
+import dev.llmbench.DeploymentFacts;
 import dev.llmbench.FindingKind;
 import dev.llmbench.LlmClient;
 import dev.llmbench.LlmEndpoint;
@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * PCIe GPUs); point it at a real server with {@code -Dllmbench.base-url=http://host:8000}.
  */
 @LlmEndpoint(embeddedProfile = "mla-pcie")
-@Deployment(gpus = "8 GPUs (simulated)", interconnect = Deployment.Interconnect.PCIE, tensorParallel = 8,
-    attention = Deployment.Attention.MLA)
+@DeploymentFacts(gpus = "8 GPUs (simulated)", interconnect = DeploymentFacts.Interconnect.PCIE, tensorParallel = 8,
+    attention = DeploymentFacts.Attention.MLA)
 class EmbeddedDeploymentBenchmarkTest {
 
   @Test

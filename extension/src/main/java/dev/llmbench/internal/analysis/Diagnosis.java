@@ -1,7 +1,7 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.Deployment;
 import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
@@ -15,7 +15,7 @@ import java.util.Optional;
  */
 final class Diagnosis {
 
-  static final String DESCRIBE_STEP = "describe the deployment with @Deployment (GPUs, interconnect, parallelism, "
+  static final String DESCRIBE_STEP = "describe the deployment with @DeploymentFacts (GPUs, interconnect, parallelism, "
       + "attention, quantisation) so the analysis can name the likely bound";
 
   /**
@@ -28,7 +28,7 @@ final class Diagnosis {
   private Diagnosis() {}
 
   /** Why throughput at {@code hi} is less than {@code lo}'s scaled by the concurrency. */
-  static Reading bound(SweepLevelResult lo, SweepLevelResult hi, DeploymentFacts facts) {
+  static Reading bound(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts) {
     FindingBuilder.Causes c = new FindingBuilder.Causes();
     List<String> client = ClientCheck.reasons(hi);
     if (!client.isEmpty()) {
@@ -99,25 +99,25 @@ final class Diagnosis {
   }
 
   /** Decode steps that slow as the batch grows: the bound that fits the deployment, with its usual remedies. */
-  private static void decodeBound(DeploymentFacts f, FindingBuilder.Causes c) {
+  private static void decodeBound(DeploymentDescription f, FindingBuilder.Causes c) {
     if (f.isEmpty()) {
       c.likely("memory bandwidth, the interconnect or compute", "per-token time grows with the batch; which of them "
           + "depends on the deployment", DESCRIBE_STEP);
       return;
     }
-    boolean pcieTp = f.interconnect() == Deployment.Interconnect.PCIE && f.tensorParallel() > 1;
+    boolean pcieTp = f.interconnect() == DeploymentFacts.Interconnect.PCIE && f.tensorParallel() > 1;
     if (pcieTp) {
       c.likely("tensor-parallel all-reduce over PCIe", "TP=" + f.tensorParallel() + " over PCIe: every layer ends in "
           + "all-reduces across " + f.tensorParallel() + " GPUs on every decode step, and their cost grows with the batch",
           "cross PCIe less: fewer tensor-parallel ranks with data or pipeline parallelism (e.g. TP=" + Math.max(2,
               f.tensorParallel() / 2) + " x DP=2), expert parallelism for a mixture of experts, or GPUs with NVLink");
     }
-    if (f.attention() == Deployment.Attention.MLA && f.tensorParallel() > 1) {
+    if (f.attention() == DeploymentFacts.Attention.MLA && f.tensorParallel() > 1) {
       c.likely("MLA's latent KV cache replicated across TP ranks", "MLA keeps one latent per token, which tensor "
           + "parallelism cannot split: every rank holds and reads the whole cache, so TP adds no KV capacity",
           "data-parallel attention (SGLang --enable-dp-attention, vLLM data parallel with expert parallel)");
     }
-    if (f.attention() == Deployment.Attention.MHA) {
+    if (f.attention() == DeploymentFacts.Attention.MHA) {
       c.likely("KV-cache reads of multi-head attention", "MHA keeps a K and V per head per token: decode at large "
           + "batches is bound by reading them", "an FP8 KV cache, or a GQA/MQA model");
     }
@@ -125,14 +125,14 @@ final class Diagnosis {
       c.possible("KV-cache reads despite " + f.quantisation(), "weight quantisation cuts the weights read per step, not "
           + "the KV cache each sequence adds", "quantise the KV cache too (FP8 KV cache)");
     }
-    if (f.interconnect() == Deployment.Interconnect.NVLINK && f.tensorParallel() > 1) {
+    if (f.interconnect() == DeploymentFacts.Interconnect.NVLINK && f.tensorParallel() > 1) {
       c.possible("memory bandwidth", "all-reduce over NVLink rarely grows this much with the batch; KV-cache and weight "
           + "reads more often do", "an FP8 KV cache or a larger batch per GPU");
     }
-    if (!pcieTp && f.attention() == Deployment.Attention.UNSPECIFIED) {
+    if (!pcieTp && f.attention() == DeploymentFacts.Attention.UNSPECIFIED) {
       c.likely("memory bandwidth, the interconnect or compute", "per-token time grows with the batch on "
-          + f.describe(), "say more about the deployment (interconnect, parallelism, attention) with @Deployment");
-    } else if (!pcieTp && f.attention() != Deployment.Attention.MHA && !(f.attention() == Deployment.Attention.MLA
+          + f.describe(), "say more about the deployment (interconnect, parallelism, attention) with @DeploymentFacts");
+    } else if (!pcieTp && f.attention() != DeploymentFacts.Attention.MHA && !(f.attention() == DeploymentFacts.Attention.MLA
         && f.tensorParallel() > 1)) {
       c.likely("memory bandwidth", "per-token time grows with the batch on " + f.describe(),
           "an FP8 KV cache or a larger batch per GPU");
@@ -140,11 +140,11 @@ final class Diagnosis {
   }
 
   /** What the bound is called in a headline, given the deployment. */
-  private static String boundName(DeploymentFacts f) {
-    if (f.interconnect() == Deployment.Interconnect.PCIE && f.tensorParallel() > 1) {
+  private static String boundName(DeploymentDescription f) {
+    if (f.interconnect() == DeploymentFacts.Interconnect.PCIE && f.tensorParallel() > 1) {
       return "tensor-parallel all-reduce over PCIe (TP=" + f.tensorParallel() + ")";
     }
-    if (f.attention() == Deployment.Attention.MHA) return "KV-cache reads (memory bandwidth)";
+    if (f.attention() == DeploymentFacts.Attention.MHA) return "KV-cache reads (memory bandwidth)";
     return "memory bandwidth or the interconnect (" + f.describe() + ")";
   }
 }

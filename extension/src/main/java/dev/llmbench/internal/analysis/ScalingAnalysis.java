@@ -2,7 +2,7 @@ package dev.llmbench.internal.analysis;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Finding;
 import dev.llmbench.FindingKind;
 import dev.llmbench.LoadShape;
@@ -58,11 +58,11 @@ public final class ScalingAnalysis {
 
   /** Analyses the closed-loop levels of one workload; without deployment facts. */
   public static ScalingAnalysis of(List<? extends SweepLevelResult> levels) {
-    return of(levels, DeploymentFacts.NONE);
+    return of(levels, DeploymentDescription.NONE);
   }
 
   /** Analyses the closed-loop levels of one workload (one max_tokens and input setting), one level per C. */
-  public static ScalingAnalysis of(List<? extends SweepLevelResult> levels, DeploymentFacts facts) {
+  public static ScalingAnalysis of(List<? extends SweepLevelResult> levels, DeploymentDescription facts) {
     Set<Integer> seen = new HashSet<>();
     List<SweepLevelResult> sorted = levels.stream().filter(l -> l.load() instanceof LoadShape.ClosedLoop && l.succeeded() > 0)
         .map(SweepLevelResult.class::cast).sorted(Comparator.comparingInt(SweepLevelResult::concurrency))
@@ -97,7 +97,7 @@ public final class ScalingAnalysis {
    * Every finding of a sweep: per workload group, the closed-loop reading or the open loop's capacity,
    * then each level's own findings (cold start, instability, ramp and drain, a saturated client).
    */
-  public static List<Finding> all(List<? extends SweepLevelResult> levels, DeploymentFacts facts) {
+  public static List<Finding> all(List<? extends SweepLevelResult> levels, DeploymentDescription facts) {
     List<Finding> all = new ArrayList<>();
     for (Map.Entry<String, List<SweepLevelResult>> group : SweepGroups.of(levels).entrySet()) {
       List<SweepLevelResult> members = group.getValue();
@@ -110,14 +110,14 @@ public final class ScalingAnalysis {
 
   /** The summaries of {@link #all}, without deployment facts: the lines the console prints. */
   public static List<String> findings(List<? extends SweepLevelResult> levels) {
-    return all(levels, DeploymentFacts.NONE).stream().map(Finding::summary).toList();
+    return all(levels, DeploymentDescription.NONE).stream().map(Finding::summary).toList();
   }
 
   private static Finding prefixed(Finding f, String prefix) {
     return new Finding(f.kind(), f.levels(), prefix + f.summary(), f.evidence(), f.causes(), f.ruledOut(), f.nextSteps());
   }
 
-  private Finding headline(DeploymentFacts facts) {
+  private Finding headline(DeploymentDescription facts) {
     Point first = points.get(0);
     Point last = points.get(points.size() - 1);
     SweepLevelResult lo = levels.get(0);
@@ -152,7 +152,7 @@ public final class ScalingAnalysis {
    * The first level under {@value #KNEE_EFFICIENCY} efficiency: a knee when no higher level recovers, a dip
    * (a reading of that level, not a limit of the server) when one does, beyond the noise of both.
    */
-  private Optional<Finding> knee(DeploymentFacts facts) {
+  private Optional<Finding> knee(DeploymentDescription facts) {
     int k = -1;
     for (int i = 1; i < points.size(); i++) {
       if (points.get(i).efficiency() < KNEE_EFFICIENCY) {
@@ -206,7 +206,7 @@ public final class ScalingAnalysis {
    * Throughput stops rising: the lowest level from which no higher level is above it beyond noise,
    * when the highest level has at least twice its concurrency.
    */
-  private Optional<Finding> plateau(DeploymentFacts facts) {
+  private Optional<Finding> plateau(DeploymentDescription facts) {
     int last = levels.size() - 1;
     for (int p = 0; p < last; p++) {
       SweepLevelResult from = levels.get(p);
@@ -235,7 +235,7 @@ public final class ScalingAnalysis {
    * level's noise, when that level's own reading is suspect (a cold start, a partial round, ramp and drain):
    * the few slow requests that widen its interval are then the reason, not chance.
    */
-  private Optional<Finding> drop(int i, DeploymentFacts facts) {
+  private Optional<Finding> drop(int i, DeploymentDescription facts) {
     SweepLevelResult lo = levels.get(i - 1);
     SweepLevelResult hi = levels.get(i);
     double a = Figures.throughput(lo);
@@ -275,7 +275,7 @@ public final class ScalingAnalysis {
   }
 
   /** Contention in the server, only as far as TPOT, TTFT and its gauges bear it out. */
-  private static FindingBuilder.Causes serverContention(SweepLevelResult lo, SweepLevelResult hi, DeploymentFacts facts) {
+  private static FindingBuilder.Causes serverContention(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts) {
     FindingBuilder.Causes c = new FindingBuilder.Causes();
     double tpotLo = Figures.medianMs(lo, Metric.TPOT);
     double tpotHi = Figures.medianMs(hi, Metric.TPOT);

@@ -3,7 +3,7 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ClientLoad;
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.WarmupReport;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -14,11 +14,11 @@ import org.apiguardian.api.API;
  *
  * @param warmup     what the warm-up did; empty when the level had none
  * @param clientLoad the client's own CPU, wake-up lag and events read; empty when not measured
- * @param deployment the suite's {@code @Deployment} facts; empty when it gave none
+ * @param deployment the suite's {@code @DeploymentFacts} facts; empty when it gave none
  */
 @API(status = INTERNAL)
 public record LevelExtras(Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad,
-    Optional<DeploymentFacts> deployment) {
+    Optional<DeploymentDescription> deployment) {
 
   public static final LevelExtras NONE = new LevelExtras(Optional.empty(), Optional.empty(), Optional.empty());
 

@@ -3,7 +3,7 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ClientLoad;
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
@@ -36,7 +36,7 @@ public final class LevelRunner {
 
   /** @param deployment what the suite said about the deployment, carried into the result */
   public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
-      List<Double> percentiles, Optional<DeploymentFacts> deployment, BenchListener listener) {
+      List<Double> percentiles, Optional<DeploymentDescription> deployment, BenchListener listener) {
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
     // Through the same loop as the level, so its first measured request does not pay for a cold code path.

@@ -4,7 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ClientLoad;
 import dev.llmbench.ConfidenceInterval;
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.Finding;
 import dev.llmbench.LoadShape;
@@ -184,7 +184,7 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   }
 
   @Override
-  public Optional<DeploymentFacts> deployment() {
+  public Optional<DeploymentDescription> deploymentDescription() {
     return extras.deployment();
   }
 

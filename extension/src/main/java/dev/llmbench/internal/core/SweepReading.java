@@ -2,7 +2,7 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Finding;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
@@ -18,21 +18,21 @@ public final class SweepReading implements SweepResult {
 
   private final String title;
   private final List<SweepLevelResult> levels;
-  private final Optional<DeploymentFacts> deployment;
+  private final Optional<DeploymentDescription> deployment;
   private final List<Finding> findings;
 
-  public SweepReading(String title, List<? extends SweepLevelResult> levels, Optional<DeploymentFacts> deployment) {
+  public SweepReading(String title, List<? extends SweepLevelResult> levels, Optional<DeploymentDescription> deployment) {
     this.title = title;
     this.levels = List.copyOf(levels);
     this.deployment = deployment;
-    this.findings = ScalingAnalysis.all(this.levels, deployment.orElse(DeploymentFacts.NONE));
+    this.findings = ScalingAnalysis.all(this.levels, deployment.orElse(DeploymentDescription.NONE));
   }
 
   /** The reading of a finished (or partly run) sweep, computed once for all who ask. */
   public static SweepReading of(SweepRun sweep) {
     List<MeasuredLevel> levels = sweep.levels();
     return sweep.memo().get(List.of(SweepReading.class, levels.size()), () -> new SweepReading(sweep.title(), levels,
-        levels.isEmpty() ? Optional.empty() : levels.get(0).deployment()));
+        levels.isEmpty() ? Optional.empty() : levels.get(0).deploymentDescription()));
   }
 
   @Override
@@ -51,7 +51,7 @@ public final class SweepReading implements SweepResult {
   }
 
   @Override
-  public Optional<DeploymentFacts> deployment() {
+  public Optional<DeploymentDescription> deploymentDescription() {
     return deployment;
   }
 

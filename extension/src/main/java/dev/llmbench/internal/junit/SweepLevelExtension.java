@@ -1,6 +1,6 @@
 package dev.llmbench.internal.junit;
 
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServiceLevels;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @param index 1-based position among the sweep's {@code total} levels
  */
 record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles,
-    Optional<DeploymentFacts> deployment)
+    Optional<DeploymentDescription> deployment)
     implements BeforeTestExecutionCallback, InjectingResolver, AfterTestExecutionCallback {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepLevelExtension.class);

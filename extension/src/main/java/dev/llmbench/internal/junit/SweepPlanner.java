@@ -6,8 +6,8 @@ import static dev.llmbench.internal.config.SettingKeys.SWEEP_REQUESTS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_ROUNDS;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.Deployment;
 import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Measurement;
 import dev.llmbench.Rate;
@@ -43,7 +43,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 final class SweepPlanner {
 
   /** The sweep's levels, and what every level shares. */
-  record SweepPlan(List<LevelPlan> levels, ServiceLevels slo, List<Double> percentiles, Optional<DeploymentFacts> deployment) {}
+  record SweepPlan(List<LevelPlan> levels, ServiceLevels slo, List<Double> percentiles, Optional<DeploymentDescription> deployment) {}
 
   /**
    * One point of load and how its display name and automatic sizes follow from it.
@@ -139,7 +139,7 @@ final class SweepPlanner {
         }
       }
     }
-    Optional<DeploymentFacts> deployment = Annotations.nearest(context, Deployment.class).map(DeploymentFacts::of)
+    Optional<DeploymentDescription> deployment = Annotations.nearest(context, DeploymentFacts.class).map(DeploymentDescription::of)
         .filter(d -> !d.isEmpty());
     return new SweepPlan(List.copyOf(plans), slo, percentiles, deployment);
   }

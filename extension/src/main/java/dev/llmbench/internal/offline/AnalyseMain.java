@@ -2,8 +2,8 @@ package dev.llmbench.internal.offline;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Deployment;
 import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Finding;
 import dev.llmbench.FindingKind;
 import dev.llmbench.SweepResult;
@@ -54,7 +54,7 @@ public final class AnalyseMain implements Callable<Integer> {
   String gpus = "";
 
   @Option(names = "--interconnect", description = "PCIE, NVLINK, INFINIBAND, ETHERNET or SINGLE_DEVICE")
-  Deployment.Interconnect interconnect = Deployment.Interconnect.UNSPECIFIED;
+  DeploymentFacts.Interconnect interconnect = DeploymentFacts.Interconnect.UNSPECIFIED;
 
   @Option(names = "--tp", description = "tensor-parallel size")
   int tensorParallel;
@@ -69,7 +69,7 @@ public final class AnalyseMain implements Callable<Integer> {
   int expertParallel;
 
   @Option(names = "--attention", description = "MHA, GQA, MQA or MLA")
-  Deployment.Attention attention = Deployment.Attention.UNSPECIFIED;
+  DeploymentFacts.Attention attention = DeploymentFacts.Attention.UNSPECIFIED;
 
   @Option(names = "--quantisation", description = "e.g. FP8")
   String quantisation = "";
@@ -82,7 +82,7 @@ public final class AnalyseMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    DeploymentFacts facts = new DeploymentFacts(gpus, interconnect, tensorParallel, pipelineParallel, dataParallel,
+    DeploymentDescription facts = new DeploymentDescription(gpus, interconnect, tensorParallel, pipelineParallel, dataParallel,
         expertParallel, attention, quantisation, engine, "");
     SweepResult sweep;
     try {
@@ -93,7 +93,7 @@ public final class AnalyseMain implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     out.println("[llmbench] " + sweep.title());
-    sweep.deployment().ifPresent(d -> out.println("deployment: " + d.describe()));
+    sweep.deploymentDescription().ifPresent(d -> out.println("deployment: " + d.describe()));
     out.print(ConsoleTable.render(sweep.levels()));
     sweep.findings().forEach(f -> out.println(f.text()));
     out.flush();

@@ -3,7 +3,7 @@ package dev.llmbench.internal.offline;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.Rate;
@@ -41,7 +41,7 @@ final class CsvTable {
 
   private CsvTable() {}
 
-  static List<SweepLevelResult> read(Path file, Optional<DeploymentFacts> deployment) {
+  static List<SweepLevelResult> read(Path file, Optional<DeploymentDescription> deployment) {
     List<Map<String, String>> rows = new ArrayList<>();
     try (MappingIterator<Map<String, String>> it = new CsvMapper().readerForMapOf(String.class)
         .with(CsvSchema.emptySchema().withHeader()).readValues(file.toFile())) {
@@ -72,7 +72,7 @@ final class CsvTable {
     return out;
   }
 
-  private static SweepLevelResult level(Map<String, String> row, Path file, Optional<DeploymentFacts> deployment) {
+  private static SweepLevelResult level(Map<String, String> row, Path file, Optional<DeploymentDescription> deployment) {
     Optional<Double> concurrency = number(row, "concurrency", "c", "max_concurrency");
     Optional<Double> rate = number(row, "rate", "request_rate", "rps");
     LoadShape load;

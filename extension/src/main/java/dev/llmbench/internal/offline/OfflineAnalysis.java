@@ -3,7 +3,7 @@ package dev.llmbench.internal.offline;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
 import dev.llmbench.internal.core.SweepReading;
@@ -35,7 +35,7 @@ public final class OfflineAnalysis {
    * @param title      what reports call the sweep; empty for the first path's name
    * @throws IllegalArgumentException naming the file and what it expected, when a path holds no level or cannot be read
    */
-  public static SweepResult read(List<Path> paths, Optional<DeploymentFacts> deployment, Optional<String> title) {
+  public static SweepResult read(List<Path> paths, Optional<DeploymentDescription> deployment, Optional<String> title) {
     if (paths.isEmpty()) throw new IllegalArgumentException("give at least one file or folder to analyse");
     List<SweepLevelResult> levels = new ArrayList<>();
     for (Path p : paths) levels.addAll(levels(p, deployment));
@@ -44,18 +44,18 @@ public final class OfflineAnalysis {
           + "vllm bench serve --save-result JSON files, or the folder of an LLMBench sweep (C=N.json)");
     }
     checkOneLevelPerLoad(levels);
-    Optional<DeploymentFacts> facts = deployment.isPresent() ? deployment
-        : levels.stream().map(SweepLevelResult::deployment).flatMap(Optional::stream).findFirst();
+    Optional<DeploymentDescription> facts = deployment.isPresent() ? deployment
+        : levels.stream().map(SweepLevelResult::deploymentDescription).flatMap(Optional::stream).findFirst();
     return new SweepReading(title.orElse(paths.get(0).toAbsolutePath().normalize().getFileName().toString()), levels, facts);
   }
 
   /** The analysis of levels at hand. */
-  public static SweepResult of(String title, List<? extends SweepLevelResult> levels, DeploymentFacts deployment) {
+  public static SweepResult of(String title, List<? extends SweepLevelResult> levels, DeploymentDescription deployment) {
     if (levels.isEmpty()) throw new IllegalArgumentException("a sweep needs at least one level to analyse");
     return new SweepReading(title, levels, deployment.isEmpty() ? Optional.empty() : Optional.of(deployment));
   }
 
-  private static List<SweepLevelResult> levels(Path path, Optional<DeploymentFacts> deployment) {
+  private static List<SweepLevelResult> levels(Path path, Optional<DeploymentDescription> deployment) {
     if (!Files.exists(path)) throw new IllegalArgumentException(path + " does not exist");
     if (Files.isDirectory(path)) {
       List<Path> files;
@@ -83,7 +83,7 @@ public final class OfflineAnalysis {
   }
 
   /** One file's levels; in a folder, files that are no level of a known kind are passed over. */
-  private static List<SweepLevelResult> file(Path f, Optional<DeploymentFacts> deployment, boolean inFolder) {
+  private static List<SweepLevelResult> file(Path f, Optional<DeploymentDescription> deployment, boolean inFolder) {
     String name = f.getFileName().toString();
     if (name.endsWith(".csv")) return inFolder && requestRecords(f) ? List.of() : CsvTable.read(f, deployment);
     List<SweepLevelResult> out = new ArrayList<>();

@@ -3,8 +3,8 @@ package dev.llmbench.internal.offline;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.ApiStyle;
 import dev.llmbench.ClientLoad;
-import dev.llmbench.Deployment;
 import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Rate;
@@ -44,7 +44,7 @@ final class RunFolder {
     return node.isObject() && node.has("llmbench") && node.path("requests").isArray();
   }
 
-  static SweepLevelResult level(JsonNode root, Optional<DeploymentFacts> given) {
+  static SweepLevelResult level(JsonNode root, Optional<DeploymentDescription> given) {
     JsonNode own = root.path("llmbench");
     int concurrency = own.path("concurrency").asInt();
     double rate = own.path("rate").asDouble(0);
@@ -63,7 +63,7 @@ final class RunFolder {
     EndpointInfo endpoint = new EndpointInfo(own.path("endpoint").asText(""), own.path("model").asText(""), ApiStyle.CHAT,
         Optional.empty(), own.has("server_version") ? Optional.of(own.path("server_version").asText()) : Optional.empty(),
         Duration.ofNanos(Math.round(own.path("time_to_ready_s").asDouble() * 1e9)), List.of());
-    Optional<DeploymentFacts> deployment = given.isPresent() ? given : deployment(own.path("deployment"));
+    Optional<DeploymentDescription> deployment = given.isPresent() ? given : deployment(own.path("deployment_facts"));
     return Recorded.level(own.path("label").asText("C=" + concurrency), load, own.path("max_tokens").asInt(1),
         own.path("prompts").asText("recorded"), endpoint, traces, percentiles, stopReason(own.path("stop_reason").asText()),
         server(own.path("server_metrics")), new LevelExtras(warmup(own.path("warmup")), clientLoad(own.path("client_load")),
@@ -120,12 +120,12 @@ final class RunFolder {
         n.path("events_per_second").asDouble()));
   }
 
-  static Optional<DeploymentFacts> deployment(JsonNode n) {
+  static Optional<DeploymentDescription> deployment(JsonNode n) {
     if (!n.isObject()) return Optional.empty();
-    return Optional.of(new DeploymentFacts(n.path("gpus").asText(""),
-        Deployment.Interconnect.valueOf(n.path("interconnect").asText("UNSPECIFIED")), n.path("tensor_parallel").asInt(),
+    return Optional.of(new DeploymentDescription(n.path("gpus").asText(""),
+        DeploymentFacts.Interconnect.valueOf(n.path("interconnect").asText("UNSPECIFIED")), n.path("tensor_parallel").asInt(),
         n.path("pipeline_parallel").asInt(), n.path("data_parallel").asInt(), n.path("expert_parallel").asInt(),
-        Deployment.Attention.valueOf(n.path("attention").asText("UNSPECIFIED")), n.path("quantisation").asText(""),
+        DeploymentFacts.Attention.valueOf(n.path("attention").asText("UNSPECIFIED")), n.path("quantisation").asText(""),
         n.path("engine").asText(""), n.path("notes").asText("")));
   }
 

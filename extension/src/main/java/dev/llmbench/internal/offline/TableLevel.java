@@ -2,7 +2,7 @@ package dev.llmbench.internal.offline;
 
 import dev.llmbench.ApiStyle;
 import dev.llmbench.ConfidenceInterval;
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Distribution;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.Finding;
@@ -32,7 +32,7 @@ import java.util.Optional;
  */
 record TableLevel(String label, LoadShape load, int maxTokens, String source, long requestCount, long succeeded,
     Duration window, double outputPerSecond, long promptTokens, Map<Metric, SummaryDistribution> latencies,
-    Optional<DeploymentFacts> deployment, List<String> warnings) implements SweepLevelResult {
+    Optional<DeploymentDescription> deployment, List<String> warnings) implements SweepLevelResult {
 
   static final EndpointInfo UNKNOWN = new EndpointInfo("", "", ApiStyle.CHAT, Optional.empty(), Optional.empty(),
       Duration.ZERO, List.of());
@@ -190,6 +190,11 @@ record TableLevel(String label, LoadShape load, int maxTokens, String source, lo
   @Override
   public Optional<DecodeRates> decodeRates() {
     return Optional.empty();
+  }
+
+  @Override
+  public Optional<DeploymentDescription> deploymentDescription() {
+    return deployment;
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.llmbench.internal.offline;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.Rate;
@@ -78,7 +78,7 @@ final class VllmResults {
     return out;
   }
 
-  static SweepLevelResult level(JsonNode r, Path file, Optional<DeploymentFacts> deployment) {
+  static SweepLevelResult level(JsonNode r, Path file, Optional<DeploymentDescription> deployment) {
     int completed = r.path("completed").asInt();
     int failed = r.path("failed").asInt(0);
     Integer concurrency = r.path("max_concurrency").isNumber() ? r.path("max_concurrency").asInt() : fromName(file);
@@ -129,7 +129,7 @@ final class VllmResults {
   }
 
   private static SweepLevelResult measured(JsonNode r, String label, LoadShape load, String source,
-      Optional<DeploymentFacts> deployment) {
+      Optional<DeploymentDescription> deployment) {
     List<RequestTrace> traces = new ArrayList<>();
     JsonNode errors = r.path("errors");
     JsonNode inputs = r.path("input_lens");

@@ -54,7 +54,7 @@ public final class HtmlSummary {
         + "wake-up lag p50 %s p90 %s max %s, %.0f events/s", Formats.percent(c.clientCpuShare()), c.cores(),
         Formats.percent(c.processCpuShare()), Formats.percent(c.machineCpuShare()), Formats.duration(c.wakeupLagP50()),
         Formats.duration(c.wakeupLagP90()), Formats.duration(c.wakeupLagMax()), c.eventsPerSecond())));
-    r.deployment().ifPresent(d -> row(h, "deployment", d.describe()));
+    r.deploymentDescription().ifPresent(d -> row(h, "deployment", d.describe()));
     h.append("</table>");
     h.append(distributionTable(r));
     if (!r.warnings().isEmpty()) {

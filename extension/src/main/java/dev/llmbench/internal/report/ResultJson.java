@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.llmbench.Deployment;
 import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Distribution;
 import dev.llmbench.Finding;
 import dev.llmbench.LoadShape;
@@ -169,20 +169,20 @@ public final class ResultJson {
       n.put("hit_rate", p.hitRate());
       n.put("source", p.source());
     });
-    r.deployment().ifPresent(d -> own.set("deployment", deployment(d)));
+    r.deploymentDescription().ifPresent(d -> own.set("deployment_facts", deployment(d)));
     own.set("findings", findings(r.findings()));
   }
 
   /** The deployment's facts, those said only, and the line reports print. */
-  static ObjectNode deployment(DeploymentFacts d) {
+  static ObjectNode deployment(DeploymentDescription d) {
     ObjectNode n = MAPPER.createObjectNode();
     if (!d.gpus().isEmpty()) n.put("gpus", d.gpus());
-    if (d.interconnect() != Deployment.Interconnect.UNSPECIFIED) n.put("interconnect", d.interconnect().name());
+    if (d.interconnect() != DeploymentFacts.Interconnect.UNSPECIFIED) n.put("interconnect", d.interconnect().name());
     if (d.tensorParallel() > 0) n.put("tensor_parallel", d.tensorParallel());
     if (d.pipelineParallel() > 0) n.put("pipeline_parallel", d.pipelineParallel());
     if (d.dataParallel() > 0) n.put("data_parallel", d.dataParallel());
     if (d.expertParallel() > 0) n.put("expert_parallel", d.expertParallel());
-    if (d.attention() != Deployment.Attention.UNSPECIFIED) n.put("attention", d.attention().name());
+    if (d.attention() != DeploymentFacts.Attention.UNSPECIFIED) n.put("attention", d.attention().name());
     if (!d.quantisation().isEmpty()) n.put("quantisation", d.quantisation());
     if (!d.engine().isEmpty()) n.put("engine", d.engine());
     if (!d.notes().isEmpty()) n.put("notes", d.notes());
@@ -202,14 +202,14 @@ public final class ResultJson {
 
   /** The same document for any sweep's reading, e.g. one read back from files. */
   public static String sweep(SweepResult sweep) {
-    return sweep(sweep.title(), sweep.deployment(), sweep.levels(), sweep.findings());
+    return sweep(sweep.title(), sweep.deploymentDescription(), sweep.levels(), sweep.findings());
   }
 
-  private static String sweep(String title, Optional<DeploymentFacts> deployment, List<? extends SweepLevelResult> all,
+  private static String sweep(String title, Optional<DeploymentDescription> deployment, List<? extends SweepLevelResult> all,
       List<Finding> findings) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("title", title);
-    deployment.ifPresent(d -> root.set("deployment", deployment(d)));
+    deployment.ifPresent(d -> root.set("deployment_facts", deployment(d)));
     ArrayNode levels = root.putArray("levels");
     for (SweepLevelResult l : all) {
       ObjectNode n = levels.addObject();

@@ -1,6 +1,6 @@
 package dev.llmbench.internal.report;
 
-import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Finding;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepReading;
@@ -15,12 +15,12 @@ import java.util.Optional;
  * @param deployment what the suite said about its deployment
  * @param charts     chart name (file name without extension) to SVG document
  */
-record SweepSummary(String title, List<MeasuredLevel> levels, Optional<DeploymentFacts> deployment, String table,
+record SweepSummary(String title, List<MeasuredLevel> levels, Optional<DeploymentDescription> deployment, String table,
     List<Finding> findings, Map<String, String> charts) {
 
   static SweepSummary of(SweepRun sweep, List<MeasuredLevel> levels) {
     return sweep.memo().get(SweepSummary.class, () -> {
-      Optional<DeploymentFacts> deployment = levels.get(0).deployment();
+      Optional<DeploymentDescription> deployment = levels.get(0).deploymentDescription();
       return new SweepSummary(sweep.title(), levels, deployment, ConsoleTable.render(levels),
           SweepReading.of(sweep).findings(), SvgCharts.forSweep(sweep.title(), levels));
     });

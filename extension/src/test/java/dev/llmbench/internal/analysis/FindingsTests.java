@@ -3,8 +3,8 @@ package dev.llmbench.internal.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ClientLoad;
-import dev.llmbench.Deployment;
 import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.ErrorKind;
 import dev.llmbench.Finding;
 import dev.llmbench.FindingKind;
@@ -42,12 +42,12 @@ class FindingsTests {
     return Levels.closed(c).maxTokens(20).warmup(WARM).requests(c * rounds, trace);
   }
 
-  static List<Finding> of(DeploymentFacts facts, SweepLevelResult... levels) {
+  static List<Finding> of(DeploymentDescription facts, SweepLevelResult... levels) {
     return ScalingAnalysis.all(List.of(levels), facts);
   }
 
   static List<Finding> of(SweepLevelResult... levels) {
-    return of(DeploymentFacts.NONE, levels);
+    return of(DeploymentDescription.NONE, levels);
   }
 
   static Finding only(List<Finding> findings, FindingKind kind) {
@@ -124,9 +124,9 @@ class FindingsTests {
     Finding generic = only(of(c1, c8), FindingKind.SCALING);
     assertThat(generic.summary()).contains("each decode step slows as the batch grows (TPOT 47.4 to 205.3 ms)")
         .contains("memory bandwidth or the interconnect");
-    assertThat(generic.nextSteps()).anyMatch(s -> s.startsWith("describe the deployment with @Deployment"));
-    DeploymentFacts mlaOnPcie = new DeploymentFacts("8x H20 96GB", Deployment.Interconnect.PCIE, 8, 0, 0, 0,
-        Deployment.Attention.MLA, "FP8", "vLLM 0.11", "");
+    assertThat(generic.nextSteps()).anyMatch(s -> s.startsWith("describe the deployment with @DeploymentFacts"));
+    DeploymentDescription mlaOnPcie = new DeploymentDescription("8x H20 96GB", DeploymentFacts.Interconnect.PCIE, 8, 0, 0, 0,
+        DeploymentFacts.Attention.MLA, "FP8", "vLLM 0.11", "");
     Finding sharp = only(of(mlaOnPcie, c1, c8), FindingKind.SCALING);
     assertThat(sharp.summary()).contains("bound by tensor-parallel all-reduce over PCIe (TP=8)");
     assertThat(causes(sharp)).startsWith("tensor-parallel all-reduce over PCIe", "MLA's latent KV cache replicated across TP ranks");

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.offset;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.Deployment;
 import dev.llmbench.DeploymentFacts;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Finding;
 import dev.llmbench.FindingKind;
 import dev.llmbench.LlmEndpoint;
@@ -80,8 +80,8 @@ class OfflineAnalysisTests {
     vllm(runs.resolve("openai-chat-infq-concurrency1-Qwen3-8B-20260801-101500.json"), 1, 20, 60.0, 520, 480);
     vllm(runs.resolve("openai-chat-infq-concurrency4-Qwen3-8B-20260801-101600.json"), 4, 20, 58.0, 2200, 2100);
     Files.writeString(runs.resolve("x.pytorch.json"), "[]");
-    SweepResult sweep = SweepAnalysis.read(new DeploymentFacts("8x H20", Deployment.Interconnect.PCIE, 8, 0, 0, 0,
-        Deployment.Attention.MLA, "", "", ""), runs);
+    SweepResult sweep = SweepAnalysis.read(new DeploymentDescription("8x H20", DeploymentFacts.Interconnect.PCIE, 8, 0, 0, 0,
+        DeploymentFacts.Attention.MLA, "", "", ""), runs);
     assertThat(sweep.levels()).extracting(SweepLevelResult::label).containsExactly("C=1", "C=4");
     SweepLevelResult c4 = sweep.levels().get(1);
     assertThat(c4.outputThroughput().perSecond()).isCloseTo(58.0, offset(0.01));
@@ -164,7 +164,7 @@ class OfflineAnalysisTests {
       assertThat(Metric.E2E_LATENCY.distributionOf(back).count()).isEqualTo(live.e2eLatency().count());
     }
     assertThat(read.findings()).extracting(Finding::kind).containsExactlyElementsOf(
-        dev.llmbench.internal.analysis.ScalingAnalysis.all(LIVE, DeploymentFacts.NONE).stream().map(Finding::kind).toList());
+        dev.llmbench.internal.analysis.ScalingAnalysis.all(LIVE, DeploymentDescription.NONE).stream().map(Finding::kind).toList());
   }
 
   static final List<SweepLevelResult> LIVE = new ArrayList<>();
