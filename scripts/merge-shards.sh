@@ -23,12 +23,7 @@ for a in "$@"; do
 done
 case "$OUT" in /*) ;; *) OUT="$OLDPWD/$OUT" ;; esac
 
-if [ ! -f extension/target/classes/dev/llmbench/internal/shard/MergeMain.class ]; then
-  mvn -q -B -pl extension compile || die "could not compile the extension"
-fi
-CP=extension/target/merge-classpath.txt
-if [ ! -s "$CP" ] || [ extension/pom.xml -nt "$CP" ] || [ pom.xml -nt "$CP" ]; then
-  mvn -q -B -pl extension dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$PWD/$CP" \
-    || die "could not resolve the extension's classpath"
-fi
-exec java -cp "extension/target/classes:$(cat "$CP")" dev.llmbench.internal.shard.MergeMain --out "$OUT" "${ARGS[@]}"
+# shellcheck source=scripts/lib-classpath.sh
+. scripts/lib-classpath.sh
+extension_classpath "$PWD" || die "no classpath"
+exec java -cp "$CP" dev.llmbench.internal.shard.MergeMain --out "$OUT" "${ARGS[@]}"

@@ -27,6 +27,11 @@ public final class LlmBenchAssertions {
     return new CapacityAssert(actual);
   }
 
+  /** Assertions on a whole sweep, for a method annotated {@link AfterSweep}. */
+  public static SweepResultAssert assertThat(SweepResult actual) {
+    return new SweepResultAssert(actual);
+  }
+
   public static LlmReplyAssert assertThat(LlmReply actual) {
     return new LlmReplyAssert(actual);
   }

@@ -21,7 +21,8 @@ import org.apiguardian.api.API;
  * void soak(SweepLevelResult r) { ... }
  * }</pre>
  *
- * <p>The setting {@code llmbench.sweep.requests} overrides {@link #requests()} for every sweep.
+ * <p>The settings {@code llmbench.sweep.requests} and {@code llmbench.sweep.rounds} override {@link #requests()}
+ * and {@link #rounds()} for every sweep (a setting wins over both attributes).
  */
 @Target({ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -31,10 +32,22 @@ import org.apiguardian.api.API;
 public @interface Measurement {
 
   /**
-   * Requests per level; 0 for automatic: {@code max(10, 2 x C)} for a closed loop, {@code max(10, 10 s x
-   * rate)} for an open loop. p90 needs 10 samples, p99 needs 100.
+   * Requests per level; 0 for automatic: for a closed loop whole rounds of C, at least {@value #MIN_ROUNDS}
+   * and at least 10 requests ({@code C x max(3, ceil(10 / C))}); for an open loop {@code max(10, 10 s x rate)}.
+   * p90 needs 10 samples, p99 needs 100. A closed-loop count that is not a multiple of C ends with a partial
+   * round, run with fewer than C in flight, and the level says so.
    */
   int requests() default 0;
+
+  /** The fewest whole rounds an automatic closed-loop level runs: one to ramp up, one to drain, one steady. */
+  int MIN_ROUNDS = 3;
+
+  /**
+   * Closed loop only: whole rounds of C requests per level ({@code requests = rounds x C}), so every level
+   * runs with C in flight from its first request to its last round; 0 for {@link #requests()}. Set one of
+   * the two, not both.
+   */
+  int rounds() default 0;
 
   /** Bound each level by time instead ({@code 30s}, {@code 2m}); requests in flight get {@link #grace()} to finish. */
   String duration() default "";

@@ -106,6 +106,14 @@ public interface SweepLevelResult {
   /** The most requests in flight at once (vLLM's {@code max_concurrent_requests}). */
   int peakConcurrency();
 
+  /**
+   * A closed loop's steady part, with all C in flight, and its output throughput; empty for an open loop,
+   * or when C were never in flight together.
+   */
+  default Optional<SteadyState> steadyState() {
+    return Optional.empty();
+  }
+
   // ----- latency distributions of the successful requests
 
   Distribution ttft();
@@ -127,15 +135,43 @@ public interface SweepLevelResult {
 
   StopReason stopReason();
 
+  /** What measuring the level cost the client itself (CPU, wake-up lag, events read); empty when not measured. */
+  default Optional<ClientLoad> clientLoad() {
+    return Optional.empty();
+  }
+
+  /** What the level's warm-up did; empty when it had none. */
+  default Optional<WarmupReport> warmup() {
+    return Optional.empty();
+  }
+
   /** What the server's Prometheus {@code /metrics} said about the level, when it has them. */
   Optional<ServerMetrics> serverMetrics();
 
   /** The client's token totals next to the server's counter deltas, when the server's family is known. */
   Optional<TokenCrossCheck> tokenCrossCheck();
 
+  /** How much of the level's prompts the server says it took from its prefix cache, when it says so. */
+  default Optional<PrefixCacheUse> prefixCache() {
+    return Optional.empty();
+  }
+
   /** The client's decode rate next to the one the server reports in {@code timings}, when it does (llama.cpp). */
   Optional<DecodeRates> decodeRates();
 
   /** Things a reader should know before trusting the figures: estimates, too few samples, mismatches. */
   List<String> warnings();
+
+  /**
+   * What the level says about itself, as data: a cold start, instability, ramp and drain, a client that
+   * may have set its figures (docs/findings.md). Findings across levels come with the sweep's {@link SweepResult}.
+   */
+  default List<Finding> findings() {
+    return List.of();
+  }
+
+  /** What the suite said about its deployment with {@link DeploymentFacts}, when it said anything. */
+  default Optional<DeploymentDescription> deploymentDescription() {
+    return Optional.empty();
+  }
 }

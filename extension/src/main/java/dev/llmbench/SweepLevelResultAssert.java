@@ -118,6 +118,22 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     }
   }
 
+  /**
+   * The level says none of the given kinds about itself ({@link SweepLevelResult#findings()}: a cold start,
+   * instability, ramp and drain, a saturated client); each one it does say is listed with its evidence.
+   */
+  public SweepLevelResultAssert hasNoFindings(FindingKind... kinds) {
+    isNotNull();
+    if (kinds.length == 0) throw new IllegalArgumentException("name the kinds, e.g. hasNoFindings(FindingKind.COLD_START)");
+    List<FindingKind> wanted = List.of(kinds);
+    List<Finding> found = actual.findings().stream().filter(f -> wanted.contains(f.kind())).toList();
+    if (!found.isEmpty()) {
+      failWithMessage("%s: expected no finding of kind %s but found %d:%n  - %s", actual.label(), wanted, found.size(),
+          String.join("\n  - ", found.stream().map(f -> f.text().replace("\n", "\n    ")).toList()));
+    }
+    return this;
+  }
+
   // ----- throughputs and fractions
 
   public AbstractDoubleAssert<?> outputThroughput() {

@@ -56,4 +56,25 @@ public @interface Workload {
 
   /** Seed of the prompt order, the synthetic prompts and an open loop's arrival times. */
   long seed() default 42;
+
+  /**
+   * Whether requests may be served from the server's prefix cache: by default ({@link PrefixCache#AVOID})
+   * every prompt begins with a marker unique to the run, the level and the request, so no level reads an
+   * earlier level's (or the warm-up's) cached prompts and levels stay comparable; {@link PrefixCache#REUSE}
+   * sends the prompts as they are, to measure with reuse on purpose.
+   */
+  PrefixCache prefixCache() default PrefixCache.AVOID;
+
+  /** How prompts meet the server's prefix cache (vLLM and SGLang prefix caching, llama.cpp's prompt cache). */
+  enum PrefixCache {
+    /**
+     * Each prompt's first message (and, for the completions API, its last) starts with 8 hex digits unique
+     * to the run, level and request: vLLM hashes prompts in blocks of 16 tokens, each chained to the one
+     * before, and llama.cpp reuses the longest common prefix, so a difference in the first tokens leaves
+     * nothing to reuse beyond what a chat template puts before the message.
+     */
+    AVOID,
+    /** Prompts as they are: repeated prompts, and prompts sharing a prefix, may be served from the cache. */
+    REUSE
+  }
 }

@@ -1,13 +1,16 @@
 package dev.llmbench.testkit;
 
 import dev.llmbench.ApiStyle;
+import dev.llmbench.ClientLoad;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Rate;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.StopReason;
+import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.core.LevelExtras;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;
@@ -40,6 +43,8 @@ public final class Levels {
   private int inputTokens;
   private ServerMetrics server;
   private EndpointInfo endpoint = ENDPOINT;
+  private WarmupReport warmup;
+  private ClientLoad clientLoad;
 
   private Levels(LoadShape load, String label) {
     this.load = load;
@@ -102,11 +107,21 @@ public final class Levels {
     return this;
   }
 
+  public Levels warmup(WarmupReport warmup) {
+    this.warmup = warmup;
+    return this;
+  }
+
+  public Levels clientLoad(ClientLoad clientLoad) {
+    this.clientLoad = clientLoad;
+    return this;
+  }
+
   public MeasuredLevel build() {
     PromptSource prompts = inputTokens > 0 ? PromptSource.synthetic(inputTokens, 1) : PromptSource.builtIn(1);
     LevelPlan plan = new LevelPlan(label, load, new StopRule.Count(Math.max(1, traces.size())),
         new WorkloadPlan(maxTokens, inputTokens, true, null, prompts), 0, 1);
     return new MeasuredLevel(plan, endpoint, traces.stream().map(RequestMetrics::of).toList(), slo, percentiles,
-        StopReason.REQUEST_COUNT, server, List.of());
+        StopReason.REQUEST_COUNT, server, List.of(), new LevelExtras(Optional.ofNullable(warmup), Optional.ofNullable(clientLoad)));
   }
 }

@@ -2,11 +2,15 @@ package dev.llmbench.samples;
 
 import static dev.llmbench.LlmBenchAssertions.assertThat;
 
+import dev.llmbench.AfterSweep;
 import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.DeploymentFacts;
+import dev.llmbench.FindingKind;
 import dev.llmbench.LlmClient;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.SweepResult;
 import dev.llmbench.Workload;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -17,6 +21,8 @@ import org.junit.jupiter.api.Test;
  * PCIe GPUs); point it at a real server with {@code -Dllmbench.base-url=http://host:8000}.
  */
 @LlmEndpoint(embeddedProfile = "mla-pcie")
+@DeploymentFacts(gpus = "8 GPUs (simulated)", interconnect = DeploymentFacts.Interconnect.PCIE, tensorParallel = 8,
+    attention = DeploymentFacts.Attention.MLA)
 class EmbeddedDeploymentBenchmarkTest {
 
   @Test
@@ -43,5 +49,12 @@ class EmbeddedDeploymentBenchmarkTest {
         .meetsSlo();
     assertThat(level).outputThroughput().isGreaterThan(40.0 * Math.min(level.concurrency(), 12));
     assertThat(level).e2eLatency().p90().isLessThan(Duration.ofSeconds(5));
+  }
+
+  /** Once, after the last level: the sweep as a whole, as the analysis reads it (its own test in reports). */
+  @AfterSweep("throughputScalesWithLoad")
+  void scalesWithoutFallingOrFailing(SweepResult sweep) {
+    assertThat(sweep).hasNoFindings(FindingKind.ERROR_GROWTH, FindingKind.THROUGHPUT_DROP);
+    assertThat(sweep).scalingEfficiencyAt(4).isGreaterThan(0.5); // the profile gives about 88%
   }
 }

@@ -4,10 +4,12 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.DecodeRates;
 import dev.llmbench.Distribution;
-import dev.llmbench.TokenCrossCheck;
+import dev.llmbench.LoadShape;
+import dev.llmbench.StopReason;
+import dev.llmbench.SweepLevelResult;
 import dev.llmbench.TokenSource;
+import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.format.Formats;
-import dev.llmbench.internal.metrics.LevelStatistics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,30 +22,73 @@ public final class LevelWarnings {
 
   private LevelWarnings() {}
 
-  public static List<String> of(LevelStatistics stats, List<Double> percentiles, Optional<TokenCrossCheck> crossCheck,
-      List<String> notes) {
+  /**
+   * @param chunkTokenMismatches successful requests whose usage and chunk count differ by more than 10%
+   * @param notes                warnings gathered while measuring, listed first
+   */
+  public static List<String> of(SweepLevelResult level, long chunkTokenMismatches, List<String> notes) {
     List<String> w = new ArrayList<>(notes);
-    if (stats.chunkTokenMismatches() > 0) {
-      w.add(stats.chunkTokenMismatches() + " of " + stats.succeeded() + " requests: the server's usage and the number of "
+    if (chunkTokenMismatches > 0) {
+      w.add(chunkTokenMismatches + " of " + level.succeeded() + " requests: the server's usage and the number of "
           + "streamed chunks differ by more than 10% (several tokens per chunk, e.g. speculative decoding or a reasoning "
           + "parser); token counts use the server's usage");
     }
-    if (stats.tokenSource() == TokenSource.CHUNK_COUNT_ESTIMATE || stats.tokenSource() == TokenSource.MIXED) {
+    if (level.tokenSource() == TokenSource.CHUNK_COUNT_ESTIMATE || level.tokenSource() == TokenSource.MIXED) {
       w.add("the server sent no usage for some requests: their output tokens are estimated from chunk counts "
           + "(it may need stream_options.include_usage)");
     }
-    Distribution e2e = stats.e2eLatency();
-    for (double p : percentiles) {
+    Distribution e2e = level.e2eLatency();
+    for (double p : level.percentiles()) {
       if (!e2e.isEmpty() && !e2e.supports(p)) {
         w.add(Formats.percentile(p) + " rests on " + e2e.count() + " requests and is only the maximum; it needs at least "
             + Distribution.samplesNeeded(p));
       }
     }
-    crossCheck.filter(c -> !c.matches()).ifPresent(c -> w.add("server counters disagree with the client: " + c));
-    stats.decodeRates().filter(d -> !d.agree()).ifPresent(d -> w.add(String.format(Locale.ROOT,
+    level.tokenCrossCheck().filter(c -> !c.matches()).ifPresent(c -> w.add("server counters disagree with the client: " + c));
+    level.decodeRates().filter(d -> !d.agree()).ifPresent(d -> w.add(String.format(Locale.ROOT,
         "decode rate: the client measured %.1f tok/s per request (1 / TPOT, median), the server's timings say %.1f "
             + "(predicted_per_second, median): they differ by more than %s", d.client(), d.server(),
         Formats.percent(DecodeRates.TOLERANCE))));
+    level.warmup().ifPresent(warmup -> warmup(level, warmup, w));
+    partialRound(level).ifPresent(w::add);
+    steadyStateGap(level).ifPresent(w::add);
     return List.copyOf(w);
+  }
+
+  /** A warm-up that failed, or never had its target in flight, may have left a cold path to the level. */
+  static void warmup(SweepLevelResult l, WarmupReport warmup, List<String> w) {
+    if (warmup.failed() > 0) {
+      w.add(warmup.failed() + " of " + warmup.requests() + " warm-up requests failed " + warmup.errorsByType()
+          + ": the server may not have been warm when the level began");
+    }
+    if (warmup.target() > 0 && warmup.target() < l.concurrency()) {
+      w.add("the warm-up sends " + warmup.requests() / warmup.rounds() + " requests, fewer than C=" + l.concurrency()
+          + ": it cannot run a batch of " + l.concurrency() + " before the level; use @Warmup(requests = -1)");
+    } else if (!warmup.reachedTarget() && warmup.failed() == 0) {
+      w.add("the warm-up never had " + warmup.target() + " requests in flight together (at most " + warmup.peakInFlight()
+          + " in " + warmup.rounds() + " rounds of max_tokens " + warmup.maxTokens() + "): a cold path for a batch of "
+          + warmup.target() + " may land in the measurement; raise @Warmup(maxTokens)");
+    }
+  }
+
+  /** A closed loop whose count is not a multiple of C ends with a round run at less than C. */
+  public static Optional<String> partialRound(SweepLevelResult l) {
+    if (!(l.load() instanceof LoadShape.ClosedLoop) || l.stopReason() != StopReason.REQUEST_COUNT) return Optional.empty();
+    long n = l.requestCount();
+    int c = l.concurrency();
+    if (n % c == 0) return Optional.empty();
+    return Optional.of(String.format(Locale.ROOT, "%d requests at C=%d are %d whole round(s) and one of %d: "
+        + "that last round ran with %d in flight, not %d, and reads low; use a multiple of C or @Measurement(rounds = N)",
+        n, c, n / c, n % c, n % c, c));
+  }
+
+  /** Ramp and drain moved the window's throughput away from the steady part's by more than the window's noise. */
+  public static Optional<String> steadyStateGap(SweepLevelResult l) {
+    return l.steadyState().filter(s -> l.succeeded() > 1 && Noise.differ(s.outputThroughput().perSecond(), 0,
+        l.outputThroughput().perSecond(), Noise.throughput(l))).map(s -> String.format(Locale.ROOT,
+        "ramp-up and drain took %s of the window (%s and %s): output throughput over the steady part, with all %d "
+            + "in flight, is %.1f tok/s against %.1f tok/s over the whole window, more apart than the window's noise (±%s)",
+        Formats.percent(s.rampAndDrainShare()), Formats.duration(s.ramp()), Formats.duration(s.drain()), s.inFlight(),
+        s.outputThroughput().perSecond(), l.outputThroughput().perSecond(), Formats.percent(Noise.throughput(l))));
   }
 }

@@ -2,26 +2,37 @@ package dev.llmbench.internal.analysis;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.DeploymentDescription;
+import dev.llmbench.Finding;
+import dev.llmbench.FindingKind;
 import dev.llmbench.LoadShape;
+import dev.llmbench.Metric;
 import dev.llmbench.RequestResult;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
- * Reads a concurrency sweep the way an engineer reads the table: where throughput stops scaling, where
- * it falls, and what that suggests.
+ * Reads a sweep the way an engineer reads the table: how throughput scales, where it stops, where it
+ * falls or a latency falls with load, and what that suggests, each reading checked against the levels'
+ * own noise and against what TPOT, TTFT and the server's gauges did.
  */
 @API(status = INTERNAL)
 public final class ScalingAnalysis {
 
-  /** Efficiency below this at the top level means the deployment is bound by something other than compute. */
+  /** Efficiency below this at the top level means the deployment is bound by something other than batching. */
   static final double POOR_EFFICIENCY = 0.5;
+
+  /** Efficiency below this is a knee (or a dip, when a higher level recovers). */
+  public static final double KNEE_EFFICIENCY = 0.8;
 
   /** An open-loop level is past saturation when its late requests take this much longer than its early ones. */
   static final double QUEUE_GROWTH = 1.5;
@@ -35,79 +46,336 @@ public final class ScalingAnalysis {
    */
   public record Point(int concurrency, double throughput, double efficiency) {}
 
+  private final List<SweepLevelResult> levels;
   private final List<Point> points;
-  private final List<String> findings;
+  private final List<Finding> findings;
 
-  private ScalingAnalysis(List<Point> points, List<String> findings) {
+  private ScalingAnalysis(List<SweepLevelResult> levels, List<Point> points, List<Finding> findings) {
+    this.levels = levels;
     this.points = points;
     this.findings = findings;
   }
 
-  /** Analyses the closed-loop levels of a sweep; levels of one max_tokens/input setting only. */
+  /** Analyses the closed-loop levels of one workload; without deployment facts. */
   public static ScalingAnalysis of(List<? extends SweepLevelResult> levels) {
+    return of(levels, DeploymentDescription.NONE);
+  }
+
+  /** Analyses the closed-loop levels of one workload (one max_tokens and input setting), one level per C. */
+  public static ScalingAnalysis of(List<? extends SweepLevelResult> levels, DeploymentDescription facts) {
+    Set<Integer> seen = new HashSet<>();
     List<SweepLevelResult> sorted = levels.stream().filter(l -> l.load() instanceof LoadShape.ClosedLoop && l.succeeded() > 0)
-        .map(SweepLevelResult.class::cast).sorted(Comparator.comparingInt(SweepLevelResult::concurrency)).toList();
+        .map(SweepLevelResult.class::cast).sorted(Comparator.comparingInt(SweepLevelResult::concurrency))
+        .filter(l -> seen.add(l.concurrency())).toList();
     List<Point> points = new ArrayList<>();
-    List<String> findings = new ArrayList<>();
-    if (sorted.isEmpty()) return new ScalingAnalysis(points, List.of("no level completed a request: nothing to analyse"));
+    List<Finding> findings = new ArrayList<>();
+    if (sorted.isEmpty()) {
+      findings.add(new FindingBuilder(FindingKind.SCALING, "no level completed a request: nothing to analyse", levels).build());
+      return new ScalingAnalysis(sorted, points, findings);
+    }
     SweepLevelResult base = sorted.get(0);
-    double perStream = base.outputThroughput().perSecond() / base.concurrency();
+    double perStream = Figures.throughput(base) / base.concurrency();
     for (SweepLevelResult l : sorted) {
-      double t = l.outputThroughput().perSecond();
+      double t = Figures.throughput(l);
       points.add(new Point(l.concurrency(), t, perStream == 0 ? 0 : t / (l.concurrency() * perStream)));
     }
-    for (int i = 1; i < points.size(); i++) {
-      Point prev = points.get(i - 1);
-      Point cur = points.get(i);
-      if (cur.throughput() < prev.throughput() * 0.97) {
-        findings.add(String.format(Locale.ROOT,
-            "throughput fell from %.1f tok/s at C=%d to %.1f tok/s at C=%d: more load made the server slower, "
-                + "typical of contention (interconnect, KV-cache preemption or a CPU-bound scheduler)",
-            prev.throughput(), prev.concurrency(), cur.throughput(), cur.concurrency()));
-      }
+    ScalingAnalysis a = new ScalingAnalysis(sorted, points, findings);
+    if (sorted.size() > 1) {
+      findings.add(a.headline(facts));
+      a.knee(facts).ifPresent(findings::add);
+      a.plateau(facts).ifPresent(findings::add);
     }
-    if (points.size() > 1) {
-      Point first = points.get(0);
-      Point last = points.get(points.size() - 1);
-      double load = (double) last.concurrency() / first.concurrency();
-      double gain = first.throughput() == 0 ? 0 : last.throughput() / first.throughput();
-      String summary = String.format(Locale.ROOT,
-          "%.0fx the concurrency (C=%d to C=%d) gave %.1fx the throughput (%.1f to %.1f tok/s): scaling efficiency %.0f%%",
-          load, first.concurrency(), last.concurrency(), gain, first.throughput(), last.throughput(), last.efficiency() * 100);
-      if (last.efficiency() < POOR_EFFICIENCY) {
-        summary += "; each decode step slows as the batch grows, so the deployment is bound by memory bandwidth "
-            + "or the interconnect (on GPUs) or by compute (on CPUs), not by how many requests it batches";
-      } else {
-        summary += "; the server batches well up to this load";
-      }
-      findings.add(0, summary);
-      Point knee = null;
-      for (Point p : points) {
-        if (p.efficiency() < 0.8) {
-          knee = p;
-          break;
-        }
-      }
-      if (knee != null && knee != first) {
-        findings.add(String.format(Locale.ROOT, "scaling efficiency first drops below 80%% at C=%d (%.0f%%)",
-            knee.concurrency(), knee.efficiency() * 100));
-      }
+    for (int i = 1; i < sorted.size(); i++) {
+      a.drop(i, facts).ifPresent(findings::add);
+      a.latencyFalls(i).ifPresent(findings::add);
+      a.errorGrowth(i).ifPresent(findings::add);
     }
-    return new ScalingAnalysis(List.copyOf(points), List.copyOf(findings));
+    return new ScalingAnalysis(sorted, List.copyOf(points), List.copyOf(findings));
   }
 
   /**
-   * Findings for a whole sweep: per workload group, the closed-loop scaling reading, or for an open loop
-   * where the server stops keeping up with the offered rate.
+   * Every finding of a sweep: per curve (deployment and workload), the closed-loop reading or the open
+   * loop's capacity, then each level's own findings (cold start, instability, ramp and drain, a saturated
+   * client). A curve's own deployment facts win over {@code facts}.
    */
+  public static List<Finding> all(List<? extends SweepLevelResult> levels, DeploymentDescription facts) {
+    List<Finding> all = new ArrayList<>();
+    for (Map.Entry<String, List<SweepLevelResult>> group : SweepGroups.curves(levels).entrySet()) {
+      List<SweepLevelResult> members = group.getValue();
+      DeploymentDescription own = members.get(0).deploymentDescription().orElse(facts);
+      List<Finding> found = members.get(0).load() instanceof LoadShape.OpenLoop ? openLoop(members) : of(members, own).findings();
+      found.forEach(f -> all.add(group.getKey().isEmpty() ? f : prefixed(f, "[" + group.getKey() + "] ")));
+    }
+    for (SweepLevelResult l : levels) all.addAll(l.findings());
+    return List.copyOf(all);
+  }
+
+  /** The summaries of {@link #all}, without deployment facts: the lines the console prints. */
   public static List<String> findings(List<? extends SweepLevelResult> levels) {
-    List<String> all = new ArrayList<>();
-    SweepGroups.of(levels).forEach((group, members) -> {
-      String prefix = group.isEmpty() ? "" : "[" + group + "] ";
-      List<String> found = members.get(0).load() instanceof LoadShape.OpenLoop ? openLoop(members) : of(members).findings();
-      found.forEach(f -> all.add(prefix + f));
+    return all(levels, DeploymentDescription.NONE).stream().map(Finding::summary).toList();
+  }
+
+  private static Finding prefixed(Finding f, String prefix) {
+    return new Finding(f.kind(), f.levels(), prefix + f.summary(), f.evidence(), f.causes(), f.ruledOut(), f.nextSteps());
+  }
+
+  private Finding headline(DeploymentDescription facts) {
+    Point first = points.get(0);
+    Point last = points.get(points.size() - 1);
+    SweepLevelResult lo = levels.get(0);
+    SweepLevelResult hi = levels.get(levels.size() - 1);
+    double load = (double) last.concurrency() / first.concurrency();
+    double gain = first.throughput() == 0 ? 0 : last.throughput() / first.throughput();
+    String summary = String.format(Locale.ROOT,
+        "%.0fx the concurrency (C=%d to C=%d) gave %.1fx the throughput (%.1f to %.1f tok/s): scaling efficiency %.0f%%",
+        load, first.concurrency(), last.concurrency(), gain, first.throughput(), last.throughput(), last.efficiency() * 100);
+    FindingBuilder.Causes causes = new FindingBuilder.Causes();
+    if (last.efficiency() < POOR_EFFICIENCY) {
+      Diagnosis.Reading reading = Diagnosis.bound(lo, hi, facts);
+      summary += "; " + reading.clause();
+      causes = reading.causes();
+    } else {
+      summary += "; the server batches well up to this load";
+    }
+    FindingBuilder b = new FindingBuilder(FindingKind.SCALING, summary, List.of(lo, hi))
+        .evidence("output throughput at " + lo.label(), first.throughput(), "tok/s")
+        .evidence("output throughput at " + hi.label(), last.throughput(), "tok/s")
+        .evidence("scaling efficiency at " + hi.label(), last.efficiency(), "fraction")
+        .evidence("TPOT median at " + lo.label(), Figures.medianMs(lo, Metric.TPOT), "ms")
+        .evidence("TPOT median at " + hi.label(), Figures.medianMs(hi, Metric.TPOT), "ms")
+        .evidence("TTFT median at " + lo.label(), Figures.medianMs(lo, Metric.TTFT), "ms")
+        .evidence("TTFT median at " + hi.label(), Figures.medianMs(hi, Metric.TTFT), "ms");
+    Figures.gauge(hi, Figures.WAITING).ifPresent(w -> b.evidence("server requests waiting at " + hi.label() + ", peak", w,
+        "requests"));
+    return b.add(causes).build();
+  }
+
+  /**
+   * The first level under {@value #KNEE_EFFICIENCY} efficiency: a knee when no higher level recovers, a dip
+   * (a reading of that level, not a limit of the server) when one does, beyond the noise of both.
+   */
+  private Optional<Finding> knee(DeploymentDescription facts) {
+    int k = -1;
+    for (int i = 1; i < points.size(); i++) {
+      if (points.get(i).efficiency() < KNEE_EFFICIENCY) {
+        k = i;
+        break;
+      }
+    }
+    if (k < 0) return Optional.empty();
+    Point knee = points.get(k);
+    SweepLevelResult at = levels.get(k);
+    for (int j = k + 1; j < points.size(); j++) {
+      Point later = points.get(j);
+      if (later.efficiency() >= KNEE_EFFICIENCY
+          && Noise.differ(later.efficiency(), efficiencyNoise(j), knee.efficiency(), efficiencyNoise(k))) {
+        return Optional.of(dip(k, j));
+      }
+    }
+    String summary = String.format(Locale.ROOT, "scaling efficiency first drops below 80%% at C=%d (%.0f%%)",
+        knee.concurrency(), knee.efficiency() * 100);
+    Diagnosis.Reading reading = Diagnosis.bound(levels.get(0), at, facts);
+    FindingBuilder b = new FindingBuilder(FindingKind.KNEE, summary + ": " + reading.clause(), List.of(at))
+        .evidence("scaling efficiency at " + at.label(), knee.efficiency(), "fraction")
+        .evidence("efficiency noise", efficiencyNoise(k), "fraction");
+    for (int j = k + 1; j < points.size(); j++) {
+      b.evidence("scaling efficiency at " + levels.get(j).label(), points.get(j).efficiency(), "fraction");
+    }
+    return Optional.of(b.add(reading.causes()).build());
+  }
+
+  private Finding dip(int k, int j) {
+    Point knee = points.get(k);
+    Point later = points.get(j);
+    SweepLevelResult at = levels.get(k);
+    String summary = String.format(Locale.ROOT, "scaling efficiency dips below 80%% at C=%d (%.0f%%) and recovers to %.0f%% "
+        + "at C=%d: a reading of C=%d, not a limit of the server", knee.concurrency(), knee.efficiency() * 100,
+        later.efficiency() * 100, later.concurrency(), knee.concurrency());
+    FindingBuilder b = new FindingBuilder(FindingKind.DIP, summary, List.of(at, levels.get(j)))
+        .evidence("scaling efficiency at " + at.label(), knee.efficiency(), "fraction")
+        .evidence("scaling efficiency at " + levels.get(j).label(), later.efficiency(), "fraction")
+        .evidence("efficiency noise at " + at.label(), efficiencyNoise(k), "fraction");
+    b.add(ReadingCauses.cold(at)).add(ReadingCauses.sampleSize(at, Double.NaN)).add(ReadingCauses.client(at));
+    return b.build();
+  }
+
+  /** Relative noise of a level's efficiency: its throughput's and the base level's, combined. */
+  private double efficiencyNoise(int i) {
+    return Math.hypot(Noise.throughput(levels.get(i)), Noise.throughput(levels.get(0)));
+  }
+
+  /**
+   * Throughput stops rising: the lowest level from which no higher level is above it beyond noise,
+   * when the highest level has at least twice its concurrency.
+   */
+  private Optional<Finding> plateau(DeploymentDescription facts) {
+    int last = levels.size() - 1;
+    for (int p = 0; p < last; p++) {
+      SweepLevelResult from = levels.get(p);
+      boolean flat = true;
+      for (int j = p + 1; j <= last && flat; j++) {
+        SweepLevelResult l = levels.get(j);
+        if (Figures.throughput(l) > Figures.throughput(from) && Noise.throughputsDiffer(from, l)) flat = false;
+      }
+      if (!flat) continue;
+      if (levels.get(last).concurrency() < 2 * from.concurrency()) return Optional.empty();
+      SweepLevelResult top = levels.get(last);
+      String summary = String.format(Locale.ROOT, "throughput stops rising at C=%d (%.1f tok/s): up to C=%d adds nothing "
+          + "beyond noise", from.concurrency(), Figures.throughput(from), top.concurrency());
+      Diagnosis.Reading reading = Diagnosis.bound(from, top, facts);
+      FindingBuilder b = new FindingBuilder(FindingKind.PLATEAU, summary + "; " + reading.clause(), levels.subList(p, last + 1));
+      for (int j = p; j <= last; j++) {
+        b.evidence("output throughput at " + levels.get(j).label(), Figures.throughput(levels.get(j)), "tok/s");
+      }
+      return Optional.of(b.add(reading.causes()).build());
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Throughput falls from level {@code i - 1} to {@code i} beyond the noise of both; or, within the higher
+   * level's noise, when that level's own reading is suspect (a cold start, a partial round, ramp and drain):
+   * the few slow requests that widen its interval are then the reason, not chance.
+   */
+  private Optional<Finding> drop(int i, DeploymentDescription facts) {
+    SweepLevelResult lo = levels.get(i - 1);
+    SweepLevelResult hi = levels.get(i);
+    double a = Figures.throughput(lo);
+    double b = Figures.throughput(hi);
+    if (b >= a) return Optional.empty();
+    boolean beyondNoise = Noise.throughputsDiffer(lo, hi);
+    Optional<String> suspect = suspectReading(hi);
+    if (!beyondNoise && (suspect.isEmpty() || !Noise.differ(a, Noise.FLOOR, b, Noise.FLOOR))) return Optional.empty();
+    double noise = Math.hypot(a * Noise.throughput(lo), b * Noise.throughput(hi));
+    String summary = beyondNoise
+        ? String.format(Locale.ROOT, "throughput fell from %.1f tok/s at C=%d to %.1f tok/s at C=%d, beyond the noise of "
+            + "both (±%s, ±%s): more load, less done", a, lo.concurrency(), b, hi.concurrency(),
+            Formats.percent(Noise.throughput(lo)), Formats.percent(Noise.throughput(hi)))
+        : String.format(Locale.ROOT, "throughput fell from %.1f tok/s at C=%d to %.1f tok/s at C=%d, within C=%d's noise "
+            + "(±%s), which its %s makes wide: %s's reading is suspect before the server is", a, lo.concurrency(), b,
+            hi.concurrency(), hi.concurrency(), Formats.percent(Noise.throughput(hi)), suspect.get(), hi.label());
+    FindingBuilder f = new FindingBuilder(FindingKind.THROUGHPUT_DROP, summary, List.of(lo, hi))
+        .evidence("output throughput at " + lo.label(), a, "tok/s").evidence("output throughput at " + hi.label(), b, "tok/s")
+        .evidence("noise at " + lo.label(), Noise.throughput(lo), "fraction")
+        .evidence("noise at " + hi.label(), Noise.throughput(hi), "fraction")
+        .evidence("TPOT median at " + lo.label(), Figures.medianMs(lo, Metric.TPOT), "ms")
+        .evidence("TPOT median at " + hi.label(), Figures.medianMs(hi, Metric.TPOT), "ms")
+        .evidence("TTFT median at " + lo.label(), Figures.medianMs(lo, Metric.TTFT), "ms")
+        .evidence("TTFT median at " + hi.label(), Figures.medianMs(hi, Metric.TTFT), "ms");
+    f.add(ReadingCauses.cold(hi)).add(ReadingCauses.sampleSize(hi, (a - b) / noise)).add(ReadingCauses.client(hi))
+        .add(ReadingCauses.prefixCache(lo, hi));
+    f.add(serverContention(lo, hi, facts));
+    return Optional.of(f.build());
+  }
+
+  /** What makes a level's own reading suspect, as a phrase: its cold start, its partial round, its ramp and drain. */
+  private static Optional<String> suspectReading(SweepLevelResult l) {
+    if (l.findings().stream().anyMatch(f -> f.kind() == FindingKind.COLD_START)) return Optional.of("cold start");
+    if (LevelWarnings.partialRound(l).isPresent()) return Optional.of("partial last round");
+    if (LevelWarnings.steadyStateGap(l).isPresent()) return Optional.of("ramp-up and drain");
+    return Optional.empty();
+  }
+
+  /** Contention in the server, only as far as TPOT, TTFT and its gauges bear it out. */
+  private static FindingBuilder.Causes serverContention(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts) {
+    FindingBuilder.Causes c = new FindingBuilder.Causes();
+    double tpotLo = Figures.medianMs(lo, Metric.TPOT);
+    double tpotHi = Figures.medianMs(hi, Metric.TPOT);
+    double ratio = (double) hi.concurrency() / lo.concurrency();
+    String tpot = String.format(Locale.ROOT, "TPOT %.1f to %.1f ms", tpotLo, tpotHi);
+    if (Figures.rose(lo, hi, Metric.TPOT) && tpotHi / tpotLo > ratio) {
+      c.likely("contention in the server", String.format(Locale.ROOT, "each decode step slowed %.1f-fold (%s) while the "
+          + "batch grew %.1f-fold: interconnect, memory bandwidth, KV-cache preemption or a CPU-bound scheduler",
+          tpotHi / tpotLo, tpot, ratio), facts.isEmpty() ? Diagnosis.DESCRIBE_STEP : null);
+    } else if (Figures.rose(lo, hi, Metric.TPOT)) {
+      c.possible("contention in the server", String.format(Locale.ROOT, "each decode step slowed %.1f-fold (%s), less than "
+          + "the %.1f-fold batch: decoding alone does not explain the drop", tpotHi / tpotLo, tpot, ratio), null);
+    } else if (!Double.isNaN(tpotLo) && !Double.isNaN(tpotHi)) {
+      c.ruledOut("decode steps that slow with the batch", tpot + ": each step kept its pace or got faster");
+    }
+    if (Figures.rose(lo, hi, Metric.TTFT)) {
+      String ttft = String.format(Locale.ROOT, "TTFT %.1f to %.1f ms", Figures.medianMs(lo, Metric.TTFT),
+          Figures.medianMs(hi, Metric.TTFT));
+      Diagnosis.queueing(hi, Figures.gauge(hi, Figures.WAITING), ttft, c);
+    }
+    Figures.counter(hi, Figures.PREEMPTIONS).filter(p -> p > 0).ifPresent(p -> c.likely("KV-cache pressure",
+        Math.round(p) + " preemptions at " + hi.label(), "give the KV cache more memory or lower the concurrent sequences"));
+    return c;
+  }
+
+  /** A latency's median falls from level {@code i - 1} to {@code i}, beyond the noise of both: the lower was not steady. */
+  private Optional<Finding> latencyFalls(int i) {
+    SweepLevelResult lo = levels.get(i - 1);
+    SweepLevelResult hi = levels.get(i);
+    List<String> fell = new ArrayList<>();
+    List<Metric> metrics = List.of(Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT);
+    for (Metric m : metrics) {
+      if (Figures.fell(lo, hi, m)) {
+        fell.add(String.format(Locale.ROOT, "%s median %.1f to %.1f ms", m.label(), Figures.medianMs(lo, m),
+            Figures.medianMs(hi, m)));
+      }
+    }
+    if (fell.isEmpty()) return Optional.empty();
+    String summary = "latency falls with load from " + lo.label() + " to " + hi.label() + " (" + String.join("; ", fell)
+        + "): more load, faster requests, so " + lo.label() + " was not steady";
+    FindingBuilder b = new FindingBuilder(FindingKind.LATENCY_FALLS_WITH_LOAD, summary, List.of(lo, hi));
+    for (Metric m : metrics) {
+      b.evidence(m.label() + " median at " + lo.label(), Figures.medianMs(lo, m), "ms")
+          .evidence(m.label() + " median at " + hi.label(), Figures.medianMs(hi, m), "ms");
+    }
+    b.add(ReadingCauses.prefixCache(hi, lo));
+    FindingBuilder.Causes cold = ReadingCauses.cold(lo);
+    Optional<FirstRound> first = FirstRound.outlier(lo);
+    if (first.isPresent() && first.get().laterMedian().toNanos() > Figures.median(hi, first.get().metric())
+        .map(d -> d.toNanos() + Noise.medianNanos(hi, first.get().metric())).orElse(Double.MAX_VALUE)) {
+      // Medians barely move for one cold round: if the later rounds are still slower, the cold start is not why.
+      cold = new FindingBuilder.Causes().possible("a cold start at " + lo.label(), "its first round was cold, but its "
+          + "second half's " + first.get().metric().label() + " median (" + Formats.duration(first.get().laterMedian())
+          + ") is still above " + hi.label() + "'s", ReadingCauses.WARM_UP_STEP);
+    }
+    b.add(cold).add(ReadingCauses.client(lo)).add(ReadingCauses.sampleSize(lo, Double.NaN));
+    b.possible("a server that speeds up under load", "accelerator clocks that ramp up, or speculative decoding that "
+        + "accepts more at larger batches", null);
+    return Optional.of(b.build());
+  }
+
+  /** Requests fail more often at level {@code i} than at {@code i - 1}, beyond chance (two-proportion z above 1.96). */
+  private Optional<Finding> errorGrowth(int i) {
+    SweepLevelResult lo = levels.get(i - 1);
+    SweepLevelResult hi = levels.get(i);
+    double p1 = lo.errorRate();
+    double p2 = hi.errorRate();
+    if (hi.failed() < 2 || p2 <= p1) return Optional.empty();
+    double n1 = lo.requestCount();
+    double n2 = hi.requestCount();
+    double pooled = (lo.failed() + hi.failed()) / (n1 + n2);
+    double se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
+    double z = se == 0 ? Double.POSITIVE_INFINITY : (p2 - p1) / se;
+    if (z <= 1.96) return Optional.empty();
+    String summary = String.format(Locale.ROOT, "errors grow with load: %s failed at %s, %s at %s %s", Formats.percent(p1),
+        lo.label(), Formats.percent(p2), hi.label(), hi.errorsByType());
+    FindingBuilder b = new FindingBuilder(FindingKind.ERROR_GROWTH, summary, List.of(lo, hi))
+        .evidence("error rate at " + lo.label(), p1, "fraction").evidence("error rate at " + hi.label(), p2, "fraction")
+        .evidence("two-proportion z", z, "");
+    hi.errorsByType().forEach((type, count) -> {
+      if (type.startsWith("HTTP 429") || type.startsWith("HTTP 503")) {
+        b.likely("admission control", count + " x " + type + ": the server (or a proxy) turned requests away under load",
+            "raise the server's queue limits, or keep C below where it refuses");
+      } else if (type.startsWith("HTTP 5")) {
+        b.likely("server errors under load", count + " x " + type, "read the server's log at " + hi.label()
+            + " (out of memory?)");
+      } else if (type.startsWith("TIMEOUT")) {
+        b.likely("requests outliving the timeout", count + " timed out: they queued or ran longer than "
+            + "llmbench.request-timeout / idle-timeout allow", "check the queue, or raise the timeouts");
+      } else if (type.startsWith("CANCELLED")) {
+        b.likely("the grace period", count + " were still running when the level's grace ended", "raise @Measurement(grace)");
+      } else {
+        b.likely("dropped connections", count + " x " + type + ": connections broke or were refused (connection "
+            + "limits, a proxy's timeouts, the client's file descriptors)", "check proxies and connection limits");
+      }
     });
-    return all;
+    b.add(ReadingCauses.client(hi));
+    return Optional.of(b.build());
   }
 
   /**
@@ -116,22 +384,30 @@ public final class ScalingAnalysis {
    * Completed requests per window would mislead here: a short level's window includes the last request's
    * latency.
    */
-  static List<String> openLoop(List<SweepLevelResult> byRate) {
-    List<String> findings = new ArrayList<>();
+  static List<Finding> openLoop(List<SweepLevelResult> byRate) {
+    List<Finding> findings = new ArrayList<>();
     SweepLevelResult keptUp = null;
     for (SweepLevelResult l : byRate) {
       Optional<Double> growth = latencyGrowth(l);
       if (growth.isPresent() && growth.get() <= QUEUE_GROWTH) {
         keptUp = l;
       } else if (growth.isPresent()) {
-        findings.add(String.format(Locale.ROOT, "at %s req/s the latency of the last third of requests is %.1fx that of "
-            + "the first third: requests queue, the server is past saturation", Formats.number(SweepGroups.rate(l)), growth.get()));
+        FindingBuilder b = new FindingBuilder(FindingKind.QUEUEING, String.format(Locale.ROOT, "at %s req/s the latency of "
+            + "the last third of requests is %.1fx that of the first third: requests queue, the server is past saturation",
+            Formats.number(SweepGroups.rate(l)), growth.get()), List.of(l))
+            .evidence("offered rate", SweepGroups.rate(l), "req/s")
+            .evidence("latency growth, last third over first", growth.get(), "")
+            .evidence("request throughput", l.requestThroughput().perSecond(), "req/s");
+        b.add(ReadingCauses.client(l));
+        findings.add(b.build());
         break;
       }
     }
-    findings.add(0, keptUp == null
-        ? "the server kept up with none of the offered rates"
-        : "the server kept up with offered rates up to " + Formats.number(SweepGroups.rate(keptUp)) + " req/s (no queue built up)");
+    String capacity = keptUp == null ? "the server kept up with none of the offered rates"
+        : "the server kept up with offered rates up to " + Formats.number(SweepGroups.rate(keptUp)) + " req/s (no queue built up)";
+    FindingBuilder b = new FindingBuilder(FindingKind.CAPACITY, capacity, keptUp == null ? List.of() : List.of(keptUp));
+    if (keptUp != null) b.evidence("highest rate kept up with", SweepGroups.rate(keptUp), "req/s");
+    findings.add(0, b.build());
     return findings;
   }
 
@@ -149,12 +425,17 @@ public final class ScalingAnalysis {
     return points;
   }
 
-  public List<String> findings() {
+  public List<Finding> findings() {
     return findings;
+  }
+
+  /** Scaling efficiency at {@code concurrency}, when a level ran it. */
+  public Optional<Double> efficiency(int concurrency) {
+    return points.stream().filter(p -> p.concurrency() == concurrency).map(Point::efficiency).findFirst();
   }
 
   @Override
   public String toString() {
-    return String.join("\n", findings);
+    return String.join("\n", findings.stream().map(Finding::summary).toList());
   }
 }

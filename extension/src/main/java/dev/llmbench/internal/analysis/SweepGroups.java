@@ -35,6 +35,20 @@ public final class SweepGroups {
     return groups;
   }
 
+  /**
+   * The sweep's curves: {@link #of} per deployment when the levels come from several, each named after its
+   * deployment ({@code int4} or {@code int4, max_tokens=64}), so that no curve mixes two deployments.
+   */
+  public static Map<String, List<SweepLevelResult>> curves(List<? extends SweepLevelResult> levels) {
+    Map<String, List<SweepLevelResult>> byDeployment = new LinkedHashMap<>();
+    levels.forEach(l -> byDeployment.computeIfAbsent(l.endpoint().deployment().orElse(""), k -> new ArrayList<>()).add(l));
+    if (byDeployment.size() < 2) return of(levels);
+    Map<String, List<SweepLevelResult>> curves = new LinkedHashMap<>();
+    byDeployment.forEach((deployment, members) -> of(members).forEach((group, curve) ->
+        curves.put(group.isEmpty() ? deployment : deployment + ", " + group, curve)));
+    return curves;
+  }
+
   /** Closed-loop levels by concurrency, open-loop levels by rate. */
   public static Comparator<SweepLevelResult> byLoad() {
     return Comparator.comparingDouble(SweepGroups::rate).thenComparingInt(SweepLevelResult::concurrency);

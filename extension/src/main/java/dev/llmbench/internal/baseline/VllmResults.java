@@ -2,13 +2,11 @@ package dev.llmbench.internal.baseline;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.llmbench.Metric;
 import dev.llmbench.internal.compare.LevelSample;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.vllm.VllmResultFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +31,6 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class VllmResults {
 
-  private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
   private static final Pattern PERCENTILE_KEY = Pattern.compile("p(\\d+(?:\\.\\d+)?)_(ttft|tpot|itl|e2el)_ms");
   private static final Map<String, Metric> METRICS = Map.of("ttft", Metric.TTFT, "tpot", Metric.TPOT, "itl", Metric.ITL,
       "e2el", Metric.E2E_LATENCY);
@@ -53,7 +50,7 @@ public final class VllmResults {
     }
     Map<String, Reference.Level> byLoad = new LinkedHashMap<>();
     for (Path file : files) {
-      for (JsonNode run : runs(file)) {
+      for (JsonNode run : VllmResultFiles.objects(file)) {
         String key = loadKey(run, file);
         Reference.Level level = new Reference.Level(sample(run), file.getFileName().toString());
         byLoad.merge(key, level, (a, b) -> a); // several runs of one load: the first (sorted by name) stands for it
@@ -63,39 +60,11 @@ public final class VllmResults {
     return new Reference("vLLM results " + path, Map.of(), byLoad);
   }
 
-  private static List<JsonNode> runs(Path file) {
-    List<JsonNode> runs = new ArrayList<>();
-    try {
-      String text = Files.readString(file).strip();
-      if (text.startsWith("[")) {
-        JSON.readTree(text).forEach(runs::add);
-      } else {
-        // One object, or JSON Lines from --append-result.
-        for (String line : text.startsWith("{") && !text.contains("\n{") ? List.of(text) : text.lines().toList()) {
-          if (!line.isBlank()) runs.add(JSON.readTree(line));
-        }
-      }
-    } catch (IOException e) {
-      throw new IllegalArgumentException("the vLLM result " + file + " is not JSON: " + e.getMessage(), e);
-    }
-    return runs;
-  }
-
   /** {@code C=8} for {@code --max-concurrency 8} at an infinite rate; {@code rate=4} or {@code rate=4,max=16} otherwise. */
   static String loadKey(JsonNode run, Path file) {
-    JsonNode rate = run.path("request_rate");
-    boolean infinite = rate.isMissingNode() || rate.isNull() || rate.isTextual() && rate.asText().startsWith("inf")
-        || rate.isNumber() && Double.isInfinite(rate.asDouble());
-    JsonNode cap = run.path("max_concurrency");
-    boolean capped = cap.isNumber();
-    if (infinite) {
-      if (!capped) {
-        throw new IllegalArgumentException("the vLLM result " + file + " has neither a finite request_rate nor a "
-            + "max_concurrency: it sent every prompt at once, which no LLMBench level does");
-      }
-      return "C=" + cap.asInt();
-    }
-    return "rate=" + Formats.number(rate.asDouble()) + (capped ? ",max=" + cap.asInt() : "");
+    return Reference.loadKey(VllmResultFiles.load(run, file).orElseThrow(() -> new IllegalArgumentException("the vLLM result "
+        + file + " has neither a finite request_rate nor a max_concurrency: it sent every prompt at once, which no LLMBench "
+        + "level does")));
   }
 
   static LevelSample sample(JsonNode run) {

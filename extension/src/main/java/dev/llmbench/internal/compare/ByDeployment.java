@@ -3,7 +3,6 @@ package dev.llmbench.internal.compare;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.analysis.SweepGroups;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +11,8 @@ import org.apiguardian.api.API;
 
 /**
  * A sweep's levels by deployment, for reports that show several deployments side by side: a level of
- * deployment {@code int4} is named {@code C=8 · int4}, its load {@code C=8}.
+ * deployment {@code int4} is named {@code C=8 · int4}, its load {@code C=8}. Curves per deployment are
+ * {@link dev.llmbench.internal.analysis.SweepGroups#curves}.
  */
 @API(status = INTERNAL)
 public final class ByDeployment {
@@ -43,17 +43,5 @@ public final class ByDeployment {
     String suffix = level.endpoint().deployment().map(d -> SEPARATOR + d).orElse("");
     String label = level.label();
     return !suffix.isEmpty() && label.endsWith(suffix) ? label.substring(0, label.length() - suffix.length()) : label;
-  }
-
-  /**
-   * Curves of a sweep: {@link SweepGroups} per deployment, each named after its deployment when there are
-   * several ({@code int4} or {@code int4, max_tokens=64}).
-   */
-  public static Map<String, List<SweepLevelResult>> groups(List<? extends SweepLevelResult> levels) {
-    if (!several(levels)) return SweepGroups.of(levels);
-    Map<String, List<SweepLevelResult>> groups = new LinkedHashMap<>();
-    of(levels).forEach((deployment, members) -> SweepGroups.of(members).forEach((group, curve) ->
-        groups.put(group.isEmpty() ? deployment : deployment + ", " + group, curve)));
-    return groups;
   }
 }

@@ -2,14 +2,19 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.ClientLoad;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
+import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.server.MetricsScraper;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,29 +28,30 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class LevelRunner {
 
+  private static final SecureRandom SALTS = new SecureRandom();
+
   private LevelRunner() {}
 
   /**
+   * @param deployment what the suite said about the deployment, carried into the result
    * @param progress watches the measured requests (not the warm-up) and says where the level stands
    * @param every    how often a progress line is due while the level measures
    * @param warm     runs after the warm-up, just before the first measured request: a shard of a sharded
    *                 run waits there for its slot, so that all shards measure from the same moment
    */
   public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
-      List<Double> percentiles, SweepRun sweep, LevelInProgress progress, Duration every, Runnable warm) {
+      List<Double> percentiles, Optional<DeploymentDescription> deployment, SweepRun sweep, LevelInProgress progress,
+      Duration every, Runnable warm) {
     BenchListener listener = sweep.listener();
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
-    if (plan.warmupRequests() > 0) {
-      // Through the same loop as the level, so its first measured request does not pay for a cold code path.
-      LoadRunner warmup = new LoadRunner(sender(endpoint, info, plan, Math.min(16, plan.maxTokens())),
-          endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE);
-      Listeners.step(listener, "Warm-up: " + plan.warmupRequests() + " requests, not counted",
-          () -> warmup.run(plan.load(), Budget.requests(plan.warmupRequests()), plan.seed()));
-    }
+    // Through the same loop as the level, so its first measured request does not pay for a cold code path.
+    Optional<WarmupReport> warmup = WarmupRun.run(plan, maxTokens -> new LoadRunner(sender(endpoint, info, plan, maxTokens),
+        endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE), listener);
     Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
+    ClientMonitor client = ClientMonitor.start();
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
-        progress);
+        LoadRunner.Observer.both(progress, client));
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
     warm.run(); // as near the first send as can be: after the server's counters are read
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -69,11 +75,15 @@ public final class LevelRunner {
       if (server == null) notes.add("the server's /metrics could not be read after the level: no server-side deltas");
     }
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
-    return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes);
+    ClientLoad load = client.stop(LevelStatistics.window(metrics));
+    return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes,
+        new LevelExtras(warmup, Optional.of(load), deployment));
   }
 
+  /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */
   private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {
+    long salt = SALTS.nextLong();
     return (index, scheduled) -> endpoint.client().send(info.api(), info.model(),
-        plan.workload().request(index, maxTokens), scheduled);
+        plan.workload().request(index, maxTokens, salt), scheduled);
   }
 }

@@ -2,23 +2,31 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.ClientLoad;
 import dev.llmbench.ConfidenceInterval;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
+import dev.llmbench.Finding;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.Rate;
+import dev.llmbench.PrefixCacheUse;
 import dev.llmbench.RequestResult;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
+import dev.llmbench.SteadyState;
 import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.TokenCrossCheck;
+import dev.llmbench.WarmupReport;
+import dev.llmbench.internal.analysis.LevelFindings;
 import dev.llmbench.internal.analysis.LevelWarnings;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.metrics.Bootstrap;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.metrics.SampleDistribution;
+import dev.llmbench.internal.server.PrefixCaches;
 import dev.llmbench.internal.server.TokenCrossChecks;
 import java.util.Collections;
 import java.util.List;
@@ -39,7 +47,8 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   private final StopReason stopReason;
   private final ServerMetrics serverMetrics;
   private final Optional<TokenCrossCheck> tokenCrossCheck;
-  private final List<String> warnings;
+  private final List<String> notes;
+  private final LevelExtras extras;
   private final List<RequestResult> requests;
   private final Memo memo = new Memo();
 
@@ -49,7 +58,14 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
    */
   public MeasuredLevel(LevelPlan plan, EndpointInfo endpoint, List<RequestMetrics> requests, ServiceLevels serviceLevels,
       List<Double> percentiles, StopReason stopReason, ServerMetrics serverMetrics, List<String> notes) {
+    this(plan, endpoint, requests, serviceLevels, percentiles, stopReason, serverMetrics, notes, LevelExtras.NONE);
+  }
+
+  /** @param extras what the level knows besides its requests, such as its warm-up */
+  public MeasuredLevel(LevelPlan plan, EndpointInfo endpoint, List<RequestMetrics> requests, ServiceLevels serviceLevels,
+      List<Double> percentiles, StopReason stopReason, ServerMetrics serverMetrics, List<String> notes, LevelExtras extras) {
     super(requests, serviceLevels);
+    this.extras = extras;
     this.plan = plan;
     this.endpoint = endpoint;
     this.serviceLevels = serviceLevels;
@@ -57,7 +73,7 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
     this.stopReason = stopReason;
     this.serverMetrics = serverMetrics;
     this.tokenCrossCheck = serverMetrics == null ? Optional.empty() : TokenCrossChecks.of(requests, serverMetrics);
-    this.warnings = LevelWarnings.of(this, percentiles, tokenCrossCheck, notes);
+    this.notes = List.copyOf(notes);
     this.requests = Collections.unmodifiableList(metrics());
   }
 
@@ -147,8 +163,39 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   }
 
   @Override
+  public Optional<SteadyState> steadyState() {
+    return memo.get("steadyState", () -> load() instanceof LoadShape.ClosedLoop c ? steadyState(c.concurrency())
+        : Optional.<SteadyState>empty());
+  }
+
+  @Override
+  public Optional<PrefixCacheUse> prefixCache() {
+    return memo.get("prefixCache", () -> PrefixCaches.of(metrics(), serverMetrics));
+  }
+
+  @Override
+  public Optional<WarmupReport> warmup() {
+    return extras.warmup();
+  }
+
+  @Override
+  public Optional<ClientLoad> clientLoad() {
+    return extras.clientLoad();
+  }
+
+  @Override
+  public Optional<DeploymentDescription> deploymentDescription() {
+    return extras.deployment();
+  }
+
+  @Override
+  public List<Finding> findings() {
+    return memo.get("findings", () -> LevelFindings.of(this));
+  }
+
+  @Override
   public List<String> warnings() {
-    return warnings;
+    return memo.get("warnings", () -> LevelWarnings.of(this, chunkTokenMismatches(), notes));
   }
 
   @Override

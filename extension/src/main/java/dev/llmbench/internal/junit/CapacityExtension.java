@@ -214,7 +214,7 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
     @Override
     public void beforeTestExecution(ExtensionContext context) {
       MeasuredLevel result = LevelMeasurement.measure(context, sweep, level, number, number, target.deployment, plan.slo(),
-          plan.percentiles());
+          plan.percentiles(), Optional.empty());
       target.probes.add(result);
       target.search.record(load, SloCheck.meets(result, plan.slo()));
       context.getStore(NAMESPACE).put(SweepLevelResult.class, result);

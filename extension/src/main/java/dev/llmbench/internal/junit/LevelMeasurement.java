@@ -1,5 +1,6 @@
 package dev.llmbench.internal.junit;
 
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.internal.config.DeploymentSpec;
@@ -27,10 +28,12 @@ final class LevelMeasurement {
 
   /**
    * @param index 1-based position among the sweep's {@code total} levels
+   * @param facts what the suite said about the deployment (GPUs, interconnect, ...), for the analysis
    * @return the level, already reported to the sweep's listeners
    */
   static MeasuredLevel measure(ExtensionContext context, SweepRun sweep, LevelPlan plan, int index, int total,
-      Optional<DeploymentSpec> deployment, ServiceLevels slo, List<Double> percentiles) {
+      Optional<DeploymentSpec> deployment, ServiceLevels slo, List<Double> percentiles,
+      Optional<DeploymentDescription> facts) {
     RunState run = RunState.of(context);
     // In a sharded run this JVM sends its share of the level, measuring from the level's slot; with no share it skips.
     ShardRun.Slot slot = run.shards().begin(sweep, plan, slo, percentiles);
@@ -46,7 +49,7 @@ final class LevelMeasurement {
     run.measuring(progress, endpoint);
     MeasuredLevel result;
     try {
-      result = LevelRunner.run(endpoint, info, mine, slo, percentiles, sweep, progress, run.progressInterval(),
+      result = LevelRunner.run(endpoint, info, mine, slo, percentiles, facts, sweep, progress, run.progressInterval(),
           slot::awaitStart);
     } finally {
       run.measuring(null, null);

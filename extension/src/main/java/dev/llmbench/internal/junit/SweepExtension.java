@@ -9,6 +9,7 @@ import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -60,8 +61,24 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
       if (deployments.isEmpty()) invocations.add(new Invocation(level, level.label(), Optional.empty()));
       for (DeploymentSpec d : deployments) invocations.add(new Invocation(relabelled(level, d), level.label(), Optional.of(d)));
     }
-    return IntStream.range(0, invocations.size()).mapToObj(i -> invocation(sweep, plan, invocations.get(i), i + 1,
-        invocations.size()));
+    List<Method> after = AfterSweepExtension.of(context.getRequiredTestClass(), context.getRequiredTestMethod());
+    return Stream.concat(IntStream.range(0, invocations.size()).mapToObj(i -> invocation(sweep, plan, invocations.get(i),
+        i + 1, invocations.size())), after.stream().map(m -> afterSweep(sweep, m)));
+  }
+
+  /** One more invocation per {@code @AfterSweep} method: it runs after every level, and shows as a test of its own. */
+  private static TestTemplateInvocationContext afterSweep(SweepRun sweep, Method method) {
+    return new TestTemplateInvocationContext() {
+      @Override
+      public String getDisplayName(int invocationIndex) {
+        return method.getName() + " (after the sweep)";
+      }
+
+      @Override
+      public List<Extension> getAdditionalExtensions() {
+        return List.of(new AfterSweepExtension(sweep, method));
+      }
+    };
   }
 
   static List<DeploymentSpec> deployments(ExtensionContext context) {
@@ -74,8 +91,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
 
   /** {@code C=8 · int4}: the deployment's level is its own test, report row and file. */
   static LevelPlan relabelled(LevelPlan level, DeploymentSpec deployment) {
-    return new LevelPlan(level.label() + ByDeployment.SEPARATOR + deployment.name(), level.load(), level.stop(),
-        level.workload(), level.warmupRequests(), level.seed());
+    return level.withLabel(level.label() + ByDeployment.SEPARATOR + deployment.name());
   }
 
   private static TestTemplateInvocationContext invocation(SweepRun sweep, SweepPlanner.SweepPlan plan, Invocation invocation,
@@ -89,7 +105,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
       @Override
       public List<Extension> getAdditionalExtensions() {
         return List.of(new SweepLevelExtension(sweep, invocation.level(), index, total, plan.slo(), plan.percentiles(),
-            invocation.deployment(), invocation.load()));
+            invocation.deployment(), invocation.load(), plan.facts()));
       }
     };
   }

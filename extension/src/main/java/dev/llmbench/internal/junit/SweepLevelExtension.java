@@ -1,6 +1,7 @@
 package dev.llmbench.internal.junit;
 
 import dev.llmbench.BaselineComparison;
+import dev.llmbench.DeploymentDescription;
 import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.EndpointInfo;
@@ -32,16 +33,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @param index      1-based position among the sweep's {@code total} levels
  * @param deployment the deployment measured, when the sweep compares several
  * @param load       the level's name without the deployment, e.g. {@code C=8}
+ * @param facts      what the suite said about the deployment, for the analysis
  */
 record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles,
-    Optional<DeploymentSpec> deployment, String load)
+    Optional<DeploymentSpec> deployment, String load, Optional<DeploymentDescription> facts)
     implements BeforeTestExecutionCallback, InjectingResolver, AfterTestExecutionCallback {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepLevelExtension.class);
 
   @Override
   public void beforeTestExecution(ExtensionContext context) {
-    MeasuredLevel result = LevelMeasurement.measure(context, sweep, plan, index, total, deployment, slo, percentiles);
+    MeasuredLevel result = LevelMeasurement.measure(context, sweep, plan, index, total, deployment, slo, percentiles, facts);
     List<MeasuredLevel> before = LevelMeasurement.earlier(sweep, result.endpoint());
     ExtensionContext.Store store = context.getStore(NAMESPACE);
     store.put(EarlierLevels.class, new PreviousLevels(plan.label(), before));

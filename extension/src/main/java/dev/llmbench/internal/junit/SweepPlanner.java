@@ -3,9 +3,12 @@ package dev.llmbench.internal.junit;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_LEVELS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_RATES;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_REQUESTS;
+import static dev.llmbench.internal.config.SettingKeys.SWEEP_ROUNDS;
 
 import dev.llmbench.CapacitySearch;
 import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.DeploymentDescription;
+import dev.llmbench.DeploymentFacts;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Measurement;
 import dev.llmbench.Rate;
@@ -41,7 +44,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 final class SweepPlanner {
 
   /** The sweep's levels, and what every level shares. */
-  record SweepPlan(List<LevelPlan> levels, ServiceLevels slo, List<Double> percentiles) {}
+  record SweepPlan(List<LevelPlan> levels, ServiceLevels slo, List<Double> percentiles, Optional<DeploymentDescription> facts) {}
 
   /**
    * One point of load and how its display name and automatic sizes follow from it.
@@ -75,14 +78,13 @@ final class SweepPlanner {
 
   private static SweepPlan plan(ExtensionContext context, Method method, String where) {
     Settings settings = Settings.of(context);
-    Common common = common(context, settings);
-    Workload workload = common.workload();
-
     Optional<ConcurrencySweep> closed = AnnotationSupport.findAnnotation(method, ConcurrencySweep.class);
     Optional<RateSweep> open = AnnotationSupport.findAnnotation(method, RateSweep.class);
     if (closed.isPresent() && open.isPresent()) {
       throw new IllegalArgumentException("a method is either a @ConcurrencySweep or a @RateSweep, not both");
     }
+    Common common = common(context, settings, closed.isPresent());
+    Workload workload = common.workload();
     List<Point> points;
     String name;
     String defaultName;
@@ -117,37 +119,43 @@ final class SweepPlanner {
         }
       }
     }
-    return new SweepPlan(List.copyOf(plans), common.slo(), common.percentiles());
+    Optional<DeploymentDescription> facts = Annotations.nearest(context, DeploymentFacts.class).map(DeploymentDescription::of)
+        .filter(d -> !d.isEmpty());
+    return new SweepPlan(List.copyOf(plans), common.slo(), common.percentiles(), facts);
   }
 
   /**
    * What every level of a method shares, read and validated once: the workload, how much each level
    * measures and warms up, the prompts, the objectives.
    */
-  private record Common(Workload workload, Optional<StopRule> fixedRule, int requests, Warmup warmup, PromptSource prompts,
+  private record Common(Workload workload, Optional<StopRule> fixedRule, Count count, Warmup warmup, PromptSource prompts,
       Double temperature, ServiceLevels slo, List<Double> percentiles) {
 
     LevelPlan level(String label, Point p, int input, int maxTokens) {
       PromptSource source = input > 0 ? PromptSource.synthetic(input, workload.seed()) : prompts;
-      StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(requests > 0 ? requests : p.autoRequests()));
+      StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(count.requests() > 0 ? count.requests()
+          : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : p.autoRequests()));
       int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
-      return new LevelPlan(label, p.load(), stop, new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source),
-          warm, workload.seed());
+      WorkloadPlan plan = new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source, workload.prefixCache());
+      return new LevelPlan(label, p.load(), stop, plan, warm, warmup.maxTokens() == -1 ? maxTokens : warmup.maxTokens(),
+          workload.seed());
     }
   }
 
-  private static Common common(ExtensionContext context, Settings settings) {
+  private static Common common(ExtensionContext context, Settings settings, boolean closedLoop) {
     Workload workload = setting(context, Workload.class);
     Measurement measurement = setting(context, Measurement.class);
     Warmup warmup = setting(context, Warmup.class);
     List<Double> percentiles = percentiles(measurement.percentiles());
     ServiceLevels slo = Annotations.nearest(context, Slo.class).map(SweepPlanner::serviceLevels).orElse(ServiceLevels.none());
-    int requests = settings.get(SWEEP_REQUESTS).optional().orElse(measurement.requests());
-    if (requests < 0) throw new IllegalArgumentException("@Measurement 'requests' must be 0 (automatic) or positive, was " + requests);
+    Count count = count(settings, measurement, closedLoop);
     if (warmup.requests() < -1) throw new IllegalArgumentException("@Warmup 'requests' must be -1 (automatic), 0 or positive");
+    if (warmup.maxTokens() == 0 || warmup.maxTokens() < -1) {
+      throw new IllegalArgumentException("@Warmup 'maxTokens' must be -1 (the level's) or positive, was " + warmup.maxTokens());
+    }
     if (workload.maxTokens().length == 0) throw new IllegalArgumentException("@Workload 'maxTokens' must list at least one value");
     Double temperature = workload.temperature() < 0 ? null : workload.temperature();
-    return new Common(workload, fixedStopRule(measurement, requests, percentiles), requests, warmup, prompts(workload),
+    return new Common(workload, fixedStopRule(measurement, count.requests(), percentiles), count, warmup, prompts(workload),
         temperature, slo, percentiles);
   }
 
@@ -184,7 +192,7 @@ final class SweepPlanner {
 
   /** @throws IllegalArgumentException when the settings are unusable, or name more than one workload */
   static Probes probes(ExtensionContext context, CapacitySearch search) {
-    Common common = common(context, Settings.of(context));
+    Common common = common(context, Settings.of(context), search.concurrency().length > 0);
     if (common.workload().maxTokens().length > 1 || common.workload().inputTokens().length > 1) {
       throw new IllegalArgumentException("a capacity search runs one workload: give @Workload one maxTokens and at most one "
           + "inputTokens");
@@ -196,6 +204,43 @@ final class SweepPlanner {
     // An open loop's options are checked now, before the first probe, as a sweep's are.
     openPoints(List.of(1.0), search.burstiness(), search.maxConcurrency());
     return new Probes(common, search);
+  }
+
+  /** Requests or whole rounds per level, at most one of them above 0 (0 and 0: automatic). */
+  private record Count(int requests, int rounds) {}
+
+  /**
+   * A setting wins over both attributes, as every setting wins over its annotation; within one source,
+   * requests and rounds are exclusive.
+   */
+  private static Count count(Settings settings, Measurement m, boolean closedLoop) {
+    Optional<Integer> requests = settings.get(SWEEP_REQUESTS).optional();
+    Optional<Integer> rounds = settings.get(SWEEP_ROUNDS).optional();
+    Count count;
+    if (requests.isPresent() && rounds.isPresent()) {
+      throw new IllegalArgumentException("llmbench.sweep.requests and llmbench.sweep.rounds are both set; set one of them");
+    } else if (requests.isPresent()) {
+      count = new Count(requests.get(), 0);
+    } else if (rounds.isPresent()) {
+      count = new Count(0, rounds.get());
+    } else {
+      if (m.requests() < 0) throw new IllegalArgumentException("@Measurement 'requests' must be 0 (automatic) or positive, was " + m.requests());
+      if (m.rounds() < 0) throw new IllegalArgumentException("@Measurement 'rounds' must be 0 (automatic) or positive, was " + m.rounds());
+      if (m.requests() > 0 && m.rounds() > 0) {
+        throw new IllegalArgumentException("@Measurement sets both 'requests' (" + m.requests() + ") and 'rounds' ("
+            + m.rounds() + "); set one of them");
+      }
+      count = new Count(m.requests(), m.rounds());
+    }
+    if (count.rounds() > 0 && !closedLoop) {
+      throw new IllegalArgumentException("'rounds' counts whole rounds of C requests in a closed loop; a @RateSweep "
+          + "sends by rate: use 'requests' or 'duration'");
+    }
+    if (count.rounds() > 0 && (!m.duration().isBlank() || m.targetCiHalfWidth() > 0)) {
+      throw new IllegalArgumentException("@Measurement bounds each level by 'rounds' and by "
+          + (m.duration().isBlank() ? "'targetCiHalfWidth'" : "'duration'") + "; pick one");
+    }
+    return count;
   }
 
   private static <A extends java.lang.annotation.Annotation> A setting(ExtensionContext context, Class<A> type) {
@@ -212,9 +257,16 @@ final class SweepPlanner {
       if (c < 1) throw new IllegalArgumentException("every level must be a positive concurrency, but " + levels + " has " + c);
       if (!seen.add(c)) throw new IllegalArgumentException("level " + c + " is listed twice in " + levels + "; list each once");
       points.add(new Point(new LoadShape.ClosedLoop(c), ConcurrencySweep.CONCURRENCY_PLACEHOLDER, Integer.toString(c),
-          Math.max(10, 2 * c), c));
+          c * autoRounds(c), c));
     }
     return points;
+  }
+  /**
+   * Whole rounds, so that C requests are in flight from the first send to the last round: at least
+   * {@value Measurement#MIN_ROUNDS}, and at least 10 requests for p90.
+   */
+  static int autoRounds(int concurrency) {
+    return Math.max(Measurement.MIN_ROUNDS, (10 + concurrency - 1) / concurrency);
   }
 
   private static List<Point> openPoints(List<Double> rates, double burstiness, int maxConcurrency) {

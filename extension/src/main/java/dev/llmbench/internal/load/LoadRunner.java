@@ -50,6 +50,23 @@ public final class LoadRunner {
 
     /** A request ended, failed ones included. */
     default void completed(RequestTrace trace) {}
+
+    /** Both observers, {@code first} told first. */
+    static Observer both(Observer first, Observer second) {
+      return new Observer() {
+        @Override
+        public void sending(int index, long scheduledNanos) {
+          first.sending(index, scheduledNanos);
+          second.sending(index, scheduledNanos);
+        }
+
+        @Override
+        public void completed(RequestTrace trace) {
+          first.completed(trace);
+          second.completed(trace);
+        }
+      };
+    }
   }
 
   private final Sender sender;

@@ -66,7 +66,7 @@ public final class PromptSource {
     return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step);
   }
 
-  /** A source known only by the name a result file recorded; it cannot make requests. */
+  /** A source known only by the name a result file recorded (e.g. {@code vllm:run=0.json}); it cannot make requests. */
   public static PromptSource recorded(String name) {
     return new PromptSource(name, List.of(), 0, 0);
   }
@@ -151,6 +151,30 @@ public final class PromptSource {
     CompletionRequest r = CompletionRequest.ofMessages(messages).withMaxTokens(maxTokens).withIgnoreEos(ignoreEos)
         .withSeed(seed + index);
     return temperature == null ? r : r.withTemperature(temperature);
+  }
+
+  /**
+   * {@code r} with a marker unique to {@code salt} and {@code index} at the start of its first message
+   * (where a chat template puts the user's text first) and of its last (a completions request's prompt).
+   */
+  public static CompletionRequest withUniquePrefix(CompletionRequest r, long salt, int index) {
+    String marker = marker(salt, index) + " ";
+    List<ChatMessage> messages = new ArrayList<>(r.messages());
+    int last = messages.size() - 1;
+    for (int i : last == 0 ? new int[] {0} : new int[] {0, last}) {
+      ChatMessage m = messages.get(i);
+      messages.set(i, new ChatMessage(m.role(), marker + m.content()));
+    }
+    return new CompletionRequest(messages, r.maxTokens(), r.temperature(), r.ignoreEos(), r.stream(), r.seed());
+  }
+
+  /** 8 hex digits: a 64-bit mix of the salt and the index (SplitMix64's finaliser), so neighbours share no digits. */
+  static String marker(long salt, int index) {
+    long z = salt + 0x9E3779B97F4A7C15L * (index + 1L);
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    z ^= z >>> 31;
+    return String.format("%08x", z & 0xFFFF_FFFFL);
   }
 
   @Override

@@ -3,6 +3,8 @@ package dev.llmbench.internal.load;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.CompletionRequest;
+import dev.llmbench.Workload;
+import java.util.Objects;
 import org.apiguardian.api.API;
 
 /**
@@ -13,17 +15,34 @@ import org.apiguardian.api.API;
  * @param ignoreEos   {@code ignore_eos}
  * @param temperature {@code temperature}, or null for the server's default
  * @param prompts     where the prompts come from
+ * @param prefixCache whether prompts get a unique prefix that keeps them out of the server's prefix cache
  */
 @API(status = INTERNAL)
-public record WorkloadPlan(int maxTokens, int inputTokens, boolean ignoreEos, Double temperature, PromptSource prompts) {
+public record WorkloadPlan(int maxTokens, int inputTokens, boolean ignoreEos, Double temperature, PromptSource prompts,
+    Workload.PrefixCache prefixCache) {
 
   public WorkloadPlan {
     if (maxTokens < 1) throw new IllegalArgumentException("max_tokens must be at least 1, was " + maxTokens);
     if (inputTokens < 0) throw new IllegalArgumentException("input tokens must not be negative, was " + inputTokens);
+    Objects.requireNonNull(prefixCache, "prefixCache");
   }
 
-  /** Request {@code index}, with {@code maxTokens} instead of the plan's (a warm-up may send shorter ones). */
-  public CompletionRequest request(int index, int maxTokens) {
-    return prompts.request(index, maxTokens, ignoreEos, temperature);
+  /** A plan that keeps every prompt out of the server's prefix cache. */
+  public WorkloadPlan(int maxTokens, int inputTokens, boolean ignoreEos, Double temperature, PromptSource prompts) {
+    this(maxTokens, inputTokens, ignoreEos, temperature, prompts, Workload.PrefixCache.AVOID);
+  }
+
+  /** The same workload over every {@code step}-th prompt from {@code first}: one shard's part. */
+  public WorkloadPlan slice(int first, int step) {
+    return new WorkloadPlan(maxTokens, inputTokens, ignoreEos, temperature, prompts.slice(first, step), prefixCache);
+  }
+
+  /**
+   * Request {@code index}, with {@code maxTokens} instead of the plan's (a warm-up may send other ones);
+   * {@code salt} tells one batch of requests (a level, a warm-up round) from every other.
+   */
+  public CompletionRequest request(int index, int maxTokens, long salt) {
+    CompletionRequest r = prompts.request(index, maxTokens, ignoreEos, temperature);
+    return prefixCache == Workload.PrefixCache.AVOID ? PromptSource.withUniquePrefix(r, salt, index) : r;
   }
 }

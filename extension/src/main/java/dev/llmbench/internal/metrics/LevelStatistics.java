@@ -6,8 +6,10 @@ import dev.llmbench.ConfidenceInterval;
 import dev.llmbench.DecodeRates;
 import dev.llmbench.Rate;
 import dev.llmbench.ServiceLevels;
+import dev.llmbench.SteadyState;
 import dev.llmbench.TokenSource;
 import dev.llmbench.internal.client.Chunk;
+import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -195,10 +197,15 @@ public class LevelStatistics {
 
   /** The most requests in flight at once. */
   public int peakConcurrency() {
+    return peakConcurrency(requests.stream().map(RequestMetrics::trace).toList());
+  }
+
+  /** The most of {@code traces} in flight at once; one that ends as another starts does not overlap it. */
+  public static int peakConcurrency(List<RequestTrace> traces) {
     List<long[]> events = new ArrayList<>();
-    for (RequestMetrics r : requests) {
-      events.add(new long[] {r.trace().startNanos(), 1});
-      events.add(new long[] {r.trace().endNanos(), -1});
+    for (RequestTrace t : traces) {
+      events.add(new long[] {t.startNanos(), 1});
+      events.add(new long[] {t.endNanos(), -1});
     }
     events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1])); // ends first on ties
     int now = 0;
@@ -208,6 +215,44 @@ public class LevelStatistics {
       peak = Math.max(peak, now);
     }
     return peak;
+  }
+
+  /**
+   * The steady part of a closed loop at {@code concurrency}: empty when the level never had that many
+   * requests in flight together, or when they were in flight for no measurable time. Tokens count when
+   * their chunk arrived inside the steady part, each request's tokens spread evenly over its chunks.
+   */
+  public Optional<SteadyState> steadyState(int concurrency) {
+    if (requests.isEmpty() || concurrency < 1) return Optional.empty();
+    List<long[]> events = new ArrayList<>();
+    for (RequestMetrics r : requests) {
+      events.add(new long[] {r.trace().startNanos(), 1});
+      events.add(new long[] {r.trace().endNanos(), -1});
+    }
+    events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1])); // ends first on ties
+    long first = events.get(0)[0];
+    long last = events.stream().mapToLong(e -> e[0]).max().orElse(first);
+    long reached = Long.MIN_VALUE;
+    long fell = Long.MIN_VALUE;
+    int now = 0;
+    for (long[] e : events) {
+      int before = now;
+      now += (int) e[1];
+      if (now >= concurrency && reached == Long.MIN_VALUE) reached = e[0];
+      if (before >= concurrency && now < concurrency) fell = e[0];
+    }
+    if (reached == Long.MIN_VALUE || fell <= reached) return Optional.empty();
+    double tokens = 0;
+    for (RequestMetrics r : requests) {
+      List<Chunk> chunks = r.trace().tokenChunks();
+      if (!r.succeeded() || chunks.isEmpty()) continue;
+      double perChunk = (double) r.outputTokens() / chunks.size();
+      for (Chunk c : chunks) {
+        if (c.arrivalNanos() >= reached && c.arrivalNanos() <= fell) tokens += perChunk;
+      }
+    }
+    return Optional.of(new SteadyState(concurrency, Duration.ofNanos(reached - first), Duration.ofNanos(fell - reached),
+        Duration.ofNanos(last - fell), Rate.tokensPerSecond(tokens * 1e9 / (fell - reached))));
   }
 
   public SampleDistribution ttft() {

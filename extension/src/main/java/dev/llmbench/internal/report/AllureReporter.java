@@ -163,6 +163,7 @@ public final class AllureReporter implements BenchListener {
   public void sweepFinished(SweepRun sweep, List<MeasuredLevel> levels) {
     SweepSummary summary = SweepSummary.of(sweep, levels);
     attach("sweep table", "text/plain", "txt", summary.tableWithFindings());
+    attach("findings", "application/json", "json", summary.json());
     summary.charts().forEach((name, svg) -> attach("chart: " + name, "image/svg+xml", "svg", svg));
     writeSummaryResult(sweep, summary);
   }
@@ -185,6 +186,7 @@ public final class AllureReporter implements BenchListener {
     AllureLifecycle lifecycle = lifecycle();
     List<Attachment> attachments = new ArrayList<>();
     attachments.add(written(lifecycle, "sweep table", "text/plain", "txt", summary.tableWithFindings()));
+    attachments.add(written(lifecycle, "findings", "application/json", "json", summary.json()));
     summary.charts().forEach((name, svg) -> attachments.add(written(lifecycle, "chart: " + name, "image/svg+xml", "svg", svg)));
     String name = sweep.method() + " · sweep summary";
     String fullName = sweep.className() + "." + sweep.method() + " · sweep summary";

@@ -17,10 +17,12 @@ final class AllureSweepDescription {
         .append(summary.levels().size()).append(summary.levels().size() == 1 ? " level" : " levels").append(" on ")
         .append(HtmlSummary.esc(summary.levels().get(0).endpoint().toString()))
         .append(". Each level is a result of its own beside this one.</p>");
+    summary.deployment().ifPresent(d -> h.append("<p>deployment: ").append(HtmlSummary.esc(d.describe())).append("</p>"));
     h.append("<pre>").append(HtmlSummary.esc(summary.table())).append("</pre>");
-    if (!summary.findings().isEmpty()) {
+    h.append(HtmlSummary.findings(summary.findings()));
+    if (!summary.conclusions().isEmpty()) {
       h.append("<ul>");
-      summary.findings().forEach(f -> h.append("<li>").append(HtmlSummary.esc(f)).append("</li>"));
+      summary.conclusions().forEach(c -> h.append("<li>").append(HtmlSummary.esc(c)).append("</li>"));
       h.append("</ul>");
     }
     summary.charts().forEach((name, svg) -> h.append("<p><img alt=\"chart: ").append(HtmlSummary.esc(name))

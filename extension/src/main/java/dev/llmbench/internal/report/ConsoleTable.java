@@ -6,7 +6,10 @@ import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
+import dev.llmbench.SteadyState;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.analysis.ClientCheck;
+import dev.llmbench.internal.analysis.LevelWarnings;
 import dev.llmbench.internal.analysis.SweepGroups;
 import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.ByDeployment;
@@ -38,6 +41,11 @@ public final class ConsoleTable {
     } else {
       groups.forEach((group, members) -> out.append("-- ").append(group).append('\n').append(rows(members)));
     }
+    out.append(steadyLines(levels));
+    for (SweepLevelResult l : levels) {
+      List<String> client = ClientCheck.reasons(l);
+      if (!client.isEmpty()) out.append(rowLabel(l)).append(" | client-bound: ").append(String.join("; ", client)).append('\n');
+    }
     for (SweepLevelResult l : levels) {
       if (l.tokenCrossCheck().isEmpty() && l.decodeRates().isEmpty()) continue;
       out.append(rowLabel(l)).append(" | server:");
@@ -64,6 +72,7 @@ public final class ConsoleTable {
           s(l.e2eLatency().mean().orElse(null)), s(l.e2eLatency().percentile(50).orElse(null)),
           p99(l.e2eLatency()), s(l.ttft().mean().orElse(null)), p99(l.ttft())));
       if (!l.errorsByType().isEmpty()) out.append(" | errors ").append(l.errorsByType());
+      if (!ClientCheck.reasons(l).isEmpty()) out.append(" | CLIENT-BOUND");
       out.append('\n');
     }
     return out.toString();
@@ -106,6 +115,38 @@ public final class ConsoleTable {
         if (c.isEmpty()) out.append("no such level in it");
         out.append(c.deltas().stream().map(ConsoleTable::compact).collect(Collectors.joining(", "))).append('\n');
       });
+    }
+    return out.toString();
+  }
+
+  /**
+   * The steady part of closed-loop levels, where it says something: a level whose window read apart from its
+   * steady part (ramp, drain, a partial round), or that never had C in flight; else one line that all agree.
+   */
+  static String steadyLines(List<? extends SweepLevelResult> levels) {
+    StringBuilder out = new StringBuilder();
+    double maxShare = 0;
+    int steady = 0;
+    for (SweepLevelResult l : levels) {
+      if (!(l.load() instanceof LoadShape.ClosedLoop) || l.succeeded() == 0 || l.requests().isEmpty()) continue;
+      Optional<SteadyState> s = l.steadyState();
+      if (s.isEmpty()) {
+        out.append(rowLabel(l)).append(" | never had ").append(l.concurrency()).append(" in flight together (at most ")
+            .append(l.peakConcurrency()).append("): no steady part\n");
+      } else if (LevelWarnings.steadyStateGap(l).isPresent()) {
+        SteadyState st = s.get();
+        out.append(String.format(Locale.ROOT, "%s | steady %.1f tok/s with all %d in flight for %.2f of %.2f s (ramp %.2f s, "
+            + "drain %.2f s); the window's %.1f tok/s is off by more than its noise%n", rowLabel(l),
+            st.outputThroughput().perSecond(), st.inFlight(), st.steady().toNanos() / 1e9, st.window().toNanos() / 1e9,
+            st.ramp().toNanos() / 1e9, st.drain().toNanos() / 1e9, l.outputThroughput().perSecond()));
+      } else {
+        steady++;
+        maxShare = Math.max(maxShare, s.get().rampAndDrainShare());
+      }
+    }
+    if (steady > 1 && out.length() == 0) {
+      out.append(String.format(Locale.ROOT, "steady state: every level had C in flight for %.0f%% or more of its window; "
+          + "window and steady throughput agree within noise%n", Math.floor((1 - maxShare) * 100)));
     }
     return out.toString();
   }

@@ -44,6 +44,7 @@ public final class FileReporter implements BenchListener {
     Path dir = folder(root, sweep);
     summary.charts().forEach((name, svg) -> write(dir, name + ".svg", svg));
     write(dir, "table.txt", summary.tableWithFindings());
+    write(dir, "sweep.json", ResultJson.sweep(summary));
     write(dir, "index.html", HtmlSummary.sweep(summary));
     sweep.attribute(CapacityResults.class).ifPresent(r -> write(dir, "capacity.json", ResultJson.capacity(r.all())));
   }

@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.ConfidenceInterval;
 import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
+import dev.llmbench.Finding;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.baseline.Baselines;
@@ -45,6 +46,19 @@ public final class HtmlSummary {
     }
     row(h, "output tokens", r.outputTokens() + " (" + r.reasoningTokens() + " reasoning; source " + r.tokenSource() + ")");
     row(h, "stopped because", r.stopReason().name());
+    r.steadyState().ifPresent(st -> row(h, "steady part", String.format(Locale.ROOT, "%.1f tok/s with all %d in flight for "
+        + "%s of %s (ramp %s, drain %s)", st.outputThroughput().perSecond(), st.inFlight(), Formats.duration(st.steady()),
+        Formats.duration(st.window()), Formats.duration(st.ramp()), Formats.duration(st.drain()))));
+    r.warmup().ifPresent(w -> row(h, "warm-up", w.requests() + " requests of max_tokens " + w.maxTokens() + " in "
+        + w.rounds() + " round(s), at most " + w.peakInFlight() + " in flight (target " + w.target() + "), " + w.failed()
+        + " failed, " + Formats.duration(w.time())));
+    r.prefixCache().ifPresent(p -> row(h, "prefix cache", p.cachedTokens() + " of " + p.promptTokens()
+        + " prompt tokens cached (" + Formats.percent(p.hitRate()) + ", " + p.source() + ")"));
+    r.clientLoad().ifPresent(c -> row(h, "client", String.format(Locale.ROOT, "CPU %s of %d cores (JVM %s, machine %s), "
+        + "wake-up lag p50 %s p90 %s max %s, %.0f events/s", Formats.percent(c.clientCpuShare()), c.cores(),
+        Formats.percent(c.processCpuShare()), Formats.percent(c.machineCpuShare()), Formats.duration(c.wakeupLagP50()),
+        Formats.duration(c.wakeupLagP90()), Formats.duration(c.wakeupLagMax()), c.eventsPerSecond())));
+    r.deploymentDescription().ifPresent(d -> row(h, "deployment", d.describe()));
     h.append("</table>");
     h.append(distributionTable(r));
     if (r instanceof MeasuredLevel m) Baselines.of(m).ifPresent(c -> h.append(baselineTable(List.of(m))));
@@ -53,6 +67,7 @@ public final class HtmlSummary {
       r.warnings().forEach(w -> h.append("<li>").append(esc(w)).append("</li>"));
       h.append("</ul>");
     }
+    h.append(findings(r.findings()));
     return h.append("</body></html>").toString();
   }
 
@@ -84,10 +99,14 @@ public final class HtmlSummary {
     // Every endpoint the sweep measured: one, or one per deployment.
     levels.stream().map(l -> l.endpoint().toString()).distinct()
         .forEach(e -> h.append("<p>").append(esc(e)).append("</p>"));
+    summary.deployment().ifPresent(d -> h.append("<p>deployment: ").append(esc(d.describe())).append("</p>"));
     h.append("<pre>").append(esc(summary.table())).append("</pre>");
-    h.append("<ul>");
-    summary.findings().forEach(f -> h.append("<li>").append(esc(f)).append("</li>"));
-    h.append("</ul>");
+    h.append(findings(summary.findings()));
+    if (!summary.conclusions().isEmpty()) {
+      h.append("<h3>Conclusions</h3><ul>");
+      summary.conclusions().forEach(c -> h.append("<li>").append(esc(c)).append("</li>"));
+      h.append("</ul>");
+    }
     if (summary.levels().stream().anyMatch(l -> Baselines.of(l).isPresent())) h.append(baselineTable(summary.levels()));
     summary.charts().values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
     for (SweepLevelResult l : levels) {
@@ -114,6 +133,34 @@ public final class HtmlSummary {
       });
     }
     return h.append("</table>").toString();
+  }
+
+  /** Each finding: its kind and summary, then its evidence, likely causes, what is ruled out and what to try. */
+  static String findings(List<Finding> findings) {
+    if (findings.isEmpty()) return "";
+    StringBuilder h = new StringBuilder("<h3>Findings</h3><ol class=\"findings\">");
+    for (Finding f : findings) {
+      h.append("<li><b>").append(esc(f.kind().label())).append("</b>: ").append(esc(f.summary()));
+      if (!f.evidence().isEmpty()) {
+        h.append("<table>");
+        f.evidence().forEach(e -> h.append("<tr><td>").append(esc(e.name())).append("</td><td>")
+            .append(esc(e.toString().substring(e.name().length() + 3))).append("</td></tr>"));
+        h.append("</table>");
+      }
+      list(h, "likely causes, most likely first", f.causes().stream().map(Finding.Cause::toString).toList(), true);
+      list(h, "ruled out", f.ruledOut().stream().map(Finding.Cause::toString).toList(), false);
+      list(h, "try", f.nextSteps(), false);
+      h.append("</li>");
+    }
+    return h.append("</ol>").toString();
+  }
+
+  private static void list(StringBuilder h, String title, List<String> items, boolean ordered) {
+    if (items.isEmpty()) return;
+    String tag = ordered ? "ol" : "ul";
+    h.append("<div>").append(esc(title)).append(":<").append(tag).append(">");
+    items.forEach(i -> h.append("<li>").append(esc(i)).append("</li>"));
+    h.append("</").append(tag).append("></div>");
   }
 
   private static String stripXmlDeclaration(String svg) {

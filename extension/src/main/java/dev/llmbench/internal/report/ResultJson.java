@@ -12,12 +12,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.BaselineComparison;
 import dev.llmbench.Capacity;
 import dev.llmbench.Delta;
+import dev.llmbench.DeploymentDescription;
+import dev.llmbench.DeploymentFacts;
 import dev.llmbench.Distribution;
+import dev.llmbench.Finding;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.RequestFailure;
 import dev.llmbench.ServerStartup;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.SweepResult;
+import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -28,6 +33,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -133,6 +139,8 @@ public final class ResultJson {
       own.put("decode_rate_client", d.client());
       own.put("decode_rate_server", d.server());
     });
+    own.put("prefix_cache_mode", r.plan().workload().prefixCache().name());
+    readings(own, r);
 
     Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));
 
@@ -198,6 +206,121 @@ public final class ResultJson {
     }
     try {
       return MAPPER.writeValueAsString(all);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * What LLMBench read of a level besides its figures: the steady part, the warm-up, the client's own load,
+   * the prefix cache, the deployment and the level's findings. Times in milliseconds, shares as fractions.
+   */
+  static void readings(ObjectNode own, SweepLevelResult r) {
+    r.steadyState().ifPresent(st -> {
+      ObjectNode n = own.putObject("steady_state");
+      n.put("in_flight", st.inFlight());
+      n.put("output_throughput", st.outputThroughput().perSecond());
+      n.put("steady_ms", ms(st.steady()));
+      n.put("ramp_ms", ms(st.ramp()));
+      n.put("drain_ms", ms(st.drain()));
+      n.put("ramp_and_drain_share", st.rampAndDrainShare());
+    });
+    r.warmup().ifPresent(w -> {
+      ObjectNode n = own.putObject("warmup");
+      n.put("requests", w.requests());
+      n.put("failed", w.failed());
+      n.set("errors_by_type", MAPPER.valueToTree(w.errorsByType()));
+      n.put("max_tokens", w.maxTokens());
+      n.put("target_in_flight", w.target());
+      n.put("peak_in_flight", w.peakInFlight());
+      n.put("rounds", w.rounds());
+      n.put("time_ms", ms(w.time()));
+    });
+    r.clientLoad().ifPresent(c -> {
+      ObjectNode n = own.putObject("client_load");
+      n.put("cores", c.cores());
+      n.put("client_cpu_ms", ms(c.clientCpu()));
+      n.put("client_cpu_share", c.clientCpuShare());
+      n.put("process_cpu_share", c.processCpuShare());
+      n.put("machine_cpu_share", c.machineCpuShare());
+      n.put("wakeup_lag_p50_ms", ms(c.wakeupLagP50()));
+      n.put("wakeup_lag_p90_ms", ms(c.wakeupLagP90()));
+      n.put("wakeup_lag_max_ms", ms(c.wakeupLagMax()));
+      n.put("events_per_second", c.eventsPerSecond());
+      ArrayNode reasons = n.putArray("client_bound_reasons");
+      ClientCheck.reasons(r).forEach(reasons::add);
+    });
+    r.prefixCache().ifPresent(p -> {
+      ObjectNode n = own.putObject("prefix_cache");
+      n.put("cached_tokens", p.cachedTokens());
+      n.put("prompt_tokens", p.promptTokens());
+      n.put("hit_rate", p.hitRate());
+      n.put("source", p.source());
+    });
+    r.deploymentDescription().ifPresent(d -> own.set("deployment_facts", deployment(d)));
+    own.set("findings", findings(r.findings()));
+  }
+
+  /** The deployment's facts, those said only, and the line reports print. */
+  static ObjectNode deployment(DeploymentDescription d) {
+    ObjectNode n = MAPPER.createObjectNode();
+    if (!d.gpus().isEmpty()) n.put("gpus", d.gpus());
+    if (d.interconnect() != DeploymentFacts.Interconnect.UNSPECIFIED) n.put("interconnect", d.interconnect().name());
+    if (d.tensorParallel() > 0) n.put("tensor_parallel", d.tensorParallel());
+    if (d.pipelineParallel() > 0) n.put("pipeline_parallel", d.pipelineParallel());
+    if (d.dataParallel() > 0) n.put("data_parallel", d.dataParallel());
+    if (d.expertParallel() > 0) n.put("expert_parallel", d.expertParallel());
+    if (d.attention() != DeploymentFacts.Attention.UNSPECIFIED) n.put("attention", d.attention().name());
+    if (!d.quantisation().isEmpty()) n.put("quantisation", d.quantisation());
+    if (!d.engine().isEmpty()) n.put("engine", d.engine());
+    if (!d.notes().isEmpty()) n.put("notes", d.notes());
+    n.put("description", d.describe());
+    return n;
+  }
+
+  /** Findings as data: kind, levels, summary, evidence (name, value, unit), causes, ruled out, next steps. */
+  public static ArrayNode findings(List<Finding> findings) {
+    return MAPPER.valueToTree(findings);
+  }
+
+  /** A sweep's own document: its deployment, one summary per level, every finding and the conclusions. */
+  static String sweep(SweepSummary summary) {
+    return sweep(summary.title(), summary.deployment(), summary.levels(), summary.findings(), summary.conclusions());
+  }
+
+  /** The same document for any sweep's reading, e.g. one read back from files. */
+  public static String sweep(SweepResult sweep) {
+    return sweep(sweep.title(), sweep.deploymentDescription(), sweep.levels(), sweep.findings(), List.of());
+  }
+
+  private static String sweep(String title, Optional<DeploymentDescription> deployment, List<? extends SweepLevelResult> all,
+      List<Finding> findings, List<String> conclusions) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("title", title);
+    deployment.ifPresent(d -> root.set("deployment_facts", deployment(d)));
+    ArrayNode levels = root.putArray("levels");
+    for (SweepLevelResult l : all) {
+      ObjectNode n = levels.addObject();
+      n.put("label", l.label());
+      n.put("concurrency", l.concurrency());
+      n.put("rate", l.load() instanceof LoadShape.OpenLoop open ? open.rate().perSecond() : 0);
+      n.put("max_tokens", l.maxTokens());
+      n.put("requests", l.requestCount());
+      n.put("completed", l.succeeded());
+      n.put("failed", l.failed());
+      n.put("duration", l.window().toNanos() / 1e9);
+      n.put(Metric.OUTPUT_THROUGHPUT.key(), l.outputThroughput().perSecond());
+      n.put("output_throughput_ci95_lower", l.outputThroughputCi().lower());
+      n.put("output_throughput_ci95_upper", l.outputThroughputCi().upper());
+      for (Metric m : List.of(Metric.TTFT, Metric.TPOT, Metric.E2E_LATENCY)) {
+        m.distributionOf(l).percentile(50).ifPresent(v -> n.put("median_" + m.vllmName().orElse(m.key()) + "_ms", ms(v)));
+      }
+      readings(n, l);
+    }
+    root.set("findings", findings(findings));
+    conclusions.forEach(root.putArray("conclusions")::add);
+    try {
+      return MAPPER.writeValueAsString(root);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

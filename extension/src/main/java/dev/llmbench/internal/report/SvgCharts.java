@@ -78,7 +78,7 @@ public final class SvgCharts {
     if (levels.isEmpty()) return charts;
     boolean open = levels.get(0).load() instanceof LoadShape.OpenLoop;
     // One curve per workload, and per deployment when the sweep compares several.
-    Map<String, List<SweepLevelResult>> groups = ByDeployment.groups(levels);
+    Map<String, List<SweepLevelResult>> groups = SweepGroups.curves(levels);
     Metric throughput = Metric.OUTPUT_THROUGHPUT;
     charts.put("throughput", chart(title + ": " + throughput.label(), capitalised(throughput.heading()), open,
         curves(groups, throughput.label(), throughput::valueOf), "0.0"));

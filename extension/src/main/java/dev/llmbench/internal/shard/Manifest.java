@@ -13,6 +13,7 @@ import dev.llmbench.LoadShape;
 import dev.llmbench.Rate;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.StopReason;
+import dev.llmbench.Workload;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.StopRule;
@@ -162,7 +163,9 @@ public record Manifest(Shard shard, String host, List<Level> levels) {
     n.put("ignore_eos", w.ignoreEos());
     if (w.temperature() != null) n.put("temperature", w.temperature());
     n.put("prompts", w.prompts().name());
+    n.put("prefix_cache", w.prefixCache().name());
     n.put("warmup_requests", p.warmupRequests());
+    n.put("warmup_max_tokens", p.warmupMaxTokens());
     n.put("seed", p.seed());
     return n;
   }
@@ -237,8 +240,10 @@ public record Manifest(Shard shard, String host, List<Level> levels) {
     };
     Double temperature = n.has("temperature") ? n.get("temperature").asDouble() : null;
     WorkloadPlan workload = new WorkloadPlan(required(n, "max_tokens").asInt(), n.path("input_tokens").asInt(),
-        n.path("ignore_eos").asBoolean(true), temperature, PromptSource.recorded(text(n, "prompts")));
-    return new LevelPlan(text(n, "label"), load, stop, workload, n.path("warmup_requests").asInt(), n.path("seed").asLong());
+        n.path("ignore_eos").asBoolean(true), temperature, PromptSource.recorded(text(n, "prompts")),
+        Workload.PrefixCache.valueOf(n.path("prefix_cache").asText(Workload.PrefixCache.AVOID.name())));
+    return new LevelPlan(text(n, "label"), load, stop, workload, n.path("warmup_requests").asInt(),
+        n.path("warmup_max_tokens").asInt(workload.maxTokens()), n.path("seed").asLong());
   }
 
   private static ServiceLevels slo(JsonNode n) {

@@ -62,10 +62,10 @@ public record Share(LevelPlan whole, Optional<LevelPlan> plan, String skipReason
       int requests = proportional(n.requests(), after, c) - first;
       if (requests == 0) return skip(whole, n.requests() + " requests over " + c + " workers leave shard " + index + " none");
       stop = new StopRule.Count(requests);
-      workload = slice(whole.workload(), first, 1);
+      workload = whole.workload().slice(first, 1);
     } else {
       stop = whole.stop();
-      workload = slice(whole.workload(), index, count);
+      workload = whole.workload().slice(index, count);
     }
     int warmup = proportional(whole.warmupRequests(), after, c) - proportional(whole.warmupRequests(), before, c);
     return mine(whole, new LoadShape.ClosedLoop(mine), stop, workload, warmup, index);
@@ -88,10 +88,10 @@ public record Share(LevelPlan whole, Optional<LevelPlan> plan, String skipReason
       int first = 0;
       for (int i = 0; i < index; i++) first += even(n.requests(), i, active);
       stop = new StopRule.Count(requests);
-      workload = slice(whole.workload(), first, 1);
+      workload = whole.workload().slice(first, 1);
     } else {
       stop = whole.stop();
-      workload = slice(whole.workload(), index, active);
+      workload = whole.workload().slice(index, active);
     }
     return mine(whole, mine, stop, workload, even(whole.warmupRequests(), index, active), index);
   }
@@ -106,13 +106,8 @@ public record Share(LevelPlan whole, Optional<LevelPlan> plan, String skipReason
     return (int) ((2L * total * part + whole) / (2L * whole));
   }
 
-  private static WorkloadPlan slice(WorkloadPlan w, int first, int step) {
-    return new WorkloadPlan(w.maxTokens(), w.inputTokens(), w.ignoreEos(), w.temperature(), w.prompts().slice(first, step));
-  }
-
   private static Share mine(LevelPlan whole, LoadShape load, StopRule stop, WorkloadPlan workload, int warmup, int index) {
-    return new Share(whole, Optional.of(new LevelPlan(whole.label(), load, stop, workload, warmup,
-        whole.seed() + index * SEED_STEP)), "");
+    return new Share(whole, Optional.of(whole.share(load, stop, workload, warmup, whole.seed() + index * SEED_STEP)), "");
   }
 
   private static Share skip(LevelPlan whole, String why) {

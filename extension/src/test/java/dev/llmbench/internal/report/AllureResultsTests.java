@@ -130,7 +130,7 @@ class AllureResultsTests {
     assertThat(summary.path("status").asText()).isEqualTo("passed");
     List<String> names = new ArrayList<>();
     summary.path("attachments").forEach(a -> names.add(a.path("name").asText()));
-    assertThat(names).containsExactly("sweep table", "chart: throughput", "chart: latency", "chart: ttft", "chart: efficiency",
+    assertThat(names).containsExactly("sweep table", "findings", "chart: throughput", "chart: latency", "chart: ttft", "chart: efficiency",
         "chart: tradeoff");
     String table = Files.readString(results.resolve(summary.path("attachments").get(0).path("source").asText()));
     assertThat(table).contains("C= 1 | 3/3 ok (0 err)").contains("C= 2 | 3/3 ok (0 err)");
@@ -160,7 +160,7 @@ class AllureResultsTests {
   void theSweepSummaryDescriptionShowsTableFindingsAndChartsAsImages() {
     String html = result("sweep · sweep summary").path("descriptionHtml").asText();
     assertThat(html).contains("<pre>C= 1 | 3/3 ok (0 err)").contains("C= 2 | 3/3 ok (0 err)")
-        .contains("<li>2x the concurrency (C=1 to C=2) gave");
+        .contains("<b>scaling</b>: 2x the concurrency (C=1 to C=2) gave");
     // Allure 3 strips inline <svg> from descriptions: charts go in as data: URI images.
     assertThat(html).doesNotContain("<svg");
     assertThat(html.split("<img ", -1)).hasSize(6);

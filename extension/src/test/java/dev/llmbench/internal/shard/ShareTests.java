@@ -67,10 +67,10 @@ class ShareTests {
     List<String> sharded = new ArrayList<>();
     for (Optional<LevelPlan> p : shares(whole, 2)) {
       int n = ((StopRule.Count) p.orElseThrow().stop()).requests();
-      for (int i = 0; i < n; i++) sharded.add(text(p.get().workload().request(i, 16)) + "#" + p.get().workload().request(i, 16).seed());
+      for (int i = 0; i < n; i++) sharded.add(text(p.get().workload().prompts().request(i, 16, true, null)) + "#" + p.get().workload().prompts().request(i, 16, true, null).seed());
     }
     List<String> expected = new ArrayList<>();
-    for (int i = 0; i < 10; i++) expected.add(text(whole.workload().request(i, 16)) + "#" + whole.workload().request(i, 16).seed());
+    for (int i = 0; i < 10; i++) expected.add(text(whole.workload().prompts().request(i, 16, true, null)) + "#" + whole.workload().prompts().request(i, 16, true, null).seed());
     assertThat(sharded).containsExactlyInAnyOrderElementsOf(expected);
   }
 
@@ -81,7 +81,7 @@ class ShareTests {
     assertThat(s).allMatch(p -> p.orElseThrow().stop().equals(timed));
     List<Long> seeds = new ArrayList<>();
     for (Optional<LevelPlan> p : s) {
-      for (int i = 0; i < 5; i++) seeds.add(p.orElseThrow().workload().request(i, 16).seed());
+      for (int i = 0; i < 5; i++) seeds.add(p.orElseThrow().workload().prompts().request(i, 16, true, null).seed());
     }
     assertThat(seeds).doesNotHaveDuplicates(); // request seeds are 7 + index: shard 0 even, shard 1 odd indices
     assertThat(seeds.subList(0, 5)).containsExactly(7L, 9L, 11L, 13L, 15L);

@@ -1,0 +1,64 @@
+package dev.llmbench.internal.analysis;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.ClientLoad;
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.format.Formats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apiguardian.api.API;
+
+/**
+ * Whether the client, not the server, may have set a level's figures: this JVM, or the whole machine,
+ * had no CPU left, the client's own threads used a large share of the machine, or its threads ran so late
+ * that the times it took are off by a good part of the gaps it measured.
+ */
+@API(status = INTERNAL)
+public final class ClientCheck {
+
+  /** The JVM used at least this share of all its cores: nothing was left to run the client on time. */
+  public static final double JVM_BUSY = 0.9;
+  /**
+   * The machine's CPUs were at least this busy, every process included, and the client's threads woke at
+   * least {@link #LAG_FLOOR} late: the client waited for a core.
+   */
+  public static final double MACHINE_BUSY = 0.9;
+  /** The client's own threads used at least this share of all cores. */
+  public static final double CLIENT_BUSY = 0.5;
+  /** A wake-up lag (p90) at least this share of the level's median ITL blurs every time the client took. */
+  public static final double LAG_SHARE_OF_ITL = 0.25;
+  /** ...and at least this long: below it, lag is the ordinary scheduling of a loaded machine. */
+  public static final Duration LAG_FLOOR = Duration.ofMillis(2);
+
+  private ClientCheck() {}
+
+  /** Each reason the client may have set the level's figures; empty when nothing says so or it was not measured. */
+  public static List<String> reasons(SweepLevelResult l) {
+    List<String> reasons = new ArrayList<>();
+    ClientLoad c = l.clientLoad().orElse(null);
+    if (c == null) return reasons;
+    if (c.processCpuShare() >= JVM_BUSY) {
+      reasons.add("this JVM used " + Formats.percent(c.processCpuShare()) + " of its " + c.cores() + " cores"
+          + (l.endpoint().embedded().isPresent() ? " (the embedded engine runs in it too)" : ""));
+    }
+    // Other processes' load matters only as far as it made the client late: the probe says whether it did.
+    if (c.processCpuShare() < JVM_BUSY && c.machineCpuShare() >= MACHINE_BUSY && c.wakeupLagP90().compareTo(LAG_FLOOR) >= 0) {
+      reasons.add("the machine's " + c.cores() + " cores were " + Formats.percent(c.machineCpuShare())
+          + " busy (this JVM " + Formats.percent(c.processCpuShare()) + " of them) and its threads woke "
+          + Formats.duration(c.wakeupLagP90()) + " late (p90): the client waited for a core");
+    }
+    if (c.clientCpuShare() >= CLIENT_BUSY) {
+      reasons.add("the client's own threads used " + Formats.percent(c.clientCpuShare()) + " of the " + c.cores()
+          + " cores reading " + Math.round(c.eventsPerSecond()) + " events/s");
+    }
+    Duration itl = l.itl().percentile(50).orElse(null);
+    if (itl != null && c.wakeupLagP90().compareTo(LAG_FLOOR) >= 0
+        && c.wakeupLagP90().toNanos() >= LAG_SHARE_OF_ITL * itl.toNanos()) {
+      reasons.add("its threads woke " + Formats.duration(c.wakeupLagP90()) + " late (p90) against a median ITL of "
+          + Formats.duration(itl) + ", so every time it took may be off by about as much");
+    }
+    return reasons;
+  }
+}

@@ -1,0 +1,90 @@
+package dev.llmbench.internal.analysis;
+
+import dev.llmbench.Distribution;
+import dev.llmbench.LoadShape;
+import dev.llmbench.Metric;
+import dev.llmbench.ServerMetrics;
+import dev.llmbench.SweepLevelResult;
+import java.time.Duration;
+import java.util.Optional;
+
+/** The per-level figures findings read, with the server's own gauges under each engine's names. */
+final class Figures {
+
+  /** Requests waiting in the server's queue (vLLM, SGLang, llama.cpp, TGI). */
+  static final String[] WAITING = {"vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred",
+      "tgi_queue_size"};
+  /** Requests the server was running. */
+  static final String[] RUNNING = {"vllm:num_requests_running", "sglang:num_running_reqs", "llamacpp:requests_processing",
+      "tgi_batch_current_size"};
+  /** KV-cache use, 0..1. */
+  static final String[] KV_USAGE = {"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage"};
+  static final String[] PREEMPTIONS = {"vllm:num_preemptions_total"};
+
+  private Figures() {}
+
+  static double throughput(SweepLevelResult l) {
+    return l.outputThroughput().perSecond();
+  }
+
+  static boolean closed(SweepLevelResult l) {
+    return l.load() instanceof LoadShape.ClosedLoop;
+  }
+
+  static Optional<Duration> median(SweepLevelResult l, Metric latency) {
+    return latency.distributionOf(l).percentile(50);
+  }
+
+  static double medianMs(SweepLevelResult l, Metric latency) {
+    return median(l, latency).map(d -> d.toNanos() / 1e6).orElse(Double.NaN);
+  }
+
+  /** Whether the latency's median at {@code hi} is above that at {@code lo} by more than the noise of both. */
+  static boolean rose(SweepLevelResult lo, SweepLevelResult hi, Metric latency) {
+    return compare(lo, hi, latency) > 0;
+  }
+
+  static boolean fell(SweepLevelResult lo, SweepLevelResult hi, Metric latency) {
+    return compare(lo, hi, latency) < 0;
+  }
+
+  /** 1 when the median rose beyond noise, -1 when it fell, 0 otherwise or when either has none. */
+  static int compare(SweepLevelResult lo, SweepLevelResult hi, Metric latency) {
+    Distribution a = latency.distributionOf(lo);
+    Distribution b = latency.distributionOf(hi);
+    if (a.percentile(50).isEmpty() || b.percentile(50).isEmpty()) return 0; // a table may give no median
+    double x = a.percentile(50).orElseThrow().toNanos();
+    double y = b.percentile(50).orElseThrow().toNanos();
+    if (Math.abs(y - x) <= Math.hypot(Noise.medianNanos(lo, latency), Noise.medianNanos(hi, latency))) return 0;
+    return y > x ? 1 : -1;
+  }
+
+  static Optional<Double> gauge(SweepLevelResult l, String... names) {
+    Optional<ServerMetrics> m = l.serverMetrics();
+    if (m.isEmpty()) return Optional.empty();
+    for (String n : names) {
+      Optional<Double> v = m.get().gaugePeak(n);
+      if (v.isPresent()) return v;
+    }
+    return Optional.empty();
+  }
+
+  static Optional<Double> counter(SweepLevelResult l, String... names) {
+    Optional<ServerMetrics> m = l.serverMetrics();
+    if (m.isEmpty()) return Optional.empty();
+    for (String n : names) {
+      Optional<Double> v = m.get().counter(n);
+      if (v.isPresent()) return v;
+    }
+    return Optional.empty();
+  }
+
+  /** Whole rounds of C a closed-loop level ran. */
+  static long rounds(SweepLevelResult l) {
+    return l.concurrency() == 0 ? 0 : l.requestCount() / l.concurrency();
+  }
+
+  static String ms(double v) {
+    return String.format(java.util.Locale.ROOT, "%.1f ms", v);
+  }
+}

@@ -1,0 +1,108 @@
+package dev.llmbench.internal.analysis;
+
+import dev.llmbench.Finding;
+import dev.llmbench.FindingKind;
+import dev.llmbench.SweepLevelResult;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Gathers a finding's parts: causes the numbers point to rank before causes they merely allow. */
+final class FindingBuilder {
+
+  private final FindingKind kind;
+  private final List<String> levels = new ArrayList<>();
+  private final String summary;
+  private final List<Finding.Evidence> evidence = new ArrayList<>();
+  private final List<Finding.Cause> likely = new ArrayList<>();
+  private final List<Finding.Cause> possible = new ArrayList<>();
+  private final List<Finding.Cause> ruledOut = new ArrayList<>();
+  private final Set<String> nextSteps = new LinkedHashSet<>();
+  private final Set<String> likelySteps = new LinkedHashSet<>();
+
+  FindingBuilder(FindingKind kind, String summary, List<? extends SweepLevelResult> levels) {
+    this.kind = kind;
+    this.summary = summary;
+    levels.forEach(l -> this.levels.add(l.label()));
+  }
+
+  FindingBuilder evidence(String name, double value, String unit) {
+    if (!Double.isNaN(value)) evidence.add(new Finding.Evidence(name, value, unit));
+    return this;
+  }
+
+  /** A cause the numbers point to, and what to try about it. */
+  FindingBuilder likely(String cause, String reason, String nextStep) {
+    likely.add(new Finding.Cause(cause, reason, Finding.Strength.LIKELY));
+    if (nextStep != null) likelySteps.add(nextStep);
+    return this;
+  }
+
+  /** A cause the numbers allow but do not show. */
+  FindingBuilder possible(String cause, String reason, String nextStep) {
+    possible.add(new Finding.Cause(cause, reason, Finding.Strength.POSSIBLE));
+    if (nextStep != null) nextSteps.add(nextStep);
+    return this;
+  }
+
+  FindingBuilder ruledOut(String cause, String reason) {
+    ruledOut.add(new Finding.Cause(cause, reason, Finding.Strength.RULED_OUT));
+    return this;
+  }
+
+  FindingBuilder next(String step) {
+    nextSteps.add(step);
+    return this;
+  }
+
+  FindingBuilder add(Causes causes) {
+    causes.likely.forEach(c -> likely(c.cause(), c.reason(), causes.steps.get(c)));
+    causes.possible.forEach(c -> possible(c.cause(), c.reason(), causes.steps.get(c)));
+    ruledOut.addAll(causes.ruledOut);
+    return this;
+  }
+
+  Finding build() {
+    List<Finding.Cause> causes = new ArrayList<>(likely);
+    causes.addAll(possible);
+    List<String> steps = new ArrayList<>(likelySteps);
+    nextSteps.stream().filter(s -> !likelySteps.contains(s)).forEach(steps::add);
+    return new Finding(kind, levels, summary, evidence, causes, ruledOut, steps);
+  }
+
+  /** Causes gathered apart from a finding, to be added to one. */
+  static final class Causes {
+    final List<Finding.Cause> likely = new ArrayList<>();
+    final List<Finding.Cause> possible = new ArrayList<>();
+    final List<Finding.Cause> ruledOut = new ArrayList<>();
+    final java.util.Map<Finding.Cause, String> steps = new java.util.HashMap<>();
+
+    Causes likely(String cause, String reason, String step) {
+      Finding.Cause c = new Finding.Cause(cause, reason, Finding.Strength.LIKELY);
+      likely.add(c);
+      if (step != null) steps.put(c, step);
+      return this;
+    }
+
+    Causes possible(String cause, String reason, String step) {
+      Finding.Cause c = new Finding.Cause(cause, reason, Finding.Strength.POSSIBLE);
+      possible.add(c);
+      if (step != null) steps.put(c, step);
+      return this;
+    }
+
+    Causes ruledOut(String cause, String reason) {
+      ruledOut.add(new Finding.Cause(cause, reason, Finding.Strength.RULED_OUT));
+      return this;
+    }
+
+    Causes add(Causes other) {
+      likely.addAll(other.likely);
+      possible.addAll(other.possible);
+      ruledOut.addAll(other.ruledOut);
+      steps.putAll(other.steps);
+      return this;
+    }
+  }
+}

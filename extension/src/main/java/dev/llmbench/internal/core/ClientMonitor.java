@@ -1,0 +1,124 @@
+package dev.llmbench.internal.core;
+
+import dev.llmbench.ClientLoad;
+import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.load.LoadRunner;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Watches the client while a level runs: the CPU of the threads that send and read requests (each read
+ * on its own thread when told of a send and of a completion), the whole JVM's CPU, events read, and a
+ * probe thread that asks to wake every 2 ms and records how late it ran.
+ */
+final class ClientMonitor implements LoadRunner.Observer {
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final long PROBE_NANOS = 2_000_000;
+  private static final long CPU_SAMPLE_NANOS = 100_000_000;
+  private static final long BUCKET_NANOS = 10_000;
+  private static final int BUCKETS = 10_000; // 10 µs each: up to 100 ms, the rest in the last
+
+  private final ConcurrentHashMap<Long, long[]> cpuByThread = new ConcurrentHashMap<>(); // {first, latest}
+  private final LongAdder events = new LongAdder();
+  private final LongAdder machineCpu = new LongAdder(); // sum of samples, in millionths
+  private final LongAdder machineSamples = new LongAdder();
+  private final AtomicLongArray lag = new AtomicLongArray(BUCKETS);
+  private final long processCpuStart = processCpu();
+  private final long wallStart = System.nanoTime();
+  private final Thread probe;
+  private volatile boolean stopped;
+  private volatile long lagMax;
+
+  private ClientMonitor() {
+    probe = new Thread(this::probe, "llmbench-lag-probe");
+    probe.setDaemon(true);
+    probe.start();
+  }
+
+  static ClientMonitor start() {
+    return new ClientMonitor();
+  }
+
+  private void probe() {
+    long nextCpuSample = System.nanoTime();
+    while (!stopped) {
+      if (System.nanoTime() - nextCpuSample >= 0) {
+        nextCpuSample += CPU_SAMPLE_NANOS;
+        double load = machineCpu();
+        if (load >= 0) {
+          machineCpu.add(Math.round(load * 1e6));
+          machineSamples.increment();
+        }
+      }
+      long due = System.nanoTime() + PROBE_NANOS;
+      LockSupport.parkNanos(PROBE_NANOS);
+      long late = Math.max(0, System.nanoTime() - due);
+      lag.incrementAndGet((int) Math.min(BUCKETS - 1, late / BUCKET_NANOS));
+      if (late > lagMax) lagMax = late;
+    }
+  }
+
+  @Override
+  public void sending(int index, long scheduledNanos) {
+    long now = threadCpu();
+    cpuByThread.computeIfAbsent(Thread.currentThread().getId(), k -> new long[] {now, now});
+  }
+
+  @Override
+  public void completed(RequestTrace trace) {
+    long now = threadCpu();
+    cpuByThread.compute(Thread.currentThread().getId(), (k, v) -> v == null ? new long[] {now, now} : new long[] {v[0], now});
+    events.add(trace.chunks().size());
+  }
+
+  /** Stops the probe; {@code window} is the level's, first send to last end. */
+  ClientLoad stop(Duration window) {
+    stopped = true;
+    probe.interrupt();
+    long wall = Math.max(1, System.nanoTime() - wallStart);
+    int cores = Runtime.getRuntime().availableProcessors();
+    long client = cpuByThread.values().stream().mapToLong(v -> v[1] - v[0]).sum();
+    long process = processCpu() - processCpuStart;
+    double windowNanos = Math.max(1, window.toNanos());
+    return new ClientLoad(cores, Duration.ofNanos(client), client / (windowNanos * cores),
+        processCpuStart < 0 ? Double.NaN : (double) process / ((double) wall * cores),
+        machineSamples.sum() == 0 ? Double.NaN : machineCpu.sum() / 1e6 / machineSamples.sum(), lag(50), lag(90),
+        Duration.ofNanos(lagMax), events.sum() * 1e9 / windowNanos);
+  }
+
+  /** The upper edge of the bucket holding the {@code p}-th percentile of the probe's lateness. */
+  private Duration lag(double p) {
+    long total = 0;
+    for (int i = 0; i < BUCKETS; i++) total += lag.get(i);
+    if (total == 0) return Duration.ZERO;
+    long rank = (long) Math.ceil(p / 100 * total);
+    long seen = 0;
+    for (int i = 0; i < BUCKETS; i++) {
+      seen += lag.get(i);
+      if (seen >= rank) return Duration.ofNanos(i == BUCKETS - 1 ? lagMax : (i + 1) * BUCKET_NANOS);
+    }
+    return Duration.ofNanos(lagMax);
+  }
+
+  private static long threadCpu() {
+    return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : 0;
+  }
+
+  /** The machine's recent CPU use, 0..1, or negative when the JVM cannot tell. */
+  private static double machineCpu() {
+    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getCpuLoad() : -1;
+  }
+
+  private static long processCpu() {
+    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
+  }
+}

@@ -1,0 +1,28 @@
+package dev.llmbench.internal.core;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.ClientLoad;
+import dev.llmbench.DeploymentDescription;
+import dev.llmbench.WarmupReport;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/**
+ * What a level knows besides its requests: how it was warmed up, what measuring it cost the client, and
+ * what the suite said about the deployment.
+ *
+ * @param warmup     what the warm-up did; empty when the level had none
+ * @param clientLoad the client's own CPU, wake-up lag and events read; empty when not measured
+ * @param deployment the suite's {@code @DeploymentFacts} facts; empty when it gave none
+ */
+@API(status = INTERNAL)
+public record LevelExtras(Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad,
+    Optional<DeploymentDescription> deployment) {
+
+  public static final LevelExtras NONE = new LevelExtras(Optional.empty(), Optional.empty(), Optional.empty());
+
+  public LevelExtras(Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad) {
+    this(warmup, clientLoad, Optional.empty());
+  }
+}

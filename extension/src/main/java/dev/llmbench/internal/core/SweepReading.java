@@ -1,0 +1,69 @@
+package dev.llmbench.internal.core;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.DeploymentDescription;
+import dev.llmbench.Finding;
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.SweepResult;
+import dev.llmbench.internal.analysis.ScalingAnalysis;
+import dev.llmbench.internal.analysis.SweepGroups;
+import java.util.List;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/** A sweep's levels read by the analysis once: the {@link SweepResult} assertions and reports share. */
+@API(status = INTERNAL)
+public final class SweepReading implements SweepResult {
+
+  private final String title;
+  private final List<SweepLevelResult> levels;
+  private final Optional<DeploymentDescription> deployment;
+  private final List<Finding> findings;
+
+  public SweepReading(String title, List<? extends SweepLevelResult> levels, Optional<DeploymentDescription> deployment) {
+    this.title = title;
+    this.levels = List.copyOf(levels);
+    this.deployment = deployment;
+    this.findings = ScalingAnalysis.all(this.levels, deployment.orElse(DeploymentDescription.NONE));
+  }
+
+  /** The reading of a finished (or partly run) sweep, computed once for all who ask. */
+  public static SweepReading of(SweepRun sweep) {
+    List<MeasuredLevel> levels = sweep.levels();
+    return sweep.memo().get(List.of(SweepReading.class, levels.size()), () -> new SweepReading(sweep.title(), levels,
+        levels.isEmpty() ? Optional.empty() : levels.get(0).deploymentDescription()));
+  }
+
+  @Override
+  public String title() {
+    return title;
+  }
+
+  @Override
+  public List<SweepLevelResult> levels() {
+    return levels;
+  }
+
+  @Override
+  public List<Finding> findings() {
+    return findings;
+  }
+
+  @Override
+  public Optional<DeploymentDescription> deploymentDescription() {
+    return deployment;
+  }
+
+  @Override
+  public Optional<Double> scalingEfficiency(int concurrency) {
+    return SweepGroups.curves(levels).values().stream()
+        .map(group -> ScalingAnalysis.of(group).efficiency(concurrency))
+        .flatMap(Optional::stream).findFirst();
+  }
+
+  @Override
+  public String toString() {
+    return title;
+  }
+}

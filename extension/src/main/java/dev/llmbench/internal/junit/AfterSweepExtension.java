@@ -1,0 +1,93 @@
+package dev.llmbench.internal.junit;
+
+import dev.llmbench.AfterSweep;
+import dev.llmbench.BaselineComparison;
+import dev.llmbench.DeploymentLevels;
+import dev.llmbench.EarlierLevels;
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.SweepResult;
+import dev.llmbench.internal.baseline.Baselines;
+import dev.llmbench.internal.compare.ByDeployment;
+import dev.llmbench.internal.compare.DeploymentSweep;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.PreviousLevels;
+import dev.llmbench.internal.core.SweepReading;
+import dev.llmbench.internal.core.SweepRun;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.junit.platform.commons.support.HierarchyTraversalMode;
+import org.junit.platform.commons.support.ReflectionSupport;
+
+/**
+ * The last invocation of a sweep's template, for one {@link AfterSweep} method: it runs that method with
+ * the sweep's {@link SweepResult} instead of the sweep method. The sweep method's own parameters are still
+ * resolved (to the last level) so that JUnit can build the invocation it then skips.
+ *
+ * @param sweep  the sweep whose levels ran
+ * @param method the {@code @AfterSweep} method
+ */
+record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingResolver, InvocationInterceptor {
+
+  /** The {@code @AfterSweep} methods of {@code sweepMethod}'s class that name it, validated. */
+  static List<Method> of(Class<?> testClass, Method sweepMethod) {
+    List<Method> sweeps = ReflectionSupport.findMethods(testClass, SweepPlanner::isSweep, HierarchyTraversalMode.TOP_DOWN);
+    List<Method> mine = new ArrayList<>();
+    for (Method after : AnnotationSupport.findAnnotatedMethods(testClass, AfterSweep.class, HierarchyTraversalMode.TOP_DOWN)) {
+      String where = ConfigurationErrors.where(after);
+      if (after.getParameterCount() != 1 || after.getParameterTypes()[0] != SweepResult.class) {
+        throw ConfigurationErrors.sweep(where, "an @AfterSweep method takes exactly one parameter, the SweepResult: "
+            + "void " + after.getName() + "(SweepResult sweep)");
+      }
+      String target = AnnotationSupport.findAnnotation(after, AfterSweep.class).orElseThrow().value().strip();
+      List<String> names = sweeps.stream().map(Method::getName).toList();
+      if (target.isEmpty()) {
+        if (sweeps.size() != 1) {
+          throw ConfigurationErrors.sweep(where, "@AfterSweep names no sweep and the class has " + sweeps.size() + " " + names
+              + ": name one, e.g. @AfterSweep(\"" + (names.isEmpty() ? "throughput" : names.get(0)) + "\")");
+        }
+        target = names.get(0);
+      } else if (!names.contains(target)) {
+        throw ConfigurationErrors.sweep(where, "@AfterSweep(\"" + target + "\") names no sweep of this class; its sweeps are "
+            + names);
+      }
+      if (target.equals(sweepMethod.getName())) mine.add(after);
+    }
+    return mine;
+  }
+
+  @Override
+  public List<Class<?>> injects() {
+    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class, BaselineComparison.class);
+  }
+
+  /** What the last level's invocation received, for a call that is then skipped. */
+  @Override
+  public Object resolve(Class<?> type, ExtensionContext context) {
+    List<MeasuredLevel> levels = sweep.levels();
+    if (levels.isEmpty()) throw new IllegalStateException("no level of " + sweep.title() + " was measured: nothing to assert");
+    MeasuredLevel last = levels.get(levels.size() - 1);
+    if (type == DeploymentLevels.class) {
+      return sweep.attribute(DeploymentSweep.class).map(d -> d.at(ByDeployment.load(last))).orElseThrow(() ->
+          new IllegalStateException(sweep.title() + " compares no deployments: DeploymentLevels needs two or more @Deployment"));
+    }
+    if (type == BaselineComparison.class) return Baselines.compare(sweep, last);
+    return type == SweepLevelResult.class ? last : new PreviousLevels(last.label(), levels.subList(0, levels.size() - 1));
+  }
+
+  @Override
+  public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
+      ExtensionContext context) {
+    invocation.skip();
+    ReflectionSupport.invokeMethod(method, context.getRequiredTestInstance(), SweepReading.of(sweep));
+  }
+
+  @Override
+  public String toString() {
+    return method.getName() + " (after the sweep)";
+  }
+}

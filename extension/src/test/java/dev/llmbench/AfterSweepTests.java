@@ -1,0 +1,198 @@
+package dev.llmbench;
+
+import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.testkit.engine.EventConditions.displayName;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.testkit.BenchKit;
+import io.qameta.allure.Allure;
+import io.qameta.allure.AllureLifecycle;
+import io.qameta.allure.FileSystemResultsWriter;
+import io.qameta.allure.junitplatform.AllureJunitPlatform;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.launcher.core.LauncherConfig;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/** Assertions on a whole sweep run once after its last level, as a test of their own. */
+class AfterSweepTests {
+
+  static final List<String> ORDER = new ArrayList<>();
+
+  @Test
+  void runsOnceAfterTheLastLevelWithTheWholeSweep() {
+    ORDER.clear();
+    BenchKit.Run run = BenchKit.run(PassingTestCases.class).assertAllPass(3);
+    run.tests().assertThatEvents().haveExactly(1, event(displayName("scales (after the sweep)"), finishedSuccessfully()));
+    assertThat(ORDER).containsExactly("C=1", "C=2", "after");
+  }
+
+  /** The sweep method's parameters are resolved for the skipped call too, and each deployment is read as a curve of its own. */
+  @Test
+  void aSweepOfDeploymentsIsReadPerDeployment() {
+    BenchKit.run(DeploymentsTestCases.class).assertAllPass(5);
+  }
+
+  @Test
+  void aFailureListsEveryFindingItConcerns() {
+    BenchKit.run(FailingTestCases.class).tests().assertThatEvents().haveExactly(1, event(
+        displayName("noReadings (after the sweep)"), finishedWithFailure(message(m ->
+            m.startsWith("[FailingTestCases.sweep] expected no finding of kind SCALING but found 1:")
+                && m.contains("  - 2x the concurrency (C=1 to C=2)") && m.contains("evidence: output throughput at C=1")))));
+  }
+
+  @Test
+  void aMethodWithTheWrongParameterIsAConfigurationError() {
+    assertConfigurationError(WrongParameterTestCases.class, "takes exactly one parameter, the SweepResult");
+  }
+
+  @Test
+  void aNameThatIsNoSweepIsAConfigurationError() {
+    assertConfigurationError(UnknownSweepTestCases.class, "@AfterSweep(\"throughput\") names no sweep of this class; its sweeps are [sweep]");
+  }
+
+  @Test
+  void noNameWithTwoSweepsIsAConfigurationError() {
+    assertConfigurationError(TwoSweepsTestCases.class, "@AfterSweep names no sweep and the class has 2");
+  }
+
+  private static void assertConfigurationError(Class<?> fixture, String text) {
+    BenchKit.run(fixture).all().assertThatEvents().haveAtLeastOne(event(finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains(fixture.getSimpleName()) && m.contains(text)))));
+  }
+
+  /** In Allure, the failed sweep assertion is a result of its own, in the "Sweep finding" category. */
+  @Test
+  void inAllureAFailedSweepAssertionIsASweepFinding(@TempDir Path results) throws IOException {
+    AllureLifecycle previous = Allure.getLifecycle();
+    AllureLifecycle lifecycle = new AllureLifecycle(new FileSystemResultsWriter(results));
+    Allure.setLifecycle(lifecycle);
+    try {
+      LauncherFactory.create(LauncherConfig.builder().enableTestExecutionListenerAutoRegistration(false)
+              .addTestExecutionListeners(new AllureJunitPlatform(lifecycle)).build())
+          .execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(FailingTestCases.class))
+              .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
+              .configurationParameter("allure.results.directory", results.toString())
+              .configurationParameter("llmbench.report.dir", results.resolveSibling(results.getFileName() + "-llmbench").toString())
+              .build());
+    } finally {
+      Allure.setLifecycle(previous);
+    }
+    ObjectMapper json = new ObjectMapper();
+    JsonNode failed = null;
+    try (Stream<Path> files = Files.list(results)) {
+      for (Path p : files.filter(p -> p.toString().endsWith("-result.json")).toList()) {
+        JsonNode r = json.readTree(p.toFile());
+        if (r.path("name").asText().endsWith("noReadings (after the sweep)")) failed = r;
+      }
+    }
+    assertThat(failed).as("the after-sweep result").isNotNull();
+    assertThat(failed.path("status").asText()).isEqualTo("failed");
+    String text = failed.path("statusDetails").path("message").asText();
+    List<JsonNode> categories = new ArrayList<>();
+    json.readTree(results.resolve("categories.json").toFile()).forEach(categories::add);
+    Optional<String> category = categories.stream().filter(c -> text.matches(c.path("messageRegex").asText()))
+        .map(c -> c.path("name").asText()).findFirst();
+    assertThat(category).contains("Sweep finding");
+  }
+
+  // ----- fixtures
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class PassingTestCases {
+    @ConcurrencySweep({1, 2})
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 4)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      ORDER.add(r.label());
+    }
+
+    @AfterSweep("sweep")
+    void scales(SweepResult sweep) {
+      ORDER.add("after");
+      assertThat(sweep.title()).isEqualTo("PassingTestCases.sweep");
+      assertThat(sweep.levels()).extracting(SweepLevelResult::label).containsExactly("C=1", "C=2");
+      assertThat(sweep.findings(FindingKind.SCALING)).hasSize(1);
+      double expected = sweep.levels().get(1).outputThroughput().perSecond() / (2 * sweep.levels().get(0).outputThroughput().perSecond());
+      assertThat(sweep).scalingEfficiencyAt(2).isEqualTo(expected);
+      assertThat(sweep).scalingEfficiencyAt(1).isEqualTo(1.0);
+    }
+  }
+
+  @Deployment(name = "fast", embeddedProfile = "instant")
+  @Deployment(name = "slow", embeddedProfile = "fixed-20ms")
+  static class DeploymentsTestCases {
+    @ConcurrencySweep({1, 2})
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 4)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r, DeploymentLevels atThisLoad, BaselineComparison baseline) {}
+
+    @AfterSweep
+    void perDeployment(SweepResult sweep) {
+      assertThat(sweep.levels()).extracting(SweepLevelResult::label)
+          .containsExactly("C=1 · fast", "C=1 · slow", "C=2 · fast", "C=2 · slow");
+      assertThat(sweep.findings(FindingKind.SCALING)).extracting(Finding::summary)
+          .satisfiesExactlyInAnyOrder(f -> assertThat(f).startsWith("[fast] "), f -> assertThat(f).startsWith("[slow] "));
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class FailingTestCases {
+    @ConcurrencySweep({1, 2})
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 4)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {}
+
+    @AfterSweep
+    void noReadings(SweepResult sweep) {
+      assertThat(sweep).hasNoFindings(FindingKind.SCALING);
+    }
+  }
+
+  static class WrongParameterTestCases {
+    @ConcurrencySweep(1)
+    void sweep(SweepLevelResult r) {}
+
+    @AfterSweep
+    void after(SweepLevelResult r) {}
+  }
+
+  static class UnknownSweepTestCases {
+    @ConcurrencySweep(1)
+    void sweep(SweepLevelResult r) {}
+
+    @AfterSweep("throughput")
+    void after(SweepResult r) {}
+  }
+
+  static class TwoSweepsTestCases {
+    @ConcurrencySweep(1)
+    void one(SweepLevelResult r) {}
+
+    @ConcurrencySweep(2)
+    void two(SweepLevelResult r) {}
+
+    @AfterSweep
+    void after(SweepResult r) {}
+  }
+}
