@@ -50,6 +50,7 @@ final class ChatStreamParser implements SseFramer.Sink {
   private final SseFramer framer;
   private final JsonParser json;
   private final ByteArrayFeeder feeder;
+  private final String contentType;
   private byte[] scratch;
 
   // The event in progress.
@@ -82,8 +83,9 @@ final class ChatStreamParser implements SseFramer.Sink {
   private int lastFrom;
   private int lastTo;
 
-  private ChatStreamParser(StreamRecorder recorder, boolean eventStream) {
+  private ChatStreamParser(StreamRecorder recorder, boolean eventStream, String contentType) {
     this.recorder = recorder;
+    this.contentType = contentType;
     this.framer = eventStream ? new SseFramer(this) : null;
     try {
       this.json = JSON.createNonBlockingByteArrayParser();
@@ -96,12 +98,12 @@ final class ChatStreamParser implements SseFramer.Sink {
 
   /** For a {@code text/event-stream} body. */
   static ChatStreamParser eventStream(StreamRecorder recorder) {
-    return new ChatStreamParser(recorder, true);
+    return new ChatStreamParser(recorder, true, "text/event-stream");
   }
 
-  /** For a whole JSON body ({@code stream: false}, or a server that ignored it). */
-  static ChatStreamParser jsonBody(StreamRecorder recorder) {
-    return new ChatStreamParser(recorder, false);
+  /** For a whole JSON body ({@code stream: false}, or a server that ignored it) sent as {@code contentType}. */
+  static ChatStreamParser jsonBody(StreamRecorder recorder, String contentType) {
+    return new ChatStreamParser(recorder, false, contentType);
   }
 
   /** The failure found so far, or null; once set, further input is ignored. */
@@ -320,7 +322,7 @@ final class ChatStreamParser implements SseFramer.Sink {
     byte first = buf[from];
     if (first == 'd' || first == ':') {
       fail(StreamFailure.Cause.UNEXPECTED_CONTENT_TYPE,
-          "the body is an event stream but its Content-Type is application/json: " + excerpt(buf, from, to));
+          "the body is an event stream but its Content-Type is '" + contentType + "': " + excerpt(buf, from, to));
     }
     mode = JSON_DATA;
     return from;

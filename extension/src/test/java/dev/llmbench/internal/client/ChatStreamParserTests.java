@@ -48,7 +48,7 @@ class ChatStreamParserTests {
   private static StreamTrace parseJsonBody(String body) {
     StreamRecorder recorder = new StreamRecorder(TextCapture.FULL, 0, 0, 1);
     recorder.headers(200, 1, false);
-    ChatStreamParser parser = ChatStreamParser.jsonBody(recorder);
+    ChatStreamParser parser = ChatStreamParser.jsonBody(recorder, "application/json");
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     parser.feed(bytes, 0, bytes.length, 5);
     return parser.finish(6);
@@ -327,6 +327,6 @@ class ChatStreamParserTests {
   void eventStreamSentAsJsonNamesTheContentType() {
     StreamFailure f = parseJsonBody(content("a") + DONE).failure().get();
     assertThat(f.cause()).isEqualTo(StreamFailure.Cause.UNEXPECTED_CONTENT_TYPE);
-    assertThat(f.message()).contains("Content-Type is application/json");
+    assertThat(f.message()).contains("Content-Type is 'application/json'");
   }
 }

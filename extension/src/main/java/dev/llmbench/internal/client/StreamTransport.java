@@ -1,0 +1,22 @@
+package dev.llmbench.internal.client;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Sends POSTs and reads their answers into {@link StreamTrace}s. A request is never sent twice: a failure
+ * after the request may have left is reported, not retried. The future never completes exceptionally; a
+ * failed request is a trace with a {@link StreamFailure}.
+ */
+public interface StreamTransport extends AutoCloseable {
+
+  CompletableFuture<StreamTrace> send(StreamRequest request);
+
+  /** Fails every request still running with {@link StreamFailure.Cause#CANCELLED}. */
+  void cancelAll();
+
+  /** Requests sent and not yet finished. */
+  int inFlight();
+
+  @Override
+  void close();
+}
