@@ -460,7 +460,7 @@ final class ChatStreamParser implements SseFramer.Sink {
       }
       case TOP -> {
         if ("object".equals(field)) {
-          objectIsError = "error".equals(json.getText());
+          objectIsError = textIs("error");
         } else if ("error".equals(field) || "message".equals(field) && objectIsError) {
           errorMessage = Excerpt.of(json.getText(), EXCERPT * 2);
         }
@@ -470,6 +470,16 @@ final class ChatStreamParser implements SseFramer.Sink {
       }
       default -> { }
     }
+  }
+
+  /** Whether the current string is {@code expected}, without making a String of it (it is on every chunk). */
+  private boolean textIs(String expected) throws IOException {
+    int length = json.getTextLength();
+    if (length != expected.length()) return false;
+    char[] chars = json.getTextCharacters();
+    int offset = json.getTextOffset();
+    for (int i = 0; i < length; i++) if (chars[offset + i] != expected.charAt(i)) return false;
+    return true;
   }
 
   private void content() throws IOException {
