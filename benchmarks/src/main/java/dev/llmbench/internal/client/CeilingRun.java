@@ -75,7 +75,9 @@ public final class CeilingRun {
       case "jdk" -> args.containsKey("threads")
           ? new JdkStreamTransport(timeouts, Integer.parseInt(args.get("threads"))) : new JdkStreamTransport(timeouts);
       case "okhttp" -> new OkHttpStreamTransport(timeouts);
-      default -> throw new IllegalArgumentException("--transport jdk or okhttp, not " + transportName);
+      case "netty" -> args.containsKey("threads")
+          ? new NettyStreamTransport(timeouts, Integer.parseInt(args.get("threads"))) : new NettyStreamTransport(timeouts);
+      default -> throw new IllegalArgumentException("--transport jdk, okhttp or netty, not " + transportName);
     };
   }
 
@@ -154,6 +156,15 @@ public final class CeilingRun {
       out.put("p50_ttft_ms", ttft.length == 0 ? null : round(percentile(ttft, 50) / 1e6, 3));
       out.put("p99_ttft_ms", ttft.length == 0 ? null : round(percentile(ttft, 99) / 1e6, 3));
       out.put("max_ttft_ms", ttft.length == 0 ? null : round(ttft[ttft.length - 1] / 1e6, 3));
+      List<StreamTrace> byStart = traces.stream().filter(StreamTrace::succeeded)
+          .sorted(java.util.Comparator.comparingLong(StreamTrace::startNanos)).toList();
+      if (byStart.size() > concurrency) {
+        long[] first = byStart.subList(0, concurrency).stream().mapToLong(StreamTrace::ttftNanos).sorted().toArray();
+        long[] rest = byStart.subList(concurrency, byStart.size()).stream().mapToLong(StreamTrace::ttftNanos).sorted().toArray();
+        out.put("p99_ttft_first_wave_ms", round(percentile(first, 99) / 1e6, 3));
+        out.put("p50_ttft_later_ms", round(percentile(rest, 50) / 1e6, 3));
+        out.put("p99_ttft_later_ms", round(percentile(rest, 99) / 1e6, 3));
+      }
       out.put("p50_headers_ms", toHeaders.length == 0 ? null : round(percentile(toHeaders, 50) / 1e6, 3));
       out.put("p99_headers_ms", toHeaders.length == 0 ? null : round(percentile(toHeaders, 99) / 1e6, 3));
       Map<String, Object> split = new LinkedHashMap<>();
