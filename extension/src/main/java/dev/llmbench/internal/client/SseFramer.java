@@ -1,6 +1,9 @@
 package dev.llmbench.internal.client;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Splits a {@code text/event-stream} into events as its bytes arrive, on any read boundary, with no String
@@ -33,6 +36,7 @@ final class SseFramer {
   private static final int DATA = 3;
   private static final int SKIP_LINE = 4;
 
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final byte CR = '\r';
   private static final byte LF = '\n';
   private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
@@ -163,11 +167,19 @@ final class SseFramer {
     return at + 1;
   }
 
-  /** Index of the first CR or LF in {@code buf[i, to)}, or {@code to}. */
-  private static int lineEnd(byte[] buf, int i, int to) {
+  /** Index of the first CR or LF in {@code buf[i, to)}, or {@code to}; eight bytes a step (lines are long). */
+  static int lineEnd(byte[] buf, int i, int to) {
+    for (; i + Long.BYTES <= to; i += Long.BYTES) {
+      long word = (long) LONGS.get(buf, i);
+      long lf = word ^ 0x0A0A0A0A0A0A0A0AL;
+      long cr = word ^ 0x0D0D0D0D0D0D0D0DL;
+      // A byte of lf or cr is zero where the word has LF or CR; the lowest flagged byte is exact.
+      long found = ((lf - 0x0101010101010101L) & ~lf | (cr - 0x0101010101010101L) & ~cr) & 0x8080808080808080L;
+      if (found != 0) return i + (Long.numberOfTrailingZeros(found) >>> 3);
+    }
     for (; i < to; i++) {
-      int b = buf[i] & 0xFF;
-      if (b <= CR && (b == LF || b == CR)) return i;
+      byte b = buf[i];
+      if (b == LF || b == CR) return i;
     }
     return to;
   }

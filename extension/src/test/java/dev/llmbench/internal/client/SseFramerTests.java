@@ -120,6 +120,29 @@ class SseFramerTests {
   }
 
   @Test
+  void lineEndIsFoundAtEveryPositionAmongAnyBytes() {
+    Random random = new Random(5);
+    for (int length = 0; length < 40; length++) {
+      for (int at = 0; at <= length; at++) {
+        byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+          byte b;
+          do {
+            b = (byte) random.nextInt(256);
+          } while (b == '\n' || b == '\r');
+          bytes[i] = b;
+        }
+        if (at < length) bytes[at] = random.nextBoolean() ? (byte) '\n' : (byte) '\r';
+        if (at + 1 < length && random.nextBoolean()) bytes[at + 1] = '\n';
+        assertThat(SseFramer.lineEnd(bytes, 0, length)).as("length %d, at %d", length, at).isEqualTo(at);
+        if (at > 0) assertThat(SseFramer.lineEnd(bytes, 1, length)).isEqualTo(at);
+      }
+    }
+    byte[] edge = {0x0B, 0x0C, 0x0E, (byte) 0x8A, (byte) 0x8D, 0x1A, 0x1D, 0x09, 0x0D};
+    assertThat(SseFramer.lineEnd(edge, 0, edge.length)).isEqualTo(8);
+  }
+
+  @Test
   void veryLongLinesStreamThroughInPieces() throws Exception {
     int size = 6 << 20;
     StringBuilder s = new StringBuilder(": ").append("c".repeat(size)).append("\nid: ").append("i".repeat(size))
