@@ -147,6 +147,20 @@ class ChatStreamParserTests {
   }
 
   @Test
+  void eachChunksKindIsKeptPastEveryWordOfTheKindArray() {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < 200; i++) s.append(i % 3 == 0 ? reasoning("reasoning", "r") : content("c"));
+    StreamTrace t = parse(s.append(FINISH).append(DONE).toString());
+    assertThat(t.tokenChunks()).isEqualTo(200);
+    for (int i = 0; i < 200; i++) {
+      assertThat(t.isReasoning(i)).as("chunk %d", i).isEqualTo(i % 3 == 0);
+      assertThat(t.isContent(i)).as("chunk %d", i).isEqualTo(i % 3 != 0);
+    }
+    assertThat(t.reasoningChunks()).isEqualTo(67);
+    assertThat(t.firstContentIndex()).isEqualTo(1);
+  }
+
+  @Test
   void byteBuffersWithOffsetsAndDirectBuffersReadTheSame() {
     byte[] body = (ROLE + content("a") + FINISH + DONE).getBytes(StandardCharsets.UTF_8);
     StreamRecorder recorder = new StreamRecorder(TextCapture.FULL, 0, 0, 1);
