@@ -1,5 +1,6 @@
 package dev.llmbench.internal.client;
 
+import dev.llmbench.internal.format.Excerpt;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;

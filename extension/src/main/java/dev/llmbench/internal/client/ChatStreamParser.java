@@ -1,5 +1,6 @@
 package dev.llmbench.internal.client;
 
+import dev.llmbench.internal.format.Excerpt;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;

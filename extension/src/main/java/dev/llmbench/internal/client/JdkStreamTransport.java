@@ -1,5 +1,8 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.internal.format.Excerpt;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -20,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apiguardian.api.API;
 
 /**
  * Streams on the JDK's non-blocking {@link HttpClient}: one selector thread and a fixed pool of
@@ -30,6 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (the request never left) or, for GET and HEAD, when a pooled connection turned out closed. Idle
  * pooled connections that the server closes are dropped from the pool as soon as their close arrives.
  */
+@API(status = INTERNAL)
 public final class JdkStreamTransport implements StreamTransport {
 
   private static final int ERROR_EXCERPT_BYTES = 4096;

@@ -1,5 +1,8 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.internal.format.Excerpt;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
@@ -23,6 +26,7 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.BufferedSource;
+import org.apiguardian.api.API;
 
 /**
  * Streams on OkHttp's blocking calls: one thread per stream in flight, reading Okio's buffer into the same
@@ -30,6 +34,7 @@ import okio.BufferedSource;
  * a thread per stream does not bound threads at high concurrency. Never retries: with
  * {@code retryOnConnectionFailure} on, OkHttp resends a POST the server read and dropped.
  */
+@API(status = INTERNAL)
 public final class OkHttpStreamTransport implements StreamTransport {
 
   private static final MediaType JSON = MediaType.get("application/json");

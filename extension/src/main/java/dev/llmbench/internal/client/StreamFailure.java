@@ -1,6 +1,10 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import dev.llmbench.ErrorKind;
+import dev.llmbench.RequestFailure;
+import org.apiguardian.api.API;
 
 /**
  * Why one request failed, finer than {@link ErrorKind}: a stream cut after some events is not a connection
@@ -10,6 +14,7 @@ import dev.llmbench.ErrorKind;
  * @param status  HTTP status, or 0 when no status line came
  * @param message one line naming the cause, without per-response ids, so that equal failures group
  */
+@API(status = INTERNAL)
 public record StreamFailure(Cause cause, int status, String message) {
 
   /** What happened, in the order a request can fail. */
@@ -53,7 +58,7 @@ public record StreamFailure(Cause cause, int status, String message) {
     }
   }
 
-  public RequestError toRequestError() {
-    return new RequestError(cause.kind(), status, message);
+  public RequestFailure toRequestFailure() {
+    return new RequestFailure(cause.kind(), status, message);
   }
 }

@@ -1,7 +1,10 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.net.URI;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * One POST whose answer is read into a {@link StreamTrace}.
@@ -14,6 +17,7 @@ import java.util.Map;
  * @param scheduledNanos       when the load generator meant to send it
  * @param promptTokensEstimate the client's estimate of the prompt's tokens
  */
+@API(status = INTERNAL)
 public record StreamRequest(URI uri, byte[] body, Map<String, String> headers, boolean stream, TextCapture capture,
     long scheduledNanos, int promptTokensEstimate) {
 

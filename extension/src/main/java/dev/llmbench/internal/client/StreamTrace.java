@@ -1,10 +1,13 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import dev.llmbench.Usage;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongConsumer;
+import org.apiguardian.api.API;
 
 /**
  * What one request observed, kept compact: token-chunk arrival times as one primitive array (8 bytes a
@@ -14,6 +17,7 @@ import java.util.function.LongConsumer;
  * <p>A token chunk is an event whose first choice carried a non-empty content, reasoning or tool-call
  * delta. A role-only or finish-only chunk is a choices event but not a token chunk. Immutable.
  */
+@API(status = INTERNAL)
 public final class StreamTrace {
 
   static final int CONTENT = 1;

@@ -1,12 +1,16 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.util.concurrent.CompletableFuture;
+import org.apiguardian.api.API;
 
 /**
  * Sends POSTs and reads their answers into {@link StreamTrace}s. A request is never sent twice: a failure
  * after the request may have left is reported, not retried. The future never completes exceptionally; a
  * failed request is a trace with a {@link StreamFailure}.
  */
+@API(status = INTERNAL)
 public interface StreamTransport extends AutoCloseable {
 
   CompletableFuture<StreamTrace> send(StreamRequest request);

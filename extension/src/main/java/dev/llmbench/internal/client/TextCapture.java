@@ -1,11 +1,16 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 /**
  * How much of a reply's text a trace keeps: all of it for a smoke prompt the user reads, a bounded excerpt
  * for a load request (reports show samples; metrics need only counts), or none.
  *
  * @param maxChars characters kept of the content and, apart, of the reasoning
  */
+@API(status = INTERNAL)
 public record TextCapture(int maxChars) {
 
   public static final TextCapture FULL = new TextCapture(Integer.MAX_VALUE);

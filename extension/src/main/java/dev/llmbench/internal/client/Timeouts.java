@@ -1,6 +1,9 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * The limits of one request, each with the setting it came from, so that a timeout names what fired.
@@ -11,6 +14,7 @@ import java.time.Duration;
  * @param request        the longest one whole request may take
  * @param requestSetting where {@code request} came from, e.g. {@code llmbench.request-timeout}
  */
+@API(status = INTERNAL)
 public record Timeouts(Duration connect, Duration idle, String idleSetting, Duration request, String requestSetting) {
 
   public Timeouts {
