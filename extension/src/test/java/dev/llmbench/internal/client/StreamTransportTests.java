@@ -17,12 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
-/** Both transports against servers that answer, stall, cut and drop; nothing is ever sent twice. */
+/** The Netty transport against servers that answer, stall, cut and drop; nothing is ever sent twice. */
 class StreamTransportTests {
 
   /** Short enough to test, long enough for a cold JVM's first request on a loaded runner. */
@@ -31,17 +28,6 @@ class StreamTransportTests {
 
   private static final Timeouts PATIENT = new Timeouts(Duration.ofSeconds(2), Duration.ofSeconds(30),
       "llmbench.idle-timeout", Duration.ofSeconds(60), "llmbench.request-timeout");
-
-  enum Kind {
-    JDK(JdkStreamTransport::new),
-    OKHTTP(OkHttpStreamTransport::new);
-
-    final Function<Timeouts, StreamTransport> factory;
-
-    Kind(Function<Timeouts, StreamTransport> factory) {
-      this.factory = factory;
-    }
-  }
 
   private static final String STREAM = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n"
       + "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"
@@ -70,11 +56,10 @@ class StreamTransportTests {
     return true;
   }
 
-  @ParameterizedTest
-  @EnumSource(Kind.class)
-  void readsAStreamAndReusesTheConnection(Kind kind) throws Exception {
+  @Test
+  void readsAStreamAndReusesTheConnection() throws Exception {
     try (ScriptedServer server = new ScriptedServer(StreamTransportTests::stream);
-        StreamTransport transport = kind.factory.apply(PATIENT)) {
+        StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       for (int i = 0; i < 3; i++) {
         StreamTrace t = send(transport, server.uri("/v1/chat/completions"));
         assertThat(t.succeeded()).as("%s", t).isTrue();
@@ -93,15 +78,14 @@ class StreamTransportTests {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(Kind.class)
-  void statusAndContentTypeFailuresCarryTheBody(Kind kind) throws Exception {
+  @Test
+  void statusAndContentTypeFailuresCarryTheBody() throws Exception {
     try (ScriptedServer server = new ScriptedServer((r, s, out, i) -> {
       if (i == 0) answer(out, 503, "application/json", "{\"error\":{\"message\":\"Loading model\"}}");
       if (i == 1) answer(out, 200, "text/html", "<html><body>proxy login</body></html>");
       if (i == 2) answer(out, 200, "application/json", "{\"choices\":[{\"message\":{\"content\":\"whole\"},\"finish_reason\":\"stop\"}]}");
       return true;
-    }); StreamTransport transport = kind.factory.apply(PATIENT)) {
+    }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       StreamFailure status = send(transport, server.uri("/")).failure().orElseThrow();
       assertThat(status.cause()).isEqualTo(StreamFailure.Cause.HTTP_STATUS);
       assertThat(status.status()).isEqualTo(503);
@@ -116,9 +100,8 @@ class StreamTransportTests {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(Kind.class)
-  void idleTimeoutBeforeAndDuringTheStreamNamesTheSetting(Kind kind) throws Exception {
+  @Test
+  void idleTimeoutBeforeAndDuringTheStreamNamesTheSetting() throws Exception {
     try (ScriptedServer server = new ScriptedServer((r, s, out, i) -> {
       if (i == 1) {
         headers(out, 200, "text/event-stream", -1);
@@ -126,7 +109,7 @@ class StreamTransportTests {
       }
       Thread.sleep(10_000);
       return false;
-    }); StreamTransport transport = kind.factory.apply(TIMEOUTS)) {
+    }); StreamTransport transport = new NettyStreamTransport(TIMEOUTS)) {
       for (int tokens = 0; tokens <= 1; tokens++) {
         long start = System.nanoTime();
         StreamTrace t = send(transport, server.uri("/"));
@@ -141,9 +124,8 @@ class StreamTransportTests {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(Kind.class)
-  void requestTimeoutFiresOnAStreamThatTricklesForever(Kind kind) throws Exception {
+  @Test
+  void requestTimeoutFiresOnAStreamThatTricklesForever() throws Exception {
     Timeouts shortRequest = new Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(1), "llmbench.idle-timeout",
         Duration.ofMillis(2500), "llmbench.request-timeout");
     try (ScriptedServer server = new ScriptedServer((r, s, out, i) -> {
@@ -153,7 +135,7 @@ class StreamTransportTests {
         Thread.sleep(50);
       }
       return false;
-    }); StreamTransport transport = kind.factory.apply(shortRequest)) {
+    }); StreamTransport transport = new NettyStreamTransport(shortRequest)) {
       long start = System.nanoTime();
       StreamTrace t = send(transport, server.uri("/"));
       Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -165,9 +147,8 @@ class StreamTransportTests {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(Kind.class)
-  void streamCutAfterSomeEventsIsNotAConnectionThatNeverOpened(Kind kind) throws Exception {
+  @Test
+  void streamCutAfterSomeEventsIsNotAConnectionThatNeverOpened() throws Exception {
     try (ScriptedServer server = new ScriptedServer((r, s, out, i) -> {
       headers(out, 200, "text/event-stream", 100_000);
       out.write(STREAM.substring(0, STREAM.indexOf("data: {\"choices\":[{\"delta\":{},")).getBytes(StandardCharsets.UTF_8));
@@ -179,7 +160,7 @@ class StreamTransportTests {
         ScriptedServer.reset(s);
       }
       return false;
-    }); StreamTransport transport = kind.factory.apply(PATIENT)) {
+    }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       for (int i = 0; i < 2; i++) {
         StreamTrace cut = send(transport, server.uri("/"));
         StreamFailure f = cut.failure().orElseThrow();
@@ -194,7 +175,7 @@ class StreamTransportTests {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closedPort = s.getLocalPort();
     }
-    try (StreamTransport transport = kind.factory.apply(PATIENT)) {
+    try (StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       StreamFailure refused = send(transport, URI.create("http://127.0.0.1:" + closedPort + "/")).failure().orElseThrow();
       assertThat(refused.cause()).isEqualTo(StreamFailure.Cause.CONNECT_FAILED);
       assertThat(refused.status()).isZero();
@@ -202,14 +183,13 @@ class StreamTransportTests {
   }
 
   /** The server reads every POST in full, then drops the connection (FIN, or RST) before a status line. */
-  @ParameterizedTest
-  @EnumSource(Kind.class)
-  void requestTheServerReadAndDroppedIsNeverResent(Kind kind) throws Exception {
+  @Test
+  void requestTheServerReadAndDroppedIsNeverResent() throws Exception {
     try (ScriptedServer server = new ScriptedServer((r, s, out, i) -> {
       if (i == 0) return stream(r, s, out, i); // a first answer leaves a pooled connection
       if (i % 2 == 0) ScriptedServer.reset(s);
       return false;
-    }); StreamTransport transport = kind.factory.apply(PATIENT)) {
+    }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
       int failures = 0;
       for (int i = 0; i < 4; i++) {
@@ -235,7 +215,7 @@ class StreamTransportTests {
       stream(r, s, out, i);
       Thread.sleep(50);
       return false;
-    }); StreamTransport transport = Kind.JDK.factory.apply(PATIENT)) {
+    }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       for (int i = 0; i < 3; i++) {
         StreamTrace t = send(transport, server.uri("/"));
         assertThat(t.succeeded()).as("request %d: %s", i, t).isTrue();
@@ -246,15 +226,14 @@ class StreamTransportTests {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(Kind.class)
-  void cancelAllEndsStreamsInFlight(Kind kind) throws Exception {
+  @Test
+  void cancelAllEndsStreamsInFlight() throws Exception {
     try (ScriptedServer server = new ScriptedServer((r, s, out, i) -> {
       headers(out, 200, "text/event-stream", -1);
       chunk(out, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n");
       Thread.sleep(20_000);
       return false;
-    }); StreamTransport transport = kind.factory.apply(PATIENT)) {
+    }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       List<CompletableFuture<StreamTrace>> running = new ArrayList<>();
       for (int i = 0; i < 4; i++) running.add(transport.send(request(server.uri("/"))));
       long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
@@ -271,9 +250,8 @@ class StreamTransportTests {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(Kind.class)
-  void corruptStreamStopsReadingAndIsNotReused(Kind kind) throws Exception {
+  @Test
+  void corruptStreamStopsReadingAndIsNotReused() throws Exception {
     try (ScriptedServer server = new ScriptedServer((r, s, out, i) -> {
       if (i > 0) return stream(r, s, out, i);
       headers(out, 200, "text/event-stream", -1);
@@ -281,7 +259,7 @@ class StreamTransportTests {
       chunk(out, new byte[] {'d', 'a', 't', 'a', ':', ' ', '{', '"', 'x', '"', ':', '"', (byte) 0xC3, '(', '"', '}', '\n', '\n'});
       Thread.sleep(20_000); // a reader that kept going would wait here for its idle timeout
       return false;
-    }); StreamTransport transport = kind.factory.apply(PATIENT)) {
+    }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       long start = System.nanoTime();
       StreamTrace t = send(transport, server.uri("/"));
       assertThat(t.failure().orElseThrow().cause()).isEqualTo(StreamFailure.Cause.INVALID_UTF8);

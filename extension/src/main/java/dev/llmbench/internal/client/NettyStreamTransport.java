@@ -217,12 +217,12 @@ final class NettyStreamTransport implements StreamTransport {
       status = response.status().code();
       contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
       keepAlive = HttpUtil.isKeepAlive(response);
-      boolean eventStream = JdkStreamTransport.isMediaType(contentType, "text/event-stream");
+      boolean eventStream = HttpText.isMediaType(contentType, "text/event-stream");
       recorder.headers(status, now, eventStream);
       if (status / 100 == 2) {
         if (eventStream) {
           parser = ChatStreamParser.eventStream(recorder);
-        } else if (contentType.isEmpty() || JdkStreamTransport.isMediaType(contentType, "application/json")) {
+        } else if (contentType.isEmpty() || HttpText.isMediaType(contentType, "application/json")) {
           parser = ChatStreamParser.jsonBody(recorder, contentType);
         }
       }
@@ -268,7 +268,7 @@ final class NettyStreamTransport implements StreamTransport {
     synchronized void closed(Throwable cause) {
       if (finished) return;
       long now = System.nanoTime();
-      String what = cause == null ? "the server closed the connection" : JdkStreamTransport.describe(cause);
+      String what = cause == null ? "the server closed the connection" : HttpText.describe(cause);
       StreamFailure failure = headers
           ? new StreamFailure(StreamFailure.Cause.CUT_MID_STREAM, status, "the connection failed mid-stream: " + what)
           : new StreamFailure(StreamFailure.Cause.CLOSED_BEFORE_RESPONSE, 0,
@@ -280,7 +280,7 @@ final class NettyStreamTransport implements StreamTransport {
       if (finished) return;
       String message = cause instanceof io.netty.channel.ConnectTimeoutException
           ? "could not connect within " + Timeouts.format(timeouts.connect())
-          : "could not connect: " + JdkStreamTransport.describe(cause instanceof ConnectException ? cause : cause);
+          : "could not connect: " + HttpText.describe(cause instanceof ConnectException ? cause : cause);
       finish(recorder.finish(System.nanoTime(), 0, new StreamFailure(StreamFailure.Cause.CONNECT_FAILED, 0, message)),
           false);
     }
