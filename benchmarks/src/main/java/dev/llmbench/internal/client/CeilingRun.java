@@ -88,9 +88,9 @@ public final class CeilingRun {
   }
 
   /** Sends {@code total} requests with {@code c} in flight; every trace, in completion order. */
-  private List<StreamTrace> closedLoop(StreamTransport transport, int c, int total, TextCapture capture)
+  private List<RequestTrace> closedLoop(StreamTransport transport, int c, int total, TextCapture capture)
       throws InterruptedException {
-    List<StreamTrace> traces = new ArrayList<>(total);
+    List<RequestTrace> traces = new ArrayList<>(total);
     AtomicInteger issued = new AtomicInteger();
     CountDownLatch done = new CountDownLatch(total);
     Runnable[] next = new Runnable[1];
@@ -119,7 +119,7 @@ public final class CeilingRun {
       Map<String, Long> threadCpu0 = threadCpuByGroup();
       long cpu0 = OS.getProcessCpuTime();
       long t0 = System.nanoTime();
-      List<StreamTrace> traces = closedLoop(transport, concurrency, requests, capture);
+      List<RequestTrace> traces = closedLoop(transport, concurrency, requests, capture);
       long wall = System.nanoTime() - t0;
       long cpu = OS.getProcessCpuTime() - cpu0;
       Map<String, Long> threadCpu1 = threadCpuByGroup();
@@ -128,17 +128,17 @@ public final class CeilingRun {
       long tokens = 0;
       List<Long> ttfts = new ArrayList<>();
       Map<String, Integer> errors = new TreeMap<>();
-      for (StreamTrace t : traces) {
+      for (RequestTrace t : traces) {
         if (t.succeeded()) {
           events += t.events();
-          tokens += t.usage().map(u -> u.completionTokens() == null ? 0 : u.completionTokens()).orElse(0);
+          tokens += t.serverUsage().map(u -> u.completionTokens() == null ? 0 : u.completionTokens()).orElse(0);
           ttfts.add(t.ttftNanos());
         } else {
-          errors.merge(t.failure().get().cause() + ": " + t.failure().get().message(), 1, Integer::sum);
+          errors.merge(t.streamFailure().get().cause() + ": " + t.streamFailure().get().message(), 1, Integer::sum);
         }
       }
       long[] ttft = ttfts.stream().mapToLong(Long::longValue).sorted().toArray();
-      long[] toHeaders = traces.stream().filter(StreamTrace::succeeded).mapToLong(t -> t.headersNanos() - t.startNanos())
+      long[] toHeaders = traces.stream().filter(RequestTrace::succeeded).mapToLong(t -> t.headersNanos() - t.startNanos())
           .sorted().toArray();
       out.put("client", "llmbench-" + transportName);
       out.put("concurrency", concurrency);
@@ -156,11 +156,11 @@ public final class CeilingRun {
       out.put("p50_ttft_ms", ttft.length == 0 ? null : round(percentile(ttft, 50) / 1e6, 3));
       out.put("p99_ttft_ms", ttft.length == 0 ? null : round(percentile(ttft, 99) / 1e6, 3));
       out.put("max_ttft_ms", ttft.length == 0 ? null : round(ttft[ttft.length - 1] / 1e6, 3));
-      List<StreamTrace> byStart = traces.stream().filter(StreamTrace::succeeded)
-          .sorted(java.util.Comparator.comparingLong(StreamTrace::startNanos)).toList();
+      List<RequestTrace> byStart = traces.stream().filter(RequestTrace::succeeded)
+          .sorted(java.util.Comparator.comparingLong(RequestTrace::startNanos)).toList();
       if (byStart.size() > concurrency) {
-        long[] first = byStart.subList(0, concurrency).stream().mapToLong(StreamTrace::ttftNanos).sorted().toArray();
-        long[] rest = byStart.subList(concurrency, byStart.size()).stream().mapToLong(StreamTrace::ttftNanos).sorted().toArray();
+        long[] first = byStart.subList(0, concurrency).stream().mapToLong(RequestTrace::ttftNanos).sorted().toArray();
+        long[] rest = byStart.subList(concurrency, byStart.size()).stream().mapToLong(RequestTrace::ttftNanos).sorted().toArray();
         out.put("p99_ttft_first_wave_ms", round(percentile(first, 99) / 1e6, 3));
         out.put("p50_ttft_later_ms", round(percentile(rest, 50) / 1e6, 3));
         out.put("p99_ttft_later_ms", round(percentile(rest, 99) / 1e6, 3));
@@ -221,7 +221,7 @@ public final class CeilingRun {
       long heap0 = gcHeapUsed();
       long rss0 = rssBytes();
       int threads0 = THREADS.getThreadCount();
-      List<CompletableFuture<StreamTrace>> open = new ArrayList<>();
+      List<CompletableFuture<RequestTrace>> open = new ArrayList<>();
       for (int i = 0; i < concurrency; i++) open.add(transport.send(request(TextCapture.EXCERPT)));
       long deadline = System.nanoTime() + (long) (settle * 1e9);
       while (System.nanoTime() < deadline) Thread.sleep(50);
@@ -232,10 +232,10 @@ public final class CeilingRun {
       transport.cancelAll();
       int tokens = 0;
       int finishedEarly = 0;
-      for (CompletableFuture<StreamTrace> f : open) {
-        StreamTrace t = f.join();
+      for (CompletableFuture<RequestTrace> f : open) {
+        RequestTrace t = f.join();
         tokens += t.tokenChunks();
-        if (t.failure().map(x -> x.cause() != StreamFailure.Cause.CANCELLED).orElse(true)) finishedEarly++;
+        if (t.streamFailure().map(x -> x.cause() != StreamFailure.Cause.CANCELLED).orElse(true)) finishedEarly++;
       }
       out.put("client", "llmbench-" + transportName);
       out.put("concurrency", concurrency);
@@ -253,7 +253,7 @@ public final class CeilingRun {
   /** Sends to another URI (the warm-up of the in-flight mode goes to the unthrottled body). */
   private record UriOverride(StreamTransport delegate, URI uri) implements StreamTransport {
     @Override
-    public CompletableFuture<StreamTrace> send(StreamRequest r) {
+    public CompletableFuture<RequestTrace> send(StreamRequest r) {
       return delegate.send(new StreamRequest(uri, r.body(), r.headers(), r.stream(), r.capture(), r.scheduledNanos(),
           r.promptTokensEstimate()));
     }
@@ -275,9 +275,9 @@ public final class CeilingRun {
   }
 
   /** The most streams that had their status line and had not finished, at any one moment. */
-  static int maxOverlap(List<StreamTrace> traces) {
+  static int maxOverlap(List<RequestTrace> traces) {
     List<long[]> edges = new ArrayList<>();
-    for (StreamTrace t : traces) {
+    for (RequestTrace t : traces) {
       if (t.headersNanos() == 0) continue;
       edges.add(new long[] {t.headersNanos(), 1});
       edges.add(new long[] {Math.max(t.headersNanos(), t.endNanos()), -1});

@@ -66,7 +66,7 @@ public final class JdkStreamTransport implements StreamTransport {
   }
 
   @Override
-  public CompletableFuture<StreamTrace> send(StreamRequest request) {
+  public CompletableFuture<RequestTrace> send(StreamRequest request) {
     HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri())
         .POST(HttpRequest.BodyPublishers.ofByteArray(request.body()))
         .header("Content-Type", "application/json")
@@ -76,7 +76,7 @@ public final class JdkStreamTransport implements StreamTransport {
     Exchange exchange = new Exchange(request, System.nanoTime());
     watchdog.add(exchange);
     try {
-      CompletableFuture<HttpResponse<StreamTrace>> response = http.sendAsync(httpRequest, exchange);
+      CompletableFuture<HttpResponse<RequestTrace>> response = http.sendAsync(httpRequest, exchange);
       exchange.response(response);
       response.whenComplete((r, failure) -> {
         if (failure != null) exchange.failedBeforeBody(failure);
@@ -128,10 +128,10 @@ public final class JdkStreamTransport implements StreamTransport {
    * One request: the body handler and subscriber the JDK calls, and what the watchdog checks. Its lock
    * orders the JDK's signals against a timeout or cancel from another thread.
    */
-  private final class Exchange implements HttpResponse.BodyHandler<StreamTrace>,
-      HttpResponse.BodySubscriber<StreamTrace>, StreamWatchdog.Watched {
+  private final class Exchange implements HttpResponse.BodyHandler<RequestTrace>,
+      HttpResponse.BodySubscriber<RequestTrace>, StreamWatchdog.Watched {
 
-    final CompletableFuture<StreamTrace> result = new CompletableFuture<>();
+    final CompletableFuture<RequestTrace> result = new CompletableFuture<>();
     private final long startNanos;
     private final StreamRecorder recorder;
     private volatile long lastActivityNanos;
@@ -164,18 +164,18 @@ public final class JdkStreamTransport implements StreamTransport {
     // ---- BodyHandler ----
 
     @Override
-    public synchronized HttpResponse.BodySubscriber<StreamTrace> apply(HttpResponse.ResponseInfo info) {
+    public synchronized HttpResponse.BodySubscriber<RequestTrace> apply(HttpResponse.ResponseInfo info) {
       long now = System.nanoTime();
       lastActivityNanos = now;
       headers = true;
       status = info.statusCode();
       contentType = info.headers().firstValue("Content-Type").orElse("");
-      boolean eventStream = isMediaType(contentType, "text/event-stream");
+      boolean eventStream = HttpText.isMediaType(contentType, "text/event-stream");
       recorder.headers(status, now, eventStream);
       if (status / 100 == 2) {
         if (eventStream) {
           parser = ChatStreamParser.eventStream(recorder);
-        } else if (contentType.isEmpty() || isMediaType(contentType, "application/json")) {
+        } else if (contentType.isEmpty() || HttpText.isMediaType(contentType, "application/json")) {
           parser = ChatStreamParser.jsonBody(recorder, contentType);
         }
       }
@@ -249,7 +249,7 @@ public final class JdkStreamTransport implements StreamTransport {
     }
 
     @Override
-    public CompletionStage<StreamTrace> getBody() {
+    public CompletionStage<RequestTrace> getBody() {
       return result;
     }
 
@@ -324,16 +324,12 @@ public final class JdkStreamTransport implements StreamTransport {
     }
 
     /** Called with the lock held, once. */
-    private void finish(StreamTrace trace) {
+    private void finish(RequestTrace trace) {
       finished = true;
       watchdog.remove(this);
       result.complete(trace);
     }
   }
 
-  /** Whether a Content-Type header value names {@code type}, parameters and case aside. */
-  static boolean isMediaType(String header, String type) {
-    int semi = header.indexOf(';');
-    return (semi < 0 ? header : header.substring(0, semi)).strip().equalsIgnoreCase(type);
-  }
+
 }

@@ -63,13 +63,13 @@ public final class OkHttpStreamTransport implements StreamTransport {
   }
 
   @Override
-  public CompletableFuture<StreamTrace> send(StreamRequest request) {
-    CompletableFuture<StreamTrace> result = new CompletableFuture<>();
+  public CompletableFuture<RequestTrace> send(StreamRequest request) {
+    CompletableFuture<RequestTrace> result = new CompletableFuture<>();
     threads.execute(() -> result.complete(run(request)));
     return result;
   }
 
-  private StreamTrace run(StreamRequest request) {
+  private RequestTrace run(StreamRequest request) {
     Headers.Builder headers = new Headers.Builder().add("Accept", request.stream() ? "text/event-stream" : "application/json");
     request.headers().forEach(headers::add);
     Request httpRequest = new Request.Builder().url(request.uri().toString()).headers(headers.build())
@@ -94,16 +94,16 @@ public final class OkHttpStreamTransport implements StreamTransport {
     }
   }
 
-  private StreamTrace read(Call call, Response response, StreamRecorder recorder) {
+  private RequestTrace read(Call call, Response response, StreamRecorder recorder) {
     long now = System.nanoTime();
     ResponseBody body = response.body();
     MediaType type = body.contentType();
     String contentType = type == null ? "" : type.toString();
-    boolean eventStream = JdkStreamTransport.isMediaType(contentType, "text/event-stream");
+    boolean eventStream = HttpText.isMediaType(contentType, "text/event-stream");
     int status = response.code();
     recorder.headers(status, now, eventStream);
     if (!response.isSuccessful() || !(eventStream || contentType.isEmpty()
-        || JdkStreamTransport.isMediaType(contentType, "application/json"))) {
+        || HttpText.isMediaType(contentType, "application/json"))) {
       String excerpt = "";
       try {
         BufferedSource source = body.source();

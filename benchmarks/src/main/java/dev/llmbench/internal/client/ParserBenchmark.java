@@ -64,7 +64,7 @@ public class ParserBenchmark {
 
   @Benchmark
   @OperationsPerInvocation(EVENTS)
-  public StreamTrace bytesToTrace() {
+  public RequestTrace bytesToTrace() {
     long now = System.nanoTime();
     StreamRecorder recorder = new StreamRecorder(textCapture, now, now, 16);
     recorder.headers(200, now, true);
@@ -72,21 +72,21 @@ public class ParserBenchmark {
     for (int from = 0; from < body.length; from += readSize) {
       parser.feed(body, from, Math.min(body.length, from + readSize), System.nanoTime());
     }
-    StreamTrace trace = parser.finish(System.nanoTime());
+    RequestTrace trace = parser.finish(System.nanoTime());
     if (trace.events() != EVENTS || !trace.succeeded()) throw new IllegalStateException(trace.toString());
     return trace;
   }
 
   @Benchmark
   @OperationsPerInvocation(EVENTS)
-  public RequestTrace okHttpSseTreePerEvent() {
-    long now = System.nanoTime();
-    StreamCollector collector = new StreamCollector(json, now, now, 16);
+  public Object okHttpSseTreePerEvent() {
+    TreeSseCollector collector = new TreeSseCollector(json);
     Response response = new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(200).message("OK")
         .body(ResponseBody.create(body, MediaType.get("text/event-stream"))).build();
     EventSources.processResponse(response, collector);
-    RequestTrace trace = collector.trace();
-    if (trace.chunks().size() != EVENTS - 1 || !trace.succeeded()) throw new IllegalStateException(trace.toString());
-    return trace;
+    if (collector.chunks.size() != EVENTS - 1 || collector.failure != null || !collector.done) {
+      throw new IllegalStateException(collector.chunks.size() + " chunks, failure " + collector.failure);
+    }
+    return collector;
   }
 }

@@ -163,7 +163,7 @@ final class ChatStreamParser implements SseFramer.Sink {
    * The body ended cleanly at {@code nowNanos}. A last event complete but for its blank line still counts;
    * an event cut in half is a failure.
    */
-  StreamTrace finish(long nowNanos) {
+  RequestTrace finish(long nowNanos) {
     if (failure == null) {
       try {
         if (framer == null) {
@@ -191,12 +191,12 @@ final class ChatStreamParser implements SseFramer.Sink {
   }
 
   /** The body ended with {@code cause} at {@code nowNanos} (a timeout, a reset, a cancel). */
-  StreamTrace fail(long nowNanos, StreamFailure cause) {
+  RequestTrace fail(long nowNanos, StreamFailure cause) {
     if (framer == null || framer.inEvent()) recorder.dropEventText();
     return finishWith(nowNanos, failure != null ? failure : cause);
   }
 
-  private StreamTrace finishWith(long nowNanos, StreamFailure cause) {
+  private RequestTrace finishWith(long nowNanos, StreamFailure cause) {
     try {
       json.close();
     } catch (IOException e) {
@@ -456,7 +456,7 @@ final class ChatStreamParser implements SseFramer.Sink {
       }
       case FUNCTION -> {
         if (("arguments".equals(field) || "name".equals(field)) && json.getTextLength() > 0) {
-          kind |= StreamTrace.CONTENT;
+          kind |= RequestTrace.CONTENT;
         }
       }
       case TOP -> {
@@ -486,7 +486,7 @@ final class ChatStreamParser implements SseFramer.Sink {
   private void content() throws IOException {
     int length = json.getTextLength();
     if (length == 0) return;
-    kind |= StreamTrace.CONTENT;
+    kind |= RequestTrace.CONTENT;
     contentChars += length;
     recorder.appendContent(json.getTextCharacters(), json.getTextOffset(), length);
   }
@@ -494,7 +494,7 @@ final class ChatStreamParser implements SseFramer.Sink {
   private void reasoning() throws IOException {
     int length = json.getTextLength();
     if (length == 0) return;
-    kind |= StreamTrace.REASONING;
+    kind |= RequestTrace.REASONING;
     reasoningChars += length;
     recorder.appendReasoning(json.getTextCharacters(), json.getTextOffset(), length);
   }

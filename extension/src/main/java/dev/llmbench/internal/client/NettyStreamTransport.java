@@ -1,6 +1,7 @@
 package dev.llmbench.internal.client;
 
-import dev.llmbench.internal.format.Excerpt;
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -9,6 +10,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -27,87 +30,173 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.proxy.HttpProxyHandler;
+import io.netty.handler.proxy.ProxyHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.resolver.NoopAddressResolverGroup;
 import io.netty.util.AttributeKey;
-import java.io.ByteArrayOutputStream;
-import java.net.ConnectException;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import org.apiguardian.api.API;
 
 /**
- * Streams on Netty: {@code threads} event loops read, decode and parse every stream in flight on the same
- * thread, one read of at most 16 KB per connection per turn, so that a stream's first bytes never wait
- * behind another stream's whole body. Pooled heap buffers, no retries, idle connections the server closed
- * dropped from the pool. An evaluation candidate next to {@link JdkStreamTransport}.
+ * Generation requests on Netty: {@code threads} event loops read, decode and parse every stream in flight,
+ * one read of at most 16 KB per connection per turn, so that a stream's first bytes never wait behind another
+ * stream's whole body. Pooled connections per server; TLS with the {@link ConnectionOptions}' trust and host
+ * name checks; HTTP proxies (absolute-form requests for http, a CONNECT tunnel for https).
+ *
+ * <p>A request is never written twice once a byte of it may have left. The one resend: a pooled connection
+ * found closed, on its own event loop, just before the request would be written to it (nothing left), gets
+ * the request on a new connection, and the trace counts it ({@link RequestTrace#resends()}).
  */
-final class NettyStreamTransport implements StreamTransport {
+@API(status = INTERNAL)
+public final class NettyStreamTransport implements StreamTransport {
 
   private static final AttributeKey<Exchange> EXCHANGE = AttributeKey.valueOf("llmbench.exchange");
-  private static final int READ_SIZE = Integer.getInteger("llmbench.netty.read", 16 * 1024);
+  private static final AttributeKey<Boolean> USED = AttributeKey.valueOf("llmbench.used");
+  private static final int READ_SIZE = 16 * 1024;
+  private static final int ERROR_EXCERPT_BYTES = 4096;
 
+  private final ConnectionOptions options;
   private final Timeouts timeouts;
   private final EventLoopGroup group;
-  private final AbstractChannelPoolMap<InetSocketAddress, SimpleChannelPool> pools;
+  private final Bootstrap bootstrap;
+  private final SslContext ssl;
+  private final AbstractChannelPoolMap<Route, SimpleChannelPool> pools;
   private final StreamWatchdog watchdog;
 
-  NettyStreamTransport(Timeouts timeouts, int threads) {
+  /** Where a connection goes: the server, and the proxy on the way if any. */
+  private record Route(String scheme, String host, int port, Optional<ProxyRoute.Proxy> proxy) {
+    boolean tls() {
+      return "https".equals(scheme);
+    }
+
+    /** A plain-HTTP request through a proxy goes to the proxy in absolute form; https tunnels instead. */
+    boolean absoluteForm() {
+      return proxy.isPresent() && !tls();
+    }
+  }
+
+  /**
+   * @param threads event loops that read every stream in flight
+   */
+  public NettyStreamTransport(ConnectionOptions options, Timeouts timeouts, int threads) {
+    this.options = options;
     this.timeouts = timeouts;
     AtomicInteger n = new AtomicInteger();
     this.group = new NioEventLoopGroup(threads, r -> {
-      Thread t = new Thread(r, "llmbench-netty-" + n.incrementAndGet());
+      Thread t = new Thread(r, "llmbench-io-" + n.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
-    Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+    this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeouts.connect().toMillis())
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeouts.connect().toMillis()))
         .option(ChannelOption.ALLOCATOR, new PooledByteBufAllocator(false))
         .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(READ_SIZE).maxMessagesPerRead(1));
+    try {
+      this.ssl = SslContextBuilder.forClient().trustManager(options.trust()).build();
+    } catch (SSLException e) {
+      throw new IllegalStateException("TLS could not be set up: " + HttpText.describe(e), e);
+    }
     this.pools = new AbstractChannelPoolMap<>() {
       @Override
-      protected SimpleChannelPool newPool(InetSocketAddress address) {
-        return new SimpleChannelPool(bootstrap.clone().remoteAddress(address), new ChannelPoolHandler() {
-          @Override
-          public void channelCreated(Channel ch) {
-            ch.pipeline().addLast(new HttpClientCodec(4096, 16384, 1 << 20), new Handler());
-          }
-
-          @Override
-          public void channelAcquired(Channel ch) {
-            // Nothing to reset: each exchange sets its own attribute.
-          }
-
-          @Override
-          public void channelReleased(Channel ch) {
-            ch.attr(EXCHANGE).set(null);
-          }
-        }, ChannelHealthChecker.ACTIVE, true, true);
+      protected SimpleChannelPool newPool(Route route) {
+        return new SimpleChannelPool(bootstrapFor(route), new PoolHandler(route), ChannelHealthChecker.ACTIVE, true, true);
       }
     };
-    this.watchdog = new StreamWatchdog("llmbench-netty-timeouts", StreamWatchdog.tickFor(timeouts));
+    this.watchdog = new StreamWatchdog("llmbench-timeouts", StreamWatchdog.tickFor(timeouts));
+  }
+
+  /** A plain server with no extra headers, two event loops: for tests and benchmarks. */
+  NettyStreamTransport(Timeouts timeouts, int threads) {
+    this(ConnectionOptions.plain(URI.create("http://127.0.0.1/"), null, timeouts.connect()), timeouts, threads);
   }
 
   NettyStreamTransport(Timeouts timeouts) {
-    this(timeouts, Math.max(2, Runtime.getRuntime().availableProcessors()));
+    this(timeouts, 2);
+  }
+
+  private Bootstrap bootstrapFor(Route route) {
+    Bootstrap b = bootstrap.clone();
+    if (route.absoluteForm()) {
+      return b.remoteAddress(InetSocketAddress.createUnresolved(route.proxy().get().host(), route.proxy().get().port()));
+    }
+    if (route.proxy().isPresent()) b.resolver(NoopAddressResolverGroup.INSTANCE); // the proxy resolves the server's name
+    return b.remoteAddress(InetSocketAddress.createUnresolved(route.host(), route.port()));
+  }
+
+  /** Sets up each new connection: proxy tunnel, TLS, HTTP; each connection serves one exchange at a time. */
+  private final class PoolHandler implements ChannelPoolHandler {
+    private final Route route;
+
+    PoolHandler(Route route) {
+      this.route = route;
+    }
+
+    @Override
+    public void channelCreated(Channel ch) {
+      ChannelPipeline p = ch.pipeline();
+      if (route.proxy().isPresent() && route.tls()) {
+        ProxyRoute.Proxy proxy = route.proxy().get();
+        InetSocketAddress at = InetSocketAddress.createUnresolved(proxy.host(), proxy.port());
+        HttpProxyHandler tunnel = proxy.user().isPresent()
+            ? new HttpProxyHandler(at, proxy.user().get(), proxy.password().orElse(""))
+            : new HttpProxyHandler(at);
+        tunnel.setConnectTimeoutMillis(timeouts.connect().toMillis());
+        p.addLast(tunnel);
+      }
+      if (route.tls()) {
+        SslHandler tls = ssl.newHandler(ch.alloc(), route.host(), route.port());
+        SSLEngine engine = tls.engine();
+        SSLParameters parameters = engine.getSSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host
+        engine.setSSLParameters(parameters);
+        tls.setHandshakeTimeoutMillis(timeouts.connect().toMillis());
+        p.addLast(tls);
+      }
+      p.addLast(new HttpClientCodec(4096, 16384, 1 << 20), new Handler());
+    }
+
+    @Override
+    public void channelAcquired(Channel ch) {
+      // Each exchange sets its own attribute.
+    }
+
+    @Override
+    public void channelReleased(Channel ch) {
+      ch.attr(EXCHANGE).set(null);
+    }
   }
 
   @Override
-  public CompletableFuture<StreamTrace> send(StreamRequest request) {
-    URI uri = request.uri();
-    int port = uri.getPort() > 0 ? uri.getPort() : 80;
+  public CompletableFuture<RequestTrace> send(StreamRequest request) {
     Exchange exchange = new Exchange(request, System.nanoTime());
     watchdog.add(exchange);
-    SimpleChannelPool pool = pools.get(InetSocketAddress.createUnresolved(uri.getHost(), port));
-    pool.acquire().addListener(f -> {
-      if (f.isSuccess()) {
-        exchange.start((Channel) f.getNow(), pool);
-      } else {
-        exchange.connectFailed(f.cause());
-      }
-    });
+    try {
+      exchange.acquire();
+    } catch (RuntimeException e) {
+      exchange.connectFailed(e);
+    }
     return exchange.result;
+  }
+
+  private Route route(URI uri) {
+    String scheme = uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+    return new Route(scheme, uri.getHost(), ProxyRoute.port(uri), options.proxies().proxyFor(uri));
   }
 
   @Override
@@ -126,7 +215,12 @@ final class NettyStreamTransport implements StreamTransport {
     cancelAll();
     watchdog.close();
     pools.close();
-    group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public String toString() {
+    return "NettyStreamTransport[" + options + "]";
   }
 
   /** Hands each decoded piece of a response to the exchange the channel is serving. */
@@ -139,7 +233,7 @@ final class NettyStreamTransport implements StreamTransport {
         if (msg instanceof HttpResponse response) e.headers(response);
         if (msg instanceof HttpContent content) e.content(content);
       } finally {
-        io.netty.util.ReferenceCountUtil.release(msg);
+        ReferenceCountUtil.release(msg);
       }
     }
 
@@ -160,53 +254,140 @@ final class NettyStreamTransport implements StreamTransport {
 
   /** One request; the event loop calls it, the watchdog may abort it from its own thread. */
   private final class Exchange implements StreamWatchdog.Watched {
-    final CompletableFuture<StreamTrace> result = new CompletableFuture<>();
+    final CompletableFuture<RequestTrace> result = new CompletableFuture<>();
     private final StreamRequest request;
+    private final Route route;
     private final long startNanos;
     private final StreamRecorder recorder;
     private volatile long lastActivityNanos;
     private Channel channel;
     private SimpleChannelPool pool;
     private ChatStreamParser parser;
-    private ByteArrayOutputStream errorBody;
+    private byte[] errorBody;
+    private int errorLength;
     private int status;
     private String contentType = "";
     private boolean keepAlive;
     private boolean headers;
+    private boolean written;
     private boolean finished;
+    private int resends;
 
     Exchange(StreamRequest request, long startNanos) {
       this.request = request;
+      this.route = route(request.uri());
       this.startNanos = startNanos;
       this.lastActivityNanos = startNanos;
       this.recorder = new StreamRecorder(request.capture(), Math.min(request.scheduledNanos(), startNanos), startNanos,
           request.promptTokensEstimate());
     }
 
-    void start(Channel ch, SimpleChannelPool from) {
+    void acquire() {
+      SimpleChannelPool from = pools.get(route);
+      from.acquire().addListener((Future<Channel> f) -> {
+        if (f.isSuccess()) {
+          Channel ch = f.getNow();
+          ch.eventLoop().execute(() -> start(ch, from));
+        } else {
+          connectFailed(f.cause());
+        }
+      });
+    }
+
+    /** On the channel's event loop: waits out a new connection's tunnel and TLS handshake, then writes. */
+    private void start(Channel ch, SimpleChannelPool from) {
+      boolean reused = ch.hasAttr(USED) && Boolean.TRUE.equals(ch.attr(USED).get());
       synchronized (this) {
-        channel = ch;
-        pool = from;
         if (finished) {
-          ch.close();
           from.release(ch);
           return;
         }
+        if (!ch.isActive()) {
+          // Closed before a byte of this request was written to it: provably never left, so sent on a new one.
+          from.release(ch);
+          if (reused && resends == 0) {
+            resends++;
+            acquire();
+          } else {
+            connectFailed(new java.nio.channels.ClosedChannelException());
+          }
+          return;
+        }
+        channel = ch;
+        pool = from;
       }
+      ch.attr(USED).set(Boolean.TRUE);
       ch.attr(EXCHANGE).set(this);
+      ProxyHandler tunnel = ch.pipeline().get(ProxyHandler.class);
+      SslHandler tls = ch.pipeline().get(SslHandler.class);
+      if (tunnel != null && !tunnel.connectFuture().isDone()) {
+        tunnel.connectFuture().addListener(f -> {
+          if (f.isSuccess()) {
+            afterTunnel(ch, tls);
+          } else {
+            setUpFailed("the proxy " + route.proxy().orElseThrow() + " gave no tunnel to " + route.host() + ":"
+                + route.port() + ": " + HttpText.describe(f.cause()));
+          }
+        });
+      } else if (tunnel != null && !tunnel.connectFuture().isSuccess()) {
+        setUpFailed("the proxy " + route.proxy().orElseThrow() + " gave no tunnel: " + HttpText.describe(tunnel.connectFuture().cause()));
+      } else {
+        afterTunnel(ch, tls);
+      }
+    }
+
+    private void afterTunnel(Channel ch, SslHandler tls) {
+      if (tls == null || tls.handshakeFuture().isSuccess()) {
+        write(ch);
+        return;
+      }
+      tls.handshakeFuture().addListener(f -> {
+        if (f.isSuccess()) {
+          write(ch);
+        } else {
+          setUpFailed("the TLS handshake with " + route.host() + ":" + route.port() + " failed (" + HttpText.describe(f.cause())
+              + "); the certificate must chain to " + options.trustSource() + " and name the host: set llmbench.tls.trust "
+              + "to the server's CA, or check the URL's scheme and host");
+        }
+      });
+    }
+
+    private void write(Channel ch) {
       URI uri = request.uri();
-      String target = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-          + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+      String target;
+      if (route.absoluteForm()) {
+        target = uri.getScheme() + "://" + uri.getRawAuthority().replaceFirst("^.*@", "") + pathAndQuery(uri);
+      } else {
+        target = pathAndQuery(uri);
+      }
       FullHttpRequest http = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, target,
           Unpooled.wrappedBuffer(request.body()));
       http.headers().set(HttpHeaderNames.HOST, uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : ""))
           .set(HttpHeaderNames.CONTENT_TYPE, "application/json")
           .set(HttpHeaderNames.ACCEPT, request.stream() ? "text/event-stream" : "application/json")
           .set(HttpHeaderNames.CONTENT_LENGTH, request.body().length);
+      options.headers().forEach((k, v) -> http.headers().set(k, v));
       request.headers().forEach((k, v) -> http.headers().set(k, v));
+      if (route.absoluteForm()) {
+        ProxyRoute.Proxy proxy = route.proxy().get();
+        proxy.user().ifPresent(u -> http.headers().set(HttpHeaderNames.PROXY_AUTHORIZATION, "Basic " + Base64.getEncoder()
+            .encodeToString((u + ":" + proxy.password().orElse("")).getBytes(StandardCharsets.UTF_8))));
+      }
+      synchronized (this) {
+        if (finished) {
+          http.release();
+          return;
+        }
+        written = true;
+      }
       ch.writeAndFlush(http).addListener(f -> {
         if (!f.isSuccess()) closed(f.cause());
       });
+    }
+
+    private static String pathAndQuery(URI uri) {
+      return (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+          + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
     }
 
     synchronized void headers(HttpResponse response) {
@@ -226,7 +407,7 @@ final class NettyStreamTransport implements StreamTransport {
           parser = ChatStreamParser.jsonBody(recorder, contentType);
         }
       }
-      if (parser == null) errorBody = new ByteArrayOutputStream();
+      if (parser == null) errorBody = new byte[ERROR_EXCERPT_BYTES];
     }
 
     synchronized void content(HttpContent content) {
@@ -240,10 +421,10 @@ final class NettyStreamTransport implements StreamTransport {
           ok = buf.hasArray()
               ? parser.feed(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.arrayOffset() + buf.writerIndex(), now)
               : parser.feed(buf.nioBuffer(), now);
-        } else if (errorBody.size() < 4096) {
-          byte[] bytes = new byte[Math.min(buf.readableBytes(), 4096 - errorBody.size())];
-          buf.getBytes(buf.readerIndex(), bytes);
-          errorBody.write(bytes, 0, bytes.length);
+        } else if (errorLength < errorBody.length) {
+          int n = Math.min(buf.readableBytes(), errorBody.length - errorLength);
+          buf.getBytes(buf.readerIndex(), errorBody, errorLength, n);
+          errorLength += n;
         }
       }
       if (!ok) {
@@ -252,16 +433,16 @@ final class NettyStreamTransport implements StreamTransport {
         if (last.decoderResult().isFailure()) {
           closed(last.decoderResult().cause());
         } else {
-          finish(parser != null ? parser.finish(now) : recorder.finish(now, 0, bodyFailure()), keepAlive);
+          finish(parser != null ? parser.finish(now) : recorder.finish(now, errorLength, bodyFailure()), keepAlive);
         }
       }
     }
 
     private StreamFailure bodyFailure() {
-      String body = Excerpt.of(errorBody.toString(StandardCharsets.UTF_8), 300);
+      String body = HttpText.errorSummary(contentType, errorBody, errorLength);
       if (status / 100 != 2) return new StreamFailure(StreamFailure.Cause.HTTP_STATUS, status, body);
-      return new StreamFailure(StreamFailure.Cause.UNEXPECTED_CONTENT_TYPE, status,
-          "the answer's Content-Type is " + contentType + ", not text/event-stream or application/json: " + body);
+      return new StreamFailure(StreamFailure.Cause.UNEXPECTED_CONTENT_TYPE, status, "HTTP " + status + " with Content-Type '"
+          + contentType + "', not text/event-stream or application/json: " + body);
     }
 
     /** The connection closed or failed before the response ended. */
@@ -269,18 +450,33 @@ final class NettyStreamTransport implements StreamTransport {
       if (finished) return;
       long now = System.nanoTime();
       String what = cause == null ? "the server closed the connection" : HttpText.describe(cause);
-      StreamFailure failure = headers
-          ? new StreamFailure(StreamFailure.Cause.CUT_MID_STREAM, status, "the connection failed mid-stream: " + what)
-          : new StreamFailure(StreamFailure.Cause.CLOSED_BEFORE_RESPONSE, 0,
-              "the connection closed before a response; the request may have been read and is not resent: " + what);
-      finish(parser != null ? parser.fail(now, failure) : recorder.finish(now, 0, failure), false);
+      StreamFailure failure;
+      if (headers) {
+        failure = new StreamFailure(StreamFailure.Cause.CUT_MID_STREAM, status, "the connection ended mid-stream after "
+            + recorder.events() + " events: " + what);
+      } else if (written) {
+        failure = new StreamFailure(StreamFailure.Cause.CLOSED_BEFORE_RESPONSE, 0,
+            "the connection ended before a status line (" + what + "); the server may have read the request, so it is "
+                + "not resent");
+      } else {
+        failure = new StreamFailure(StreamFailure.Cause.CONNECT_FAILED, 0, "the connection ended before the request was "
+            + "sent: " + what);
+      }
+      finish(parser != null ? parser.fail(now, failure) : recorder.finish(now, errorLength, failure), false);
+    }
+
+    synchronized void setUpFailed(String message) {
+      if (finished) return;
+      finish(recorder.finish(System.nanoTime(), 0, new StreamFailure(StreamFailure.Cause.CONNECT_FAILED, 0, message)), false);
     }
 
     synchronized void connectFailed(Throwable cause) {
       if (finished) return;
-      String message = cause instanceof io.netty.channel.ConnectTimeoutException
-          ? "could not connect within " + Timeouts.format(timeouts.connect())
-          : "could not connect: " + HttpText.describe(cause instanceof ConnectException ? cause : cause);
+      String where = route.proxy().map(p -> " (through the proxy " + p + ")").orElse("");
+      String message = cause instanceof ConnectTimeoutException
+          ? "could not connect to " + route.host() + ":" + route.port() + where + " within " + Timeouts.format(timeouts.connect())
+              + " (" + timeouts.connectSetting() + ")"
+          : "could not connect to " + route.host() + ":" + route.port() + where + ": " + HttpText.describe(cause);
       finish(recorder.finish(System.nanoTime(), 0, new StreamFailure(StreamFailure.Cause.CONNECT_FAILED, 0, message)),
           false);
     }
@@ -297,11 +493,11 @@ final class NettyStreamTransport implements StreamTransport {
     synchronized void abort(StreamFailure failure, long nowNanos) {
       if (finished) return;
       StreamFailure withStatus = new StreamFailure(failure.cause(), status, failure.message());
-      finish(parser != null ? parser.fail(nowNanos, withStatus) : recorder.finish(nowNanos, 0, withStatus), false);
+      finish(parser != null ? parser.fail(nowNanos, withStatus) : recorder.finish(nowNanos, errorLength, withStatus), false);
     }
 
     /** With the lock held, once: hands the connection back (or closes it) and completes. */
-    private void finish(StreamTrace trace, boolean reuse) {
+    private void finish(RequestTrace trace, boolean reuse) {
       finished = true;
       watchdog.remove(this);
       Channel ch = channel;
@@ -310,7 +506,9 @@ final class NettyStreamTransport implements StreamTransport {
         if (!reuse) ch.close();
         pool.release(ch);
       }
-      result.complete(trace);
+      RequestTrace done = trace.failure() == null ? trace
+          : trace.withFailureMessage(options.redact(trace.failure().message()));
+      result.complete(resends == 0 ? done : done.withResends(resends));
     }
   }
 }

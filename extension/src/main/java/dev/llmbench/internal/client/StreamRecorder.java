@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Collects what one request observes while its body is read, then freezes it into a {@link StreamTrace}.
+ * Collects what one request observes while its body is read, then freezes it into a {@link RequestTrace}.
  * Token-chunk times go into a growable {@code long[]}, kinds into 2 bits a chunk; text is kept only up to
  * the {@link TextCapture} limit. Confined to the thread reading the stream.
  */
@@ -15,7 +15,7 @@ final class StreamRecorder {
   private static final int INITIAL = 32;
 
   private final TextCapture capture;
-  private final StreamTrace.Builder b = new StreamTrace.Builder();
+  private final RequestTrace.Builder b = new RequestTrace.Builder();
   private long[] times = new long[INITIAL];
   private long[] kinds = new long[1];
   private int n;
@@ -67,8 +67,8 @@ final class StreamRecorder {
     if (n == times.length) grow();
     times[n] = nanos;
     kinds[n >>> 5] |= (long) kind << ((n & 31) << 1);
-    if ((kind & StreamTrace.CONTENT) != 0 && b.firstContentIndex < 0) b.firstContentIndex = n;
-    if ((kind & StreamTrace.REASONING) != 0) {
+    if ((kind & RequestTrace.CONTENT) != 0 && b.firstContentIndex < 0) b.firstContentIndex = n;
+    if ((kind & RequestTrace.REASONING) != 0) {
       if (b.firstReasoningIndex < 0) b.firstReasoningIndex = n;
       b.reasoningChunks++;
     }
@@ -149,7 +149,7 @@ final class StreamRecorder {
    * The trace of a body that ended (cleanly, or with {@code failure}), judged: a stream must end with a
    * finish_reason or [DONE], must carry output, and must not carry an error object.
    */
-  StreamTrace finish(long nowNanos, long bytes, StreamFailure failure) {
+  RequestTrace finish(long nowNanos, long bytes, StreamFailure failure) {
     b.bytes = bytes;
     b.tokenNanos = Arrays.copyOf(times, n);
     b.tokenKinds = Arrays.copyOf(kinds, (n + 31) >>> 5);
@@ -157,9 +157,10 @@ final class StreamRecorder {
     b.reasoning = reasoning == null ? "" : reasoning.toString();
     b.textComplete = b.contentChars <= capture.maxChars() && b.reasoningChars <= capture.maxChars();
     b.serverTimings = timings == null ? Map.of() : timings;
-    b.failure = failure != null ? failure : judge();
-    b.endNanos = b.failure == null && b.choiceEvents > 0 ? lastChoicesNanos : nowNanos;
-    return new StreamTrace(b);
+    StreamFailure f = failure != null ? failure : judge();
+    b.failure(f);
+    b.endNanos = f == null && b.choiceEvents > 0 ? lastChoicesNanos : nowNanos;
+    return new RequestTrace(b);
   }
 
   private StreamFailure judge() {

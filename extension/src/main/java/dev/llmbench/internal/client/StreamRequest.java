@@ -7,7 +7,7 @@ import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
- * One POST whose answer is read into a {@link StreamTrace}.
+ * One POST whose answer is read into a {@link RequestTrace}.
  *
  * @param uri                  where to send it
  * @param body                 the JSON body

@@ -29,6 +29,11 @@ public record Timeouts(Duration connect, Duration idle, String idleSetting, Dura
     return new Timeouts(connect, idle, "llmbench.idle-timeout", request, "llmbench.request-timeout");
   }
 
+  /** Where the connect limit comes from, for messages. */
+  String connectSetting() {
+    return "the connect limit: " + requestSetting + ", at most 10s";
+  }
+
   String idleMessage() {
     return "no byte for longer than " + idleSetting + " = " + format(idle);
   }

@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
+import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
@@ -73,7 +74,7 @@ public final class LevelRunner {
   }
 
   private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {
-    return (index, scheduled) -> endpoint.client().send(info.api(), info.model(),
-        plan.workload().request(index, maxTokens), scheduled);
+    return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
+        plan.workload().request(index, maxTokens), scheduled, TextCapture.EXCERPT);
   }
 }

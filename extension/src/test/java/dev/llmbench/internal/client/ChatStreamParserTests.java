@@ -26,12 +26,12 @@ class ChatStreamParserTests {
   private static final String FINISH = "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
   private static final String DONE = "data: [DONE]\n\n";
 
-  private static StreamTrace parse(String body) {
+  private static RequestTrace parse(String body) {
     return parse(body.getBytes(StandardCharsets.UTF_8), TextCapture.FULL);
   }
 
   /** Feeds {@code body} in reads cut at {@code cuts}; read {@code i} arrives at time {@code 1000 + i}. */
-  private static StreamTrace parse(byte[] body, TextCapture capture, int... cuts) {
+  private static RequestTrace parse(byte[] body, TextCapture capture, int... cuts) {
     StreamRecorder recorder = new StreamRecorder(capture, 0, 0, 1);
     recorder.headers(200, 1, true);
     ChatStreamParser parser = ChatStreamParser.eventStream(recorder);
@@ -45,7 +45,7 @@ class ChatStreamParserTests {
     return parser.finish(time);
   }
 
-  private static StreamTrace parseJsonBody(String body) {
+  private static RequestTrace parseJsonBody(String body) {
     StreamRecorder recorder = new StreamRecorder(TextCapture.FULL, 0, 0, 1);
     recorder.headers(200, 1, false);
     ChatStreamParser parser = ChatStreamParser.jsonBody(recorder, "application/json");
@@ -56,7 +56,7 @@ class ChatStreamParserTests {
 
   @Test
   void keepsTimesCountsUsageAndTextOfAChatStream() {
-    StreamTrace t = parse(ROLE + reasoning("reasoning_content", "hm") + reasoning("reasoning", "m") + content("Par")
+    RequestTrace t = parse(ROLE + reasoning("reasoning_content", "hm") + reasoning("reasoning", "m") + content("Par")
         + content("is") + FINISH
         + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":4,\"total_tokens\":9,"
         + "\"completion_tokens_details\":{\"reasoning_tokens\":2},\"prompt_tokens_details\":{\"cached_tokens\":3}}}\n\n"
@@ -76,7 +76,7 @@ class ChatStreamParserTests {
     assertThat(t.contentChars()).isEqualTo(5);
     assertThat(t.reasoningChars()).isEqualTo(3);
     assertThat(t.finishReason()).isEqualTo("stop");
-    assertThat(t.usage()).contains(new Usage(5, 4, 2));
+    assertThat(t.serverUsage()).contains(new Usage(5, 4, 2));
     assertThat(t.cachedTokens()).isEqualTo(3);
     assertThat(t.done()).isTrue();
     assertThat(t.textComplete()).isTrue();
@@ -87,8 +87,9 @@ class ChatStreamParserTests {
     byte[] body = (ROLE + content("a") + content("b") + FINISH + DONE).getBytes(StandardCharsets.UTF_8);
     int afterA = (ROLE + content("a")).length();
     // Read 0 ends one byte before the end of "a"'s event; read 1 ends after "b"'s; read 2 is the rest.
-    StreamTrace t = parse(body, TextCapture.FULL, afterA - 1, (ROLE + content("a") + content("b")).length());
-    assertThat(t.tokenNanos()).containsExactly(1001L, 1001L);
+    RequestTrace t = parse(body, TextCapture.FULL, afterA - 1, (ROLE + content("a") + content("b")).length());
+    assertThat(new long[] {t.tokenNanos(0), t.tokenNanos(1)}).containsExactly(1001L, 1001L);
+    assertThat(t.tokenChunks()).isEqualTo(2);
     assertThat(t.endNanos()).as("the finish chunk is the last choices event").isEqualTo(1002L);
     assertThat(t.ttftNanos()).isEqualTo(1001L);
     long[] gaps = new long[2];
@@ -104,13 +105,13 @@ class ChatStreamParserTests {
         + "event: chunk\nid: 1\ndata: {\"choices\":[{\"delta\":\ndata:  {\"content\":\"é€\"}}]}\n\n"
         + content("😀").replace("\n", "\r") + FINISH + "data: [DO" + "NE]\n\n";
     byte[] body = stream.getBytes(StandardCharsets.UTF_8);
-    StreamTrace whole = parse(body, TextCapture.FULL);
+    RequestTrace whole = parse(body, TextCapture.FULL);
     assertThat(whole.succeeded()).as("%s", whole).isTrue();
     assertThat(whole.content()).isEqualTo("é€😀");
     assertThat(whole.tokenChunks()).isEqualTo(2);
     assertThat(whole.done()).isTrue();
     for (int cut = 1; cut < body.length; cut++) {
-      StreamTrace t = parse(body, TextCapture.FULL, cut);
+      RequestTrace t = parse(body, TextCapture.FULL, cut);
       assertThat(t.succeeded()).as("cut at %d: %s", cut, t).isTrue();
       assertThat(t.content()).as("cut at %d", cut).isEqualTo(whole.content());
       assertThat(t.tokenChunks()).isEqualTo(2);
@@ -119,7 +120,7 @@ class ChatStreamParserTests {
     }
     int[] everyByte = new int[body.length - 1];
     for (int i = 0; i < everyByte.length; i++) everyByte[i] = i + 1;
-    StreamTrace byByte = parse(body, TextCapture.FULL, everyByte);
+    RequestTrace byByte = parse(body, TextCapture.FULL, everyByte);
     assertThat(byByte.content()).isEqualTo(whole.content());
     assertThat(byByte.done()).isTrue();
   }
@@ -138,7 +139,7 @@ class ChatStreamParserTests {
     Random random = new Random(42);
     for (int run = 0; run < 20; run++) {
       int[] cuts = random.ints(300, 1, body.length).sorted().toArray();
-      StreamTrace t = parse(body, TextCapture.FULL, cuts);
+      RequestTrace t = parse(body, TextCapture.FULL, cuts);
       assertThat(t.succeeded()).isTrue();
       assertThat(t.tokenChunks()).isEqualTo(1000);
       assertThat(t.content()).isEqualTo(expected.toString());
@@ -150,7 +151,7 @@ class ChatStreamParserTests {
   void eachChunksKindIsKeptPastEveryWordOfTheKindArray() {
     StringBuilder s = new StringBuilder();
     for (int i = 0; i < 200; i++) s.append(i % 3 == 0 ? reasoning("reasoning", "r") : content("c"));
-    StreamTrace t = parse(s.append(FINISH).append(DONE).toString());
+    RequestTrace t = parse(s.append(FINISH).append(DONE).toString());
     assertThat(t.tokenChunks()).isEqualTo(200);
     for (int i = 0; i < 200; i++) {
       assertThat(t.isReasoning(i)).as("chunk %d", i).isEqualTo(i % 3 == 0);
@@ -174,18 +175,18 @@ class ChatStreamParserTests {
     ByteBuffer direct = ByteBuffer.allocateDirect(body.length - 30);
     direct.put(body, 30, body.length - 30).flip();
     assertThat(parser.feed(direct, 2)).isTrue();
-    StreamTrace t = parser.finish(3);
+    RequestTrace t = parser.finish(3);
     assertThat(t.succeeded()).as("%s", t).isTrue();
     assertThat(t.content()).isEqualTo("a");
   }
 
   @Test
   void completionsTextAndToolCallsAreTokens() {
-    StreamTrace completions = parse("data: {\"choices\":[{\"text\":\"Hello\",\"index\":0}]}\n\n"
+    RequestTrace completions = parse("data: {\"choices\":[{\"text\":\"Hello\",\"index\":0}]}\n\n"
         + "data: {\"choices\":[{\"text\":\"\",\"finish_reason\":\"length\"}]}\n\n" + DONE);
     assertThat(completions.content()).isEqualTo("Hello");
     assertThat(completions.tokenChunks()).isEqualTo(1);
-    StreamTrace tools = parse("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"f\",\"arguments\":\"\"}}]}}]}\n\n"
+    RequestTrace tools = parse("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"f\",\"arguments\":\"\"}}]}}]}\n\n"
         + "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\"\"}}]}}]}\n\n"
         + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" + DONE);
     assertThat(tools.succeeded()).isTrue();
@@ -196,17 +197,17 @@ class ChatStreamParserTests {
 
   @Test
   void onlyTheFirstChoiceCountsAndUnknownFieldsAreSkippedAtAnyDepth() {
-    StreamTrace t = parse("data: {\"x\":{\"choices\":[{\"delta\":{\"content\":\"no\"}}]},\"choices\":[{\"delta\":"
+    RequestTrace t = parse("data: {\"x\":{\"choices\":[{\"delta\":{\"content\":\"no\"}}]},\"choices\":[{\"delta\":"
         + "{\"content\":\"yes\",\"extra\":[{\"content\":\"no\"}]},\"logprobs\":{\"content\":[{\"token\":\"no\"}]}},"
         + "{\"delta\":{\"content\":\"second\"}}],\"usage\":null}\n\n" + FINISH + DONE);
     assertThat(t.content()).isEqualTo("yes");
     assertThat(t.tokenChunks()).isEqualTo(1);
-    assertThat(t.usage()).isEmpty();
+    assertThat(t.serverUsage()).isEmpty();
   }
 
   @Test
   void llamaCppTimingsAreKept() {
-    StreamTrace t = parse(content("a") + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],"
+    RequestTrace t = parse(content("a") + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],"
         + "\"timings\":{\"prompt_n\":3,\"predicted_per_second\":41.5,\"note\":\"x\"}}\n\n" + DONE);
     assertThat(t.serverTimings()).containsEntry("prompt_n", 3.0).containsEntry("predicted_per_second", 41.5)
         .doesNotContainKey("note");
@@ -216,12 +217,12 @@ class ChatStreamParserTests {
   void textIsCutToTheCaptureLimitButCountsAreWhole() {
     byte[] body = (content("abc") + content("def") + reasoning("reasoning_content", "xyz") + FINISH + DONE)
         .getBytes(StandardCharsets.UTF_8);
-    StreamTrace excerpt = parse(body, TextCapture.excerpt(4));
+    RequestTrace excerpt = parse(body, TextCapture.excerpt(4));
     assertThat(excerpt.content()).isEqualTo("abcd");
     assertThat(excerpt.reasoning()).isEqualTo("xyz");
     assertThat(excerpt.contentChars()).isEqualTo(6);
     assertThat(excerpt.textComplete()).isFalse();
-    StreamTrace none = parse(body, TextCapture.NONE);
+    RequestTrace none = parse(body, TextCapture.NONE);
     assertThat(none.content()).isEmpty();
     assertThat(none.tokenChunks()).isEqualTo(3);
     assertThat(none.succeeded()).isTrue();
@@ -229,7 +230,7 @@ class ChatStreamParserTests {
 
   @Test
   void captureLimitNeverSplitsASurrogatePair() {
-    StreamTrace t = parse((content("a😀") + FINISH + DONE).getBytes(StandardCharsets.UTF_8), TextCapture.excerpt(2));
+    RequestTrace t = parse((content("a😀") + FINISH + DONE).getBytes(StandardCharsets.UTF_8), TextCapture.excerpt(2));
     assertThat(t.content()).isEqualTo("a");
   }
 
@@ -238,10 +239,10 @@ class ChatStreamParserTests {
     String big = "x".repeat(5 << 20);
     byte[] body = (ROLE + content(big) + FINISH + DONE).getBytes(StandardCharsets.UTF_8);
     int[] cuts = new Random(3).ints(50, 1, body.length).sorted().toArray();
-    StreamTrace full = parse(body, TextCapture.FULL, cuts);
+    RequestTrace full = parse(body, TextCapture.FULL, cuts);
     assertThat(full.succeeded()).as("%s", full).isTrue();
     assertThat(full.content()).hasSize(5 << 20);
-    StreamTrace counted = parse(body, TextCapture.EXCERPT, cuts);
+    RequestTrace counted = parse(body, TextCapture.EXCERPT, cuts);
     assertThat(counted.contentChars()).isEqualTo(5 << 20);
     assertThat(counted.content()).hasSize(TextCapture.EXCERPT.maxChars());
   }
@@ -260,10 +261,10 @@ class ChatStreamParserTests {
         byte[] body = out.toByteArray();
         int badAt = (content("ok") + "data: {\"choices\":[{\"delta\":{\"" + field + "\":\"a").length();
         for (int cut : new int[] {0, badAt, badAt + 1}) {
-          StreamTrace t = cut == 0 ? parse(body, TextCapture.FULL) : parse(body, TextCapture.FULL, cut);
-          assertThat(t.failure()).as("%s in %s", java.util.HexFormat.of().formatHex(b), field).isPresent();
-          assertThat(t.failure().get().cause()).isEqualTo(StreamFailure.Cause.INVALID_UTF8);
-          assertThat(t.failure().get().message()).startsWith("the stream is not valid UTF-8");
+          RequestTrace t = cut == 0 ? parse(body, TextCapture.FULL) : parse(body, TextCapture.FULL, cut);
+          assertThat(t.streamFailure()).as("%s in %s", java.util.HexFormat.of().formatHex(b), field).isPresent();
+          assertThat(t.streamFailure().get().cause()).isEqualTo(StreamFailure.Cause.INVALID_UTF8);
+          assertThat(t.streamFailure().get().message()).startsWith("the stream is not valid UTF-8");
           assertThat(t.content()).isEqualTo("ok").doesNotContain("\uFFFD");
         }
       }
@@ -272,56 +273,56 @@ class ChatStreamParserTests {
 
   @Test
   void dataThatIsNotAJsonObjectIsMalformedAndNamesWhatCame() {
-    StreamTrace notJson = parse(content("a") + "data: {not json\n\n" + FINISH);
-    assertThat(notJson.failure().get().cause()).isEqualTo(StreamFailure.Cause.MALFORMED);
-    assertThat(notJson.failure().get().message()).startsWith("an event is not JSON").contains("{not json")
+    RequestTrace notJson = parse(content("a") + "data: {not json\n\n" + FINISH);
+    assertThat(notJson.streamFailure().get().cause()).isEqualTo(StreamFailure.Cause.MALFORMED);
+    assertThat(notJson.streamFailure().get().message()).startsWith("an event is not JSON").contains("{not json")
         .doesNotContain("line:").doesNotContain("column:");
     assertThat(notJson.content()).isEqualTo("a");
-    assertThat(parse("data: 42\n\n").failure().get().message()).startsWith("an event is not a JSON object");
-    assertThat(parse("data: \"x\"\n\n").failure().get().message()).startsWith("an event is not a JSON object");
-    assertThat(parse("data: [1,2]\n\n").failure().get().message()).startsWith("an event is neither a JSON object nor [DONE]");
-    assertThat(parse("data: {} {}\n\n").failure().get().message()).isEqualTo("an event holds more than one JSON value");
-    assertThat(parse("data: {\"choices\":[\n\n").failure().get().message()).isEqualTo("an event ended inside its JSON");
+    assertThat(parse("data: 42\n\n").streamFailure().get().message()).startsWith("an event is not a JSON object");
+    assertThat(parse("data: \"x\"\n\n").streamFailure().get().message()).startsWith("an event is not a JSON object");
+    assertThat(parse("data: [1,2]\n\n").streamFailure().get().message()).startsWith("an event is neither a JSON object nor [DONE]");
+    assertThat(parse("data: {} {}\n\n").streamFailure().get().message()).isEqualTo("an event holds more than one JSON value");
+    assertThat(parse("data: {\"choices\":[\n\n").streamFailure().get().message()).isEqualTo("an event ended inside its JSON");
   }
 
   @Test
   void errorObjectInTheStreamIsAServerError() {
-    StreamTrace nested = parse(content("a") + "data: {\"error\":{\"message\":\"out of memory\",\"code\":500}}\n\n" + DONE);
-    assertThat(nested.failure().get().cause()).isEqualTo(StreamFailure.Cause.SERVER_ERROR);
-    assertThat(nested.failure().get().message()).isEqualTo("the server sent an error: out of memory");
-    StreamTrace flat = parse(content("a") + "data: {\"object\":\"error\",\"message\":\"bad\",\"type\":\"X\"}\n\n" + DONE);
-    assertThat(flat.failure().get().message()).isEqualTo("the server sent an error: bad");
-    assertThat(parse(content("a") + "data: {\"error\":\"plain\"}\n\n" + DONE).failure().get().message()).endsWith("plain");
+    RequestTrace nested = parse(content("a") + "data: {\"error\":{\"message\":\"out of memory\",\"code\":500}}\n\n" + DONE);
+    assertThat(nested.streamFailure().get().cause()).isEqualTo(StreamFailure.Cause.SERVER_ERROR);
+    assertThat(nested.streamFailure().get().message()).isEqualTo("the server sent an error: out of memory");
+    RequestTrace flat = parse(content("a") + "data: {\"object\":\"error\",\"message\":\"bad\",\"type\":\"X\"}\n\n" + DONE);
+    assertThat(flat.streamFailure().get().message()).isEqualTo("the server sent an error: bad");
+    assertThat(parse(content("a") + "data: {\"error\":\"plain\"}\n\n" + DONE).streamFailure().get().message()).endsWith("plain");
   }
 
   @Test
   void streamsThatEndWrongAreFailuresOfTheirKind() {
-    assertThat(parse(content("a")).failure().get().cause()).isEqualTo(StreamFailure.Cause.NO_FINISH);
-    assertThat(parse(ROLE + DONE).failure().get().cause()).isEqualTo(StreamFailure.Cause.EMPTY);
-    assertThat(parse("").failure().get().cause()).isEqualTo(StreamFailure.Cause.NO_FINISH);
-    StreamTrace cut = parse(content("a") + "data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}");
-    assertThat(cut.failure().get().cause()).isEqualTo(StreamFailure.Cause.CUT_MID_STREAM);
+    assertThat(parse(content("a")).streamFailure().get().cause()).isEqualTo(StreamFailure.Cause.NO_FINISH);
+    assertThat(parse(ROLE + DONE).streamFailure().get().cause()).isEqualTo(StreamFailure.Cause.EMPTY);
+    assertThat(parse("").streamFailure().get().cause()).isEqualTo(StreamFailure.Cause.NO_FINISH);
+    RequestTrace cut = parse(content("a") + "data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}");
+    assertThat(cut.streamFailure().get().cause()).isEqualTo(StreamFailure.Cause.CUT_MID_STREAM);
     assertThat(cut.content()).as("text of an event cut in half is dropped").isEqualTo("a");
   }
 
   @Test
   void aLastEventCompleteButForItsBlankLineStillCounts() {
     assertThat(parse(content("a") + FINISH + "data: [DONE]").done()).isTrue();
-    StreamTrace t = parse(content("a") + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n");
+    RequestTrace t = parse(content("a") + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n");
     assertThat(t.succeeded()).isTrue();
     assertThat(t.finishReason()).isEqualTo("stop");
   }
 
   @Test
   void blankDataEventsAreKeepAlives() {
-    StreamTrace t = parse("data:\n\ndata:   \n\n" + content("a") + FINISH + DONE);
+    RequestTrace t = parse("data:\n\ndata:   \n\n" + content("a") + FINISH + DONE);
     assertThat(t.succeeded()).isTrue();
     assertThat(t.events()).isEqualTo(2);
   }
 
   @Test
   void wholeJsonBodyIsOneMessage() {
-    StreamTrace t = parseJsonBody("  {\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"ok\",\"reasoning_content\":\"r\"},"
+    RequestTrace t = parseJsonBody("  {\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"ok\",\"reasoning_content\":\"r\"},"
         + "\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":2,\"completion_tokens\":1}}\n");
     assertThat(t.succeeded()).as("%s", t).isTrue();
     assertThat(t.streamed()).isFalse();
@@ -330,16 +331,16 @@ class ChatStreamParserTests {
     assertThat(t.tokenChunks()).isEqualTo(1);
     assertThat(t.tokenNanos(0)).isEqualTo(6);
     assertThat(t.finishReason()).isEqualTo("length");
-    assertThat(t.usage()).contains(new Usage(2, 1, null));
-    assertThat(parseJsonBody("{\"choices\":[]}").failure().get().cause()).isEqualTo(StreamFailure.Cause.EMPTY);
-    assertThat(parseJsonBody("<html>").failure().get().message()).startsWith("the body is not JSON");
-    assertThat(parseJsonBody("{\"choices\":[").failure().get().message()).isEqualTo("the body ended inside its JSON");
-    assertThat(parseJsonBody("").failure().get().message()).isEqualTo("the body is empty");
+    assertThat(t.serverUsage()).contains(new Usage(2, 1, null));
+    assertThat(parseJsonBody("{\"choices\":[]}").streamFailure().get().cause()).isEqualTo(StreamFailure.Cause.EMPTY);
+    assertThat(parseJsonBody("<html>").streamFailure().get().message()).startsWith("the body is not JSON");
+    assertThat(parseJsonBody("{\"choices\":[").streamFailure().get().message()).isEqualTo("the body ended inside its JSON");
+    assertThat(parseJsonBody("").streamFailure().get().message()).isEqualTo("the body is empty");
   }
 
   @Test
   void eventStreamSentAsJsonNamesTheContentType() {
-    StreamFailure f = parseJsonBody(content("a") + DONE).failure().get();
+    StreamFailure f = parseJsonBody(content("a") + DONE).streamFailure().get();
     assertThat(f.cause()).isEqualTo(StreamFailure.Cause.UNEXPECTED_CONTENT_TYPE);
     assertThat(f.message()).contains("Content-Type is 'application/json'");
   }

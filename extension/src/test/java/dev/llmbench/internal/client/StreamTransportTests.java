@@ -43,7 +43,7 @@ class StreamTransportTests {
         System.nanoTime(), 1);
   }
 
-  private static StreamTrace send(StreamTransport transport, URI uri) {
+  private static RequestTrace send(StreamTransport transport, URI uri) {
     return transport.send(request(uri)).join();
   }
 
@@ -61,10 +61,10 @@ class StreamTransportTests {
     try (ScriptedServer server = new ScriptedServer(StreamTransportTests::stream);
         StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       for (int i = 0; i < 3; i++) {
-        StreamTrace t = send(transport, server.uri("/v1/chat/completions"));
+        RequestTrace t = send(transport, server.uri("/v1/chat/completions"));
         assertThat(t.succeeded()).as("%s", t).isTrue();
         assertThat(t.content()).isEqualTo("ab");
-        assertThat(t.usage()).contains(new Usage(3, 2, null));
+        assertThat(t.serverUsage()).contains(new Usage(3, 2, null));
         assertThat(t.tokenChunks()).isEqualTo(2);
         assertThat(t.headersNanos()).isBetween(t.startNanos(), t.tokenNanos(0));
       }
@@ -86,14 +86,14 @@ class StreamTransportTests {
       if (i == 2) answer(out, 200, "application/json", "{\"choices\":[{\"message\":{\"content\":\"whole\"},\"finish_reason\":\"stop\"}]}");
       return true;
     }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
-      StreamFailure status = send(transport, server.uri("/")).failure().orElseThrow();
+      StreamFailure status = send(transport, server.uri("/")).streamFailure().orElseThrow();
       assertThat(status.cause()).isEqualTo(StreamFailure.Cause.HTTP_STATUS);
       assertThat(status.status()).isEqualTo(503);
       assertThat(status.message()).contains("Loading model");
-      StreamFailure html = send(transport, server.uri("/")).failure().orElseThrow();
+      StreamFailure html = send(transport, server.uri("/")).streamFailure().orElseThrow();
       assertThat(html.cause()).isEqualTo(StreamFailure.Cause.UNEXPECTED_CONTENT_TYPE);
       assertThat(html.message()).contains("text/html").contains("proxy login");
-      StreamTrace whole = send(transport, server.uri("/"));
+      RequestTrace whole = send(transport, server.uri("/"));
       assertThat(whole.succeeded()).as("%s", whole).isTrue();
       assertThat(whole.streamed()).isFalse();
       assertThat(whole.content()).isEqualTo("whole");
@@ -112,9 +112,9 @@ class StreamTransportTests {
     }); StreamTransport transport = new NettyStreamTransport(TIMEOUTS)) {
       for (int tokens = 0; tokens <= 1; tokens++) {
         long start = System.nanoTime();
-        StreamTrace t = send(transport, server.uri("/"));
+        RequestTrace t = send(transport, server.uri("/"));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        StreamFailure f = t.failure().orElseThrow();
+        StreamFailure f = t.streamFailure().orElseThrow();
         assertThat(f.cause()).isEqualTo(StreamFailure.Cause.IDLE_TIMEOUT);
         assertThat(f.message()).isEqualTo("no byte for longer than llmbench.idle-timeout = 1s");
         assertThat(t.tokenChunks()).isEqualTo(tokens);
@@ -137,9 +137,9 @@ class StreamTransportTests {
       return false;
     }); StreamTransport transport = new NettyStreamTransport(shortRequest)) {
       long start = System.nanoTime();
-      StreamTrace t = send(transport, server.uri("/"));
+      RequestTrace t = send(transport, server.uri("/"));
       Duration took = Duration.ofNanos(System.nanoTime() - start);
-      StreamFailure f = t.failure().orElseThrow();
+      StreamFailure f = t.streamFailure().orElseThrow();
       assertThat(f.cause()).isEqualTo(StreamFailure.Cause.REQUEST_TIMEOUT);
       assertThat(f.message()).isEqualTo("the request took longer than llmbench.request-timeout = 2.5s");
       assertThat(took).isBetween(Duration.ofMillis(2490), Duration.ofSeconds(8));
@@ -162,11 +162,11 @@ class StreamTransportTests {
       return false;
     }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       for (int i = 0; i < 2; i++) {
-        StreamTrace cut = send(transport, server.uri("/"));
-        StreamFailure f = cut.failure().orElseThrow();
+        RequestTrace cut = send(transport, server.uri("/"));
+        StreamFailure f = cut.streamFailure().orElseThrow();
         assertThat(f.cause()).as("%s", f).isEqualTo(StreamFailure.Cause.CUT_MID_STREAM);
         assertThat(f.status()).isEqualTo(200);
-        assertThat(f.message()).startsWith("the connection failed mid-stream");
+        assertThat(f.message()).startsWith("the connection ended mid-stream after 3 events");
         assertThat(cut.events()).isEqualTo(3);
         assertThat(cut.tokenChunks()).isEqualTo(2);
       }
@@ -176,7 +176,7 @@ class StreamTransportTests {
       closedPort = s.getLocalPort();
     }
     try (StreamTransport transport = new NettyStreamTransport(PATIENT)) {
-      StreamFailure refused = send(transport, URI.create("http://127.0.0.1:" + closedPort + "/")).failure().orElseThrow();
+      StreamFailure refused = send(transport, URI.create("http://127.0.0.1:" + closedPort + "/")).streamFailure().orElseThrow();
       assertThat(refused.cause()).isEqualTo(StreamFailure.Cause.CONNECT_FAILED);
       assertThat(refused.status()).isZero();
     }
@@ -193,15 +193,15 @@ class StreamTransportTests {
       assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
       int failures = 0;
       for (int i = 0; i < 4; i++) {
-        StreamFailure f = send(transport, server.uri("/")).failure().orElseThrow();
+        StreamFailure f = send(transport, server.uri("/")).streamFailure().orElseThrow();
         assertThat(f.cause()).as("%s", f).isEqualTo(StreamFailure.Cause.CLOSED_BEFORE_RESPONSE);
         assertThat(f.message()).contains("not resent");
         failures++;
       }
-      List<CompletableFuture<StreamTrace>> together = new ArrayList<>();
+      List<CompletableFuture<RequestTrace>> together = new ArrayList<>();
       for (int i = 0; i < 8; i++) together.add(transport.send(request(server.uri("/"))));
-      for (CompletableFuture<StreamTrace> f : together) {
-        assertThat(f.join().failure().orElseThrow().cause()).isEqualTo(StreamFailure.Cause.CLOSED_BEFORE_RESPONSE);
+      for (CompletableFuture<RequestTrace> f : together) {
+        assertThat(f.join().streamFailure().orElseThrow().cause()).isEqualTo(StreamFailure.Cause.CLOSED_BEFORE_RESPONSE);
         failures++;
       }
       assertThat(server.requests()).as("POSTs the server read").isEqualTo(1 + failures);
@@ -217,7 +217,7 @@ class StreamTransportTests {
       return false;
     }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       for (int i = 0; i < 3; i++) {
-        StreamTrace t = send(transport, server.uri("/"));
+        RequestTrace t = send(transport, server.uri("/"));
         assertThat(t.succeeded()).as("request %d: %s", i, t).isTrue();
         Thread.sleep(300);
       }
@@ -234,16 +234,16 @@ class StreamTransportTests {
       Thread.sleep(20_000);
       return false;
     }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
-      List<CompletableFuture<StreamTrace>> running = new ArrayList<>();
+      List<CompletableFuture<RequestTrace>> running = new ArrayList<>();
       for (int i = 0; i < 4; i++) running.add(transport.send(request(server.uri("/"))));
       long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
       while (server.requests() < 4 && System.nanoTime() < deadline) Thread.sleep(10);
       Thread.sleep(200);
       long start = System.nanoTime();
       transport.cancelAll();
-      for (CompletableFuture<StreamTrace> f : running) {
-        StreamTrace t = f.join();
-        assertThat(t.failure().orElseThrow().cause()).isEqualTo(StreamFailure.Cause.CANCELLED);
+      for (CompletableFuture<RequestTrace> f : running) {
+        RequestTrace t = f.join();
+        assertThat(t.streamFailure().orElseThrow().cause()).isEqualTo(StreamFailure.Cause.CANCELLED);
         assertThat(t.tokenChunks()).isEqualTo(1);
       }
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
@@ -261,8 +261,8 @@ class StreamTransportTests {
       return false;
     }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
       long start = System.nanoTime();
-      StreamTrace t = send(transport, server.uri("/"));
-      assertThat(t.failure().orElseThrow().cause()).isEqualTo(StreamFailure.Cause.INVALID_UTF8);
+      RequestTrace t = send(transport, server.uri("/"));
+      assertThat(t.streamFailure().orElseThrow().cause()).isEqualTo(StreamFailure.Cause.INVALID_UTF8);
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
       assertThat(t.content()).isEqualTo("a");
       assertThat(send(transport, server.uri("/")).succeeded()).isTrue();

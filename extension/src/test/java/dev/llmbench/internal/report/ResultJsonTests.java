@@ -43,7 +43,12 @@ class ResultJsonTests {
     assertThat(json.get("mean_e2el_ms").asDouble()).isCloseTo(50.0, within(1e-9));
     assertThat(json.get("request_goodput").asDouble()).isCloseTo(4 / 0.065, within(1e-6));
     assertThat(json.get("ttfts").get(0).asDouble()).isCloseTo(0.020, within(1e-12)); // seconds, as vLLM
-    assertThat(json.get("itls").get(0)).hasSize(3);
+    assertThat(json.has("itls")).as("per-chunk data only when asked").isFalse();
+    assertThat(json.get("requests").get(0).get("token_chunks").asInt()).isEqualTo(4);
+    assertThat(json.get("requests").get(0).get("chunk_arrivals_ms")).isEmpty();
+    JsonNode detailed = ResultJson.read(ResultJson.write(r, new ReportOptions(true)));
+    assertThat(detailed.get("itls").get(0)).hasSize(3);
+    assertThat(detailed.get("itls").get(0).get(0).asDouble()).isCloseTo(0.010, within(1e-12));
     assertThat(json.get("max_concurrent_requests").asInt()).isEqualTo(4); // 50 ms requests, 5 ms apart
     assertThat(json.get("llmbench").get("time_to_ready_s").asDouble()).isZero();
     assertThat(json.get("llmbench").get("label").asText()).isEqualTo("C=2");
@@ -53,11 +58,11 @@ class ResultJsonTests {
   @Test
   void perRequestRecordsRoundTrip() {
     MeasuredLevel r = level(2);
-    String json = ResultJson.write(r);
+    String json = ResultJson.write(r, new ReportOptions(true));
     List<RequestRecord> back = ResultJson.readRequests(json);
     long start = r.metrics().stream().mapToLong(m -> m.trace().startNanos()).min().orElseThrow();
     List<RequestRecord> expected = new ArrayList<>();
-    for (int i = 0; i < r.metrics().size(); i++) expected.add(RequestRecord.of(i, r.metrics().get(i), start));
+    for (int i = 0; i < r.metrics().size(); i++) expected.add(RequestRecord.of(i, r.metrics().get(i), start, true));
     assertThat(back).isEqualTo(expected);
     assertThat(back.get(1).startOffsetMs()).isEqualTo(5.0);
     assertThat(back.get(0).chunkArrivalsMs()).containsExactly(20.0, 30.0, 40.0, 50.0);
