@@ -26,6 +26,8 @@ final class ChatStreamParser implements SseFramer.Sink {
   private static final byte[] LINE_BREAK = {'\n'};
   private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
   private static final int EXCERPT = 120;
+  private static final java.util.regex.Pattern PER_RESPONSE =
+      java.util.regex.Pattern.compile("\"(id|created|system_fingerprint)\"\\s*:\\s*(\"[^\"]*\"|-?\\d+)");
 
   // What the data of the current event is, decided by its first byte that is not blank.
   private static final int UNDECIDED = 0;
@@ -322,8 +324,9 @@ final class ChatStreamParser implements SseFramer.Sink {
     if (from == to) return from;
     byte first = buf[from];
     if (first == 'd' || first == ':') {
-      fail(StreamFailure.Cause.UNEXPECTED_CONTENT_TYPE,
-          "the body is an event stream but its Content-Type is '" + contentType + "': " + excerpt(buf, from, to));
+      fail(StreamFailure.Cause.UNEXPECTED_CONTENT_TYPE, "the body is an event stream (it starts with '"
+          + (first == 'd' ? "data:" : ":") + "') but its Content-Type is '" + contentType + "'; an event stream must be "
+          + "sent as text/event-stream");
     }
     mode = JSON_DATA;
     return from;
@@ -563,8 +566,13 @@ final class ChatStreamParser implements SseFramer.Sink {
     return marker < 0 ? s : s.substring(0, marker);
   }
 
+  /**
+   * The bytes as text for a message, with the values that differ per response ({@code id}, {@code created},
+   * {@code system_fingerprint}) left out, so that equal failures read alike and group.
+   */
   private static String excerpt(byte[] bytes, int from, int to) {
     int length = Math.min(to - from, EXCERPT * 4);
-    return Excerpt.of(new String(bytes, from, length, StandardCharsets.UTF_8), EXCERPT);
+    String text = new String(bytes, from, length, StandardCharsets.UTF_8);
+    return Excerpt.of(PER_RESPONSE.matcher(text).replaceAll("\"$1\":…"), EXCERPT);
   }
 }
