@@ -152,7 +152,8 @@ public final class NettyStreamTransport implements StreamTransport {
       ChannelPipeline p = ch.pipeline();
       if (route.proxy().isPresent() && route.tls()) {
         ProxyRoute.Proxy proxy = route.proxy().get();
-        InetSocketAddress at = InetSocketAddress.createUnresolved(proxy.host(), proxy.port());
+        // The proxy's own address is resolved here: the channel's resolver is off, since the proxy resolves the server.
+        InetSocketAddress at = new InetSocketAddress(proxy.host(), proxy.port());
         HttpProxyHandler tunnel = proxy.user().isPresent()
             ? new HttpProxyHandler(at, proxy.user().get(), proxy.password().orElse(""))
             : new HttpProxyHandler(at);

@@ -314,7 +314,16 @@ public final class Endpoint implements AutoCloseable {
       return true;
     } catch (CannotBecomeReady e) {
       throw e;
-    } catch (SSLException | ProtocolException e) {
+    } catch (SSLException e) {
+      log.saw(e.getClass().getSimpleName() + ": " + e.getMessage());
+      if (untrustedCertificate(e)) {
+        throw new CannotBecomeReady("the server's TLS certificate is not trusted (" + e.getClass().getSimpleName() + ": "
+            + e.getMessage() + "); set llmbench.tls.trust to its CA's PEM file or a trust store, and check that the "
+            + "host in llmbench.base-url is the one the certificate names", e);
+      }
+      throw new CannotBecomeReady("the connection does not speak the URL's protocol (" + e.getClass().getSimpleName() + ": "
+          + e.getMessage() + "); use http:// for a plain-HTTP server and https:// for a TLS one", e);
+    } catch (ProtocolException e) {
       log.saw(e.getClass().getSimpleName() + ": " + e.getMessage());
       throw new CannotBecomeReady("the connection does not speak the URL's protocol (" + e.getClass().getSimpleName() + ": "
           + e.getMessage() + "); use http:// for a plain-HTTP server and https:// for a TLS one", e);
@@ -322,6 +331,17 @@ public final class Endpoint implements AutoCloseable {
       log.saw(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
       return false;
     }
+  }
+
+  /** A certificate that does not chain to a trusted CA or does not name the host, rather than a protocol mismatch. */
+  private static boolean untrustedCertificate(SSLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.security.cert.CertificateException || t instanceof java.security.cert.CertPathValidatorException
+          || String.valueOf(t.getMessage()).contains("PKIX")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A 401 or 403 does not clear by waiting: the key is missing or wrong. Names the variable, never the value. */
