@@ -286,6 +286,13 @@ class ChatStreamParserTests {
   }
 
   @Test
+  void messagesLeaveOutWhatDiffersPerResponseSoThatEqualFailuresGroup() {
+    String a = parse("data: {\"id\":\"chatcmpl-81\",\"created\":1796071059,\"choices\":[ x\n\n").streamFailure().get().message();
+    String b = parse("data: {\"id\":\"chatcmpl-92\",\"created\":1796071060,\"choices\":[ x\n\n").streamFailure().get().message();
+    assertThat(a).isEqualTo(b).contains("\"id\":…").contains("\"created\":…").doesNotContain("chatcmpl-81");
+  }
+
+  @Test
   void errorObjectInTheStreamIsAServerError() {
     RequestTrace nested = parse(content("a") + "data: {\"error\":{\"message\":\"out of memory\",\"code\":500}}\n\n" + DONE);
     assertThat(nested.streamFailure().get().cause()).isEqualTo(StreamFailure.Cause.SERVER_ERROR);
