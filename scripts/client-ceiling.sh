@@ -10,20 +10,35 @@
 # heap a 10,000-token x 128-request level keeps, in a JVM capped at 100 MB.
 #
 # Needs: Java 17, Maven (the build is offline once dependencies are cached), nginx (Debian nginx-light),
-# Debian python3 + python3-aiohttp. Settings (environment):
-#   PORT=18090  REPEAT=3  TRANSPORTS="jdk"  (add okhttp to compare)  PY_PARSERS="any"  SKIP_BUILD=
+# Debian python3 + python3-aiohttp; run as root on Debian, it installs the last two when they are missing
+# (without starting the system's nginx service). Settings (environment):
+#   PORT=18090  REPEAT=3  TRANSPORTS="netty"  (the extension's; add jdk okhttp to compare)  PY_PARSERS="any"  SKIP_BUILD=
 #   SKIP_PYTHON=  SKIP_MEMORY=  LEVELS="1:20:10000 64:128:10000 1024:2048:1000"  (C:requests:tokens)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 port=${PORT:-18090}
 repeat=${REPEAT:-3}
-transports=${TRANSPORTS:-jdk}
+transports=${TRANSPORTS:-netty}
 parsers=${PY_PARSERS:-any}
 levels=${LEVELS:-1:20:10000 64:128:10000 1024:2048:1000}
 python=/usr/bin/python3
 jar=$root/benchmarks/target/benchmarks.jar
 fast=$root/benchmarks/fast-sse
 out=$(mktemp -d /tmp/client-ceiling.XXXXXX)
+
+# nginx-light and python3-aiohttp from Debian, when missing and we may install; the nginx service is not started.
+missing=
+[ -x /usr/sbin/nginx ] || missing="$missing nginx-light"
+[ -n "${SKIP_PYTHON:-}" ] || { [ -x "$python" ] && "$python" -c 'import aiohttp' 2>/dev/null; } || missing="$missing python3-aiohttp"
+if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "client-ceiling: installing$missing" >&2
+  policy=
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && policy=1
+  fi
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null; } || true
+  [ -z "$policy" ] || rm -f /usr/sbin/policy-rc.d
+fi
 
 for tool in java "$python" /usr/sbin/nginx; do
   command -v "$tool" >/dev/null || { echo "client-ceiling: $tool is missing (see the header of $0)" >&2; exit 2; }
