@@ -7,6 +7,7 @@ import dev.llmbench.DecodeRates;
 import dev.llmbench.Rate;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.TokenSource;
+import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -208,10 +209,15 @@ public class LevelStatistics {
 
   /** The most requests in flight at once. */
   public int peakConcurrency() {
+    return peakConcurrency(requests.stream().map(RequestMetrics::trace).toList());
+  }
+
+  /** The most of {@code traces} in flight at once; one that ends as another starts does not overlap it. */
+  public static int peakConcurrency(List<RequestTrace> traces) {
     List<long[]> events = new ArrayList<>();
-    for (RequestMetrics r : requests) {
-      events.add(new long[] {r.trace().startNanos(), 1});
-      events.add(new long[] {r.trace().endNanos(), -1});
+    for (RequestTrace t : traces) {
+      events.add(new long[] {t.startNanos(), 1});
+      events.add(new long[] {t.endNanos(), -1});
     }
     events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1])); // ends first on ties
     int now = 0;
