@@ -26,6 +26,7 @@ import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -169,7 +170,7 @@ public final class NettyStreamTransport implements StreamTransport {
         tls.setHandshakeTimeoutMillis(timeouts.connect().toMillis());
         p.addLast(tls);
       }
-      p.addLast(new HttpClientCodec(4096, 16384, 1 << 20), new Handler());
+      p.addLast(new HttpClientCodec(8192, 65536, 1 << 20), new Handler());
     }
 
     @Override
@@ -231,6 +232,10 @@ public final class NettyStreamTransport implements StreamTransport {
       Exchange e = ctx.channel().attr(EXCHANGE).get();
       try {
         if (e == null) return;
+        if (msg instanceof HttpObject o && o.decoderResult().isFailure()) {
+          e.notHttp(o.decoderResult().cause());
+          return;
+        }
         if (msg instanceof HttpResponse response) e.headers(response);
         if (msg instanceof HttpContent content) e.content(content);
       } finally {
@@ -463,6 +468,18 @@ public final class NettyStreamTransport implements StreamTransport {
         failure = new StreamFailure(StreamFailure.Cause.CONNECT_FAILED, 0, "the connection ended before the request was "
             + "sent: " + what);
       }
+      finish(parser != null ? parser.fail(now, failure) : recorder.finish(now, errorLength, failure), false);
+    }
+
+    /** Bytes that are not an HTTP/1.1 response (a TLS server on an http:// URL, a header block over the limit). */
+    synchronized void notHttp(Throwable cause) {
+      if (finished) return;
+      long now = System.nanoTime();
+      StreamFailure failure = headers
+          ? new StreamFailure(StreamFailure.Cause.CUT_MID_STREAM, status, "the body is not valid HTTP/1.1 framing after "
+              + recorder.events() + " events: " + HttpText.describe(cause))
+          : new StreamFailure(StreamFailure.Cause.CLOSED_BEFORE_RESPONSE, 0, "the answer is not an HTTP/1.1 response ("
+              + HttpText.describe(cause) + "); check the URL's scheme and port");
       finish(parser != null ? parser.fail(now, failure) : recorder.finish(now, errorLength, failure), false);
     }
 

@@ -208,6 +208,21 @@ class StreamTransportTests {
     }
   }
 
+  @Test
+  void anAnswerThatIsNotHttpSaysSoAndIsNotResent() throws Exception {
+    try (ScriptedServer server = new ScriptedServer((r, s, out, i) -> {
+      out.write("SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      Thread.sleep(2000);
+      return false;
+    }); StreamTransport transport = new NettyStreamTransport(PATIENT)) {
+      StreamFailure f = send(transport, server.uri("/")).streamFailure().orElseThrow();
+      assertThat(f.cause()).isEqualTo(StreamFailure.Cause.CLOSED_BEFORE_RESPONSE);
+      assertThat(f.message()).startsWith("the answer is not an HTTP/1.1 response").contains("check the URL's scheme and port");
+      assertThat(server.requests()).isEqualTo(1);
+    }
+  }
+
   /** llama-server closes idle connections; the next request must not fail on one of them. */
   @Test
   void connectionTheServerClosedWhileIdleIsNotUsed() throws Exception {
