@@ -55,6 +55,25 @@ class ResultJsonTests {
     assertThat(json.get("max_output_tokens_per_s").asDouble()).isEqualTo(16.0); // all within the first second
   }
 
+  /** 16 requests of {@code tokens} tokens each, one every millisecond. */
+  static MeasuredLevel longLevel(int tokens) {
+    long[] arrivals = new long[tokens];
+    for (int t = 0; t < tokens; t++) arrivals[t] = 20 + t;
+    return Levels.closed(16).maxTokens(tokens).requests(16, i -> Traces.at(i).content(arrivals).usage(7, tokens).build()).build();
+  }
+
+  @Test
+  void aLevelsFileDoesNotGrowWithItsTokensUnlessChunkTimingsAreAsked() {
+    int small = ResultJson.write(longLevel(10)).length();
+    int large = ResultJson.write(longLevel(10_000)).length();
+    assertThat(large).as("10,000 tokens a request against 10").isLessThan(small + 16 * 64);
+    int detailed = ResultJson.write(longLevel(10_000), new ReportOptions(true)).length();
+    assertThat(detailed).as("with chunk timings: every arrival and every gap").isGreaterThan(16 * 10_000 * 2 * 4);
+    JsonNode json = ResultJson.read(ResultJson.write(longLevel(10_000)));
+    assertThat(json.get("median_itl_ms").asDouble()).as("statistics over every gap either way").isEqualTo(1.0);
+    assertThat(json.at("/requests/0/token_chunks").asInt()).isEqualTo(10_000);
+  }
+
   @Test
   void perRequestRecordsRoundTrip() {
     MeasuredLevel r = level(2);
