@@ -69,6 +69,11 @@ public final class LevelRunner {
       server = scraper.get().stop().orElse(null);
       if (server == null) notes.add("the server's /metrics could not be read after the level: no server-side deltas");
     }
+    int resends = outcome.traces().stream().mapToInt(t -> t.resends()).sum();
+    if (resends > 0) {
+      notes.add(resends + " request(s) went on a new connection because the pooled one given first had closed before a "
+          + "byte of them left; none was sent twice to the server (llmbench.resends in the JSON)");
+    }
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
     return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes);
   }
