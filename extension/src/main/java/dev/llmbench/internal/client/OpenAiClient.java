@@ -45,8 +45,12 @@ import org.apiguardian.api.API;
 public final class OpenAiClient implements AutoCloseable {
 
   private final ConnectionOptions options;
-  private final NettyStreamTransport streams;
+  private final Timeouts timeouts;
+  private final int ioThreads;
   private final OkHttpClient http;
+  /** Made on the first generation request: a client that only GETs (health, metrics) starts no event loop. */
+  private NettyStreamTransport streams;
+  private boolean closed;
   private final ObjectMapper json = new ObjectMapper();
 
   /**
@@ -54,7 +58,8 @@ public final class OpenAiClient implements AutoCloseable {
    */
   public OpenAiClient(ConnectionOptions options, Timeouts timeouts, int ioThreads) {
     this.options = options;
-    this.streams = new NettyStreamTransport(options, timeouts, ioThreads);
+    this.timeouts = timeouts;
+    this.ioThreads = ioThreads;
     this.http = controlPlane(options, timeouts);
   }
 
@@ -149,7 +154,13 @@ public final class OpenAiClient implements AutoCloseable {
     int promptEstimate = request.messages().stream().mapToInt(m -> m.content().length()).sum() / 4 + 1;
     StreamRequest r = new StreamRequest(options.resolve(api.path()), body(api, model, request), Map.of(), request.stream(),
         capture, scheduledNanos, promptEstimate);
-    return streams.send(r);
+    return streams().send(r);
+  }
+
+  private synchronized NettyStreamTransport streams() {
+    if (closed) throw new IllegalStateException("the client of " + options.baseUrl() + " is closed");
+    if (streams == null) streams = new NettyStreamTransport(options, timeouts, ioThreads);
+    return streams;
   }
 
   byte[] body(ApiStyle api, String model, CompletionRequest request) {
@@ -205,18 +216,21 @@ public final class OpenAiClient implements AutoCloseable {
   public record HttpAnswer(int status, String body) {}
 
   /** Aborts every generation request still running; each then records its failure as cancelled. */
-  public void cancelAll() {
-    streams.cancelAll();
+  public synchronized void cancelAll() {
+    if (streams != null) streams.cancelAll();
   }
 
   /** Generation requests sent and not yet finished. */
-  public int inFlight() {
-    return streams.inFlight();
+  public synchronized int inFlight() {
+    return streams == null ? 0 : streams.inFlight();
   }
 
   @Override
   public void close() {
-    streams.close();
+    synchronized (this) {
+      closed = true;
+      if (streams != null) streams.close();
+    }
     http.dispatcher().executorService().shutdown();
     http.connectionPool().evictAll();
   }
