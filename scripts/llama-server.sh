@@ -96,12 +96,13 @@ run() {
 }
 
 start() {
-  local port="${1:?port}" slots="${2:-1}" model="${3:-tiny}"
-  server_args "$port" "$slots" "$model" >/dev/null || exit 1
+  local port="${1:?port}" slots="${2:-1}" model="${3:-tiny}" args
+  args=$(server_args "$port" "$slots" "$model") || exit 1
   stop "$port" >/dev/null 2>&1 || true
   local log="$ROOT_DIR/.llama/server-$port.log"
   mkdir -p "$(dirname "$log")"
-  nohup chroot "$LLAMA_ROOT" llama-server $(server_args "$port" "$slots" "$model") > "$log" 2>&1 &
+  # shellcheck disable=SC2086 # the flags are words on purpose
+  nohup chroot "$LLAMA_ROOT" llama-server $args > "$log" 2>&1 &
   echo $! > "$ROOT_DIR/.llama/server-$port.pid"
   # Only check it is alive here: waiting for readiness is LLMBench's job, tested against the real 503 phase.
   sleep 0.2

@@ -9,7 +9,8 @@ import org.apiguardian.api.API;
  * {@code vllm:prefix_cache_hits_total} over {@code vllm:prefix_cache_queries_total}, SGLang's
  * {@code sglang:cached_tokens_total} over {@code sglang:prompt_tokens_total}, llama.cpp's
  * {@code llamacpp:prompt_tokens_cached_total} (its {@code prompt_tokens_total} leaves them out), or the
- * sum of llama.cpp's per-response {@code timings.cache_n} when it has no such counter.
+ * sum of llama.cpp's per-response {@code timings.cache_n} when it has no such counter, or else the sum of
+ * each response's {@code usage.prompt_tokens_details.cached_tokens} over its {@code usage.prompt_tokens}.
  *
  * @param cachedTokens prompt tokens served from the cache
  * @param promptTokens prompt tokens looked up, cached or not

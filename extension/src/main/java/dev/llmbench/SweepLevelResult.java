@@ -64,7 +64,7 @@ public interface SweepLevelResult {
     return requestCount() - succeeded();
   }
 
-  /** Failures by key: {@code HTTP 503}, {@code TIMEOUT}, {@code BROKEN_STREAM}, ... in order of first sight. */
+  /** Failures by key: {@code HTTP 503}, {@code TIMEOUT}, {@code CUT_STREAM}, ... in order of first sight. */
   Map<String, Long> errorsByType();
 
   /** Failed requests over all requests, 0..1. */

@@ -52,7 +52,7 @@ class FailingServerSweepTests {
       run.tests().assertThatEvents()
           .haveExactly(1, event(displayName("C=1"), finishedWithFailure(message(m ->
               m.contains("expected no failed requests but 4 of 4 failed") && m.contains("HTTP 503: 2")
-                  && m.contains("BROKEN_STREAM: 2") && m.contains("engine overloaded") && m.contains("{broken")))))
+                  && m.contains("CORRUPT_STREAM: 2") && m.contains("engine overloaded") && m.contains("{broken")))))
           .haveExactly(1, event(displayName("C=2"), finishedWithFailure(message(m -> m.contains("4 of 4 failed")))));
     }
     Path dir = run.sweepDir(FlakyTestCases.class, "sweep");

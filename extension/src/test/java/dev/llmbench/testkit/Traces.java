@@ -3,7 +3,6 @@ package dev.llmbench.testkit;
 import dev.llmbench.ErrorKind;
 import dev.llmbench.RequestFailure;
 import dev.llmbench.Usage;
-import dev.llmbench.internal.client.Chunk;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,12 +18,14 @@ public final class Traces {
   private static final long MS = 1_000_000;
 
   private final long startMs;
-  private final List<Chunk> chunks = new ArrayList<>();
+  /** Arrival (ms after the level began) and kind: 'c' content, 'r' reasoning, 'e' a choice with no token. */
+  private final List<long[]> chunks = new ArrayList<>();
   private long endMs = -1;
   private Usage usage;
   private RequestFailure failure;
   private String finishReason = "length";
   private Map<String, Double> timings = Map.of();
+  private int cachedTokens = -1;
   private long scheduledMs;
 
   private Traces(long startMs) {
@@ -45,18 +46,18 @@ public final class Traces {
 
   /** Content chunks arriving {@code msAfterStart} after the send, one token each. */
   public Traces content(long... msAfterStart) {
-    for (long ms : msAfterStart) chunks.add(new Chunk((startMs + ms) * MS, "t", ""));
+    for (long ms : msAfterStart) chunks.add(new long[] {startMs + ms, 'c'});
     return this;
   }
 
   public Traces reasoning(long... msAfterStart) {
-    for (long ms : msAfterStart) chunks.add(new Chunk((startMs + ms) * MS, "", "r"));
+    for (long ms : msAfterStart) chunks.add(new long[] {startMs + ms, 'r'});
     return this;
   }
 
   /** A chunk with no token, such as the role-only first chunk. */
   public Traces empty(long msAfterStart) {
-    chunks.add(new Chunk((startMs + msAfterStart) * MS, "", ""));
+    chunks.add(new long[] {startMs + msAfterStart, 'e'});
     return this;
   }
 
@@ -67,6 +68,11 @@ public final class Traces {
 
   public Traces usage(Usage usage) {
     this.usage = usage;
+    return this;
+  }
+
+  public Traces cachedTokens(int cached) {
+    this.cachedTokens = cached;
     return this;
   }
 
@@ -92,14 +98,21 @@ public final class Traces {
   }
 
   public RequestTrace build() {
-    long end = endMs >= 0 ? (startMs + endMs) * MS : chunks.isEmpty() ? startMs * MS : chunks.get(chunks.size() - 1).arrivalNanos();
+    long end = endMs >= 0 ? (startMs + endMs) * MS : chunks.isEmpty() ? startMs * MS : chunks.get(chunks.size() - 1)[0] * MS;
     StringBuilder content = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
-    chunks.forEach(c -> {
-      content.append(c.content());
-      reasoning.append(c.reasoning());
-    });
-    return new RequestTrace(scheduledMs * MS, startMs * MS, Instant.ofEpochMilli(1_700_000_000_000L + startMs), end, chunks,
-        content.toString(), reasoning.toString(), finishReason, usage, timings, 10, true, failure);
+    RequestTrace.Builder b = RequestTrace.builder().times(scheduledMs * MS, startMs * MS, end)
+        .startedAt(Instant.ofEpochMilli(1_700_000_000_000L + startMs)).status(failure == null ? 200 : failure.status())
+        .streamed(true).finishReason(finishReason).usage(usage).cachedTokens(cachedTokens).serverTimings(timings).promptTokensEstimate(10)
+        .failure(failure);
+    for (long[] c : chunks) {
+      if (c[1] == 'e') {
+        b.emptyChoice();
+      } else {
+        b.token(c[0] * MS, c[1] == 'c', c[1] == 'r');
+        (c[1] == 'c' ? content : reasoning).append(c[1] == 'c' ? "t" : "r");
+      }
+    }
+    return b.text(content.toString(), reasoning.toString()).build();
   }
 }

@@ -12,128 +12,155 @@ import dev.llmbench.ErrorKind;
 import dev.llmbench.LlmHttpException;
 import dev.llmbench.RequestFailure;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import okhttp3.Call;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 import okhttp3.ConnectionPool;
+import okhttp3.Credentials;
 import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
-import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
-import okhttp3.RequestBody;
 import okhttp3.Response;
-import okhttp3.ResponseBody;
-import okhttp3.sse.EventSources;
 import org.apiguardian.api.API;
 
 /**
- * The OpenAI-compatible HTTP client: one call, one {@link RequestTrace}. It never throws for a failed
- * request; the trace carries the failure, so that a load level counts it and goes on.
+ * The OpenAI-compatible HTTP client of one server. Generation requests go through Netty (every stream in
+ * flight on a few threads, never resent once they may have left); the control plane's GETs ({@code /health},
+ * {@code /v1/models}, {@code /metrics}, {@code /version}, {@code /props}) through OkHttp. Both are built from
+ * one {@link ConnectionOptions}. A failed generation request never throws: its trace carries the failure,
+ * so that a load level counts it and goes on.
  */
 @API(status = INTERNAL)
 public final class OpenAiClient implements AutoCloseable {
 
-  private static final MediaType JSON_TYPE = MediaType.get("application/json");
-
+  private final ConnectionOptions options;
+  private final Timeouts timeouts;
+  private final int ioThreads;
   private final OkHttpClient http;
-  private final HttpUrl baseUrl;
-  private final String apiKey;
+  /** Made on the first generation request: a client that only GETs (health, metrics) starts no event loop. */
+  private NettyStreamTransport streams;
+  private boolean closed;
   private final ObjectMapper json = new ObjectMapper();
-  private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
 
   /**
+   * @param ioThreads event-loop threads that read every stream in flight
+   */
+  public OpenAiClient(ConnectionOptions options, Timeouts timeouts, int ioThreads) {
+    this.options = options;
+    this.timeouts = timeouts;
+    this.ioThreads = ioThreads;
+    this.http = controlPlane(options, timeouts);
+  }
+
+  /**
+   * A plain server: a bearer key (or null), no proxy, the JVM's CAs.
+   *
    * @param baseUrl        server root, e.g. {@code http://127.0.0.1:8000} (a trailing {@code /v1} is dropped)
-   * @param apiKey         bearer token, or null for none
    * @param requestTimeout the longest one whole request may take
    * @param idleTimeout    the longest gap between two bytes of a response
    */
   public OpenAiClient(URI baseUrl, String apiKey, Duration requestTimeout, Duration idleTimeout) {
-    this.baseUrl = normalise(baseUrl);
-    this.apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey;
-    Dispatcher dispatcher = new Dispatcher();
-    dispatcher.setMaxRequests(1024);
-    dispatcher.setMaxRequestsPerHost(1024);
-    this.http = new OkHttpClient.Builder()
-        .dispatcher(dispatcher)
-        .connectionPool(new ConnectionPool(64, 5, java.util.concurrent.TimeUnit.MINUTES))
-        .connectTimeout(Duration.ofSeconds(10))
-        .readTimeout(idleTimeout)
-        .writeTimeout(Duration.ofSeconds(30))
-        .callTimeout(requestTimeout)
-        // Retries only a request the server never read: a pooled connection it had closed (llama-server
-        // closes after each stream). Never a request that got a response.
-        .retryOnConnectionFailure(true)
-        .socketFactory(new NoDelaySocketFactory())
-        .build();
+    this(ConnectionOptions.plain(baseUrl, apiKey, Timeouts.of(requestTimeout, idleTimeout).connect()),
+        Timeouts.of(requestTimeout, idleTimeout), 2);
   }
 
-  static HttpUrl normalise(URI uri) {
-    HttpUrl url = HttpUrl.get(uri.toString());
-    String path = url.encodedPath().replaceAll("/+$", "");
-    if (path.endsWith("/v1")) path = path.substring(0, path.length() - 3);
-    return url.newBuilder().encodedPath(path.isEmpty() ? "/" : path + "/").build();
+  /**
+   * OkHttp for GETs, with the same headers, trust and proxy as the streams. It may retry a GET on a pooled
+   * connection the server had closed (GETs are idempotent); POSTs never go through it.
+   */
+  private static OkHttpClient controlPlane(ConnectionOptions options, Timeouts timeouts) {
+    Dispatcher dispatcher = new Dispatcher();
+    dispatcher.setMaxRequestsPerHost(16);
+    OkHttpClient.Builder b = new OkHttpClient.Builder()
+        .dispatcher(dispatcher)
+        .connectionPool(new ConnectionPool(4, 30, TimeUnit.SECONDS))
+        .connectTimeout(timeouts.connect())
+        .readTimeout(timeouts.idle())
+        .callTimeout(timeouts.request())
+        .followRedirects(false)
+        .retryOnConnectionFailure(true)
+        .socketFactory(new NoDelaySocketFactory())
+        .addInterceptor(chain -> {
+          Request.Builder r = chain.request().newBuilder();
+          options.headers().forEach(r::header);
+          return chain.proceed(r.build());
+        });
+    X509TrustManager trust = options.trustManager();
+    if (trust != null) {
+      try {
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(null, new TrustManager[] {trust}, null);
+        b.sslSocketFactory(tls.getSocketFactory(), trust);
+      } catch (java.security.GeneralSecurityException e) {
+        throw new IllegalStateException("TLS could not be set up: " + HttpText.describe(e), e);
+      }
+    }
+    b.proxySelector(new java.net.ProxySelector() {
+      @Override
+      public List<java.net.Proxy> select(URI uri) {
+        return List.of(options.proxies().proxyFor(uri)
+            .map(p -> new java.net.Proxy(java.net.Proxy.Type.HTTP, InetSocketAddress.createUnresolved(p.host(), p.port())))
+            .orElse(java.net.Proxy.NO_PROXY));
+      }
+
+      @Override
+      public void connectFailed(URI uri, java.net.SocketAddress sa, IOException ioe) {
+        // OkHttp reports the failure itself.
+      }
+    });
+    options.proxies().proxyFor(options.baseUrl()).filter(p -> p.user().isPresent()).ifPresent(p ->
+        b.proxyAuthenticator((route, response) -> response.request().header("Proxy-Authorization") != null ? null
+            : response.request().newBuilder()
+                .header("Proxy-Authorization", Credentials.basic(p.user().get(), p.password().orElse("")))
+                .build()));
+    return b.build();
   }
 
   public URI baseUrl() {
-    return baseUrl.uri();
+    return options.baseUrl();
   }
 
-  /** Sends a request now. */
+  public ConnectionOptions options() {
+    return options;
+  }
+
+  /** Sends a request now and waits for its end, keeping the whole text (a smoke prompt, a readiness probe). */
   public RequestTrace send(ApiStyle api, String model, CompletionRequest request) {
-    return send(api, model, request, System.nanoTime());
+    return send(api, model, request, TextCapture.FULL);
   }
 
-  /** Sends a request now that was meant to go at {@code scheduledNanos} (the difference is queue time). */
-  public RequestTrace send(ApiStyle api, String model, CompletionRequest request, long scheduledNanos) {
-    Request httpRequest = new Request.Builder()
-        .url(resolve(api.path()))
-        .headers(headers(request.stream()))
-        .post(RequestBody.create(body(api, model, request), JSON_TYPE))
-        .build();
+  /** Sends a request now and waits for its end. */
+  public RequestTrace send(ApiStyle api, String model, CompletionRequest request, TextCapture capture) {
+    return sendAsync(api, model, request, System.nanoTime(), capture).join();
+  }
+
+  /**
+   * Sends a request meant to go at {@code scheduledNanos} (the difference to now is queue time). The future
+   * completes on an event-loop thread and never exceptionally.
+   */
+  public CompletableFuture<RequestTrace> sendAsync(ApiStyle api, String model, CompletionRequest request,
+      long scheduledNanos, TextCapture capture) {
     int promptEstimate = request.messages().stream().mapToInt(m -> m.content().length()).sum() / 4 + 1;
-    long start = System.nanoTime();
-    StreamCollector collector = new StreamCollector(json, Math.min(scheduledNanos, start), start, promptEstimate);
-    Call call = http.newCall(httpRequest);
-    inFlight.add(call);
-    try {
-      return read(call, collector);
-    } finally {
-      inFlight.remove(call);
-    }
+    StreamRequest r = new StreamRequest(options.resolve(api.path()), body(api, model, request), Map.of(), request.stream(),
+        capture, scheduledNanos, promptEstimate);
+    return streams().send(r);
   }
 
-  private RequestTrace read(Call call, StreamCollector collector) {
-    Response opened;
-    try {
-      opened = call.execute();
-    } catch (IOException | RuntimeException e) {
-      collector.failedBeforeResponse(e);
-      return collector.trace();
-    }
-    try (Response response = opened) {
-      ResponseBody body = response.body();
-      if (!response.isSuccessful()) {
-        collector.httpError(response.code(), body.string());
-      } else if (isEventStream(body)) {
-        EventSources.processResponse(response, collector);
-      } else {
-        collector.readWholeBody(body.string());
-      }
-    } catch (IOException | RuntimeException e) {
-      collector.failed(e);
-    }
-    return collector.trace();
-  }
-
-  private static boolean isEventStream(ResponseBody body) {
-    MediaType type = body.contentType();
-    return type != null && "text".equals(type.type()) && "event-stream".equals(type.subtype());
+  private synchronized NettyStreamTransport streams() {
+    if (closed) throw new IllegalStateException("the client of " + options.baseUrl() + " is closed");
+    if (streams == null) streams = new NettyStreamTransport(options, timeouts, ioThreads);
+    return streams;
   }
 
   byte[] body(ApiStyle api, String model, CompletionRequest request) {
@@ -158,18 +185,11 @@ public final class OpenAiClient implements AutoCloseable {
     }
   }
 
-  private okhttp3.Headers headers(boolean stream) {
-    okhttp3.Headers.Builder h = new okhttp3.Headers.Builder()
-        .add("Accept", stream ? "text/event-stream" : "application/json");
-    if (apiKey != null) h.add("Authorization", "Bearer " + apiKey);
-    return h.build();
-  }
-
-  /** GETs a path; the status and body, or empty when the server could not be reached. */
+  /** GETs a path; the status and body (secrets masked), or an IOException when the server could not be reached. */
   public Optional<HttpAnswer> get(String path) throws IOException {
-    Request request = new Request.Builder().url(resolve(path)).headers(headers(false)).get().build();
+    Request request = new Request.Builder().url(HttpUrl.get(url(path))).header("Accept", "application/json").get().build();
     try (Response response = http.newCall(request).execute()) {
-      return Optional.of(new HttpAnswer(response.code(), response.body().string()));
+      return Optional.of(new HttpAnswer(response.code(), options.redact(response.body().string())));
     }
   }
 
@@ -177,8 +197,9 @@ public final class OpenAiClient implements AutoCloseable {
   public List<String> modelIds() throws IOException {
     HttpAnswer answer = get("/v1/models").orElseThrow();
     if (answer.status() != 200) {
-      throw new LlmHttpException(resolve("/v1/models").toString(),
-          new RequestFailure(ErrorKind.HTTP_STATUS, answer.status(), StreamCollector.excerpt(answer.body())));
+      byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+      throw new LlmHttpException(url("/v1/models"),
+          new RequestFailure(ErrorKind.HTTP_STATUS, answer.status(), HttpText.errorSummary("", body, body.length)));
     }
     JsonNode data = json.readTree(answer.body()).path("data");
     List<String> ids = new ArrayList<>();
@@ -186,32 +207,38 @@ public final class OpenAiClient implements AutoCloseable {
     return ids;
   }
 
+  /** The URL of {@code path}, without credentials. */
   public String url(String path) {
-    return resolve(path).toString();
-  }
-
-  private HttpUrl resolve(String path) {
-    return baseUrl.resolve(path.startsWith("/") ? path.substring(1) : path);
+    return options.resolve(path).toString();
   }
 
   /** A plain HTTP answer. */
   public record HttpAnswer(int status, String body) {}
 
-  /** Aborts every request of this client still running; each then records its failure. */
-  public void cancelAll() {
-    // The dispatcher forgets a call once its headers are in, so streams being read are cancelled here.
-    inFlight.forEach(Call::cancel);
+  /** Aborts every generation request still running; each then records its failure as cancelled. */
+  public synchronized void cancelAll() {
+    if (streams != null) streams.cancelAll();
+  }
+
+  /** Generation requests sent and not yet finished. */
+  public synchronized int inFlight() {
+    return streams == null ? 0 : streams.inFlight();
   }
 
   @Override
   public void close() {
+    synchronized (this) {
+      closed = true;
+      if (streams != null) streams.close();
+    }
     http.dispatcher().executorService().shutdown();
     http.connectionPool().evictAll();
   }
 
-  /** Never shows the key. */
+  /** The URL and the header names, never a value. */
   @Override
   public String toString() {
-    return "OpenAiClient[" + baseUrl + (apiKey == null ? "" : ", Authorization: Bearer ***") + "]";
+    return "OpenAiClient[" + options.baseUrl() + (options.headers().isEmpty() ? "" : ", headers " + options.headers().keySet())
+        + "]";
   }
 }

@@ -11,6 +11,12 @@ public final class SettingException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
   SettingException(Setting<?> setting, String text, String source, IllegalArgumentException cause) {
-    super(setting.key() + " '" + text + "' (from " + source + ") is not usable: " + cause.getMessage(), cause);
+    super(setting.key() + " " + shown(setting, text) + " (from " + source + ") is not usable: " + cause.getMessage(), cause);
+  }
+
+  /** The text as a message may show it: never a header's value, never a URL's credentials. */
+  private static String shown(Setting<?> setting, String text) {
+    if (setting == SettingKeys.HEADERS) return "(values hidden)";
+    return "'" + text.replaceAll("(?i)([a-z][a-z0-9+.-]*://)[^/@\\s]+@", "$1***@") + "'";
   }
 }

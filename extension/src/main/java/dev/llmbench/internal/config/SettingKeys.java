@@ -3,6 +3,7 @@ package dev.llmbench.internal.config;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ApiStyle;
+import dev.llmbench.internal.client.ConnectionSettings;
 import dev.llmbench.internal.embedded.FaultPlan;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.embedded.ServerMode;
@@ -26,13 +27,26 @@ public final class SettingKeys {
   private SettingKeys() {}
 
   public static final Setting<URI> BASE_URL = new Setting<>("llmbench.base-url", "", "embedded engine",
-      "server root, e.g. `http://gpu-node-1:8000`; unset for the embedded engine", SettingKeys::baseUrl);
+      "server root, e.g. `http://gpu-node-1:8000`; unset for the embedded engine; credentials in it "
+          + "(`https://user:pass@gateway/`) go as Basic authentication and are never printed", SettingKeys::baseUrl);
   public static final Setting<String> MODEL = new Setting<>("llmbench.model", "", "first id of `/v1/models`",
       "model id sent in requests", t -> t);
   public static final Setting<ApiStyle> API = new Setting<>("llmbench.api", "chat", null,
       "`chat` (`/v1/chat/completions`) or `completions` (`/v1/completions`)", SettingKeys::api);
   public static final Setting<String> API_KEY_ENV = new Setting<>("llmbench.api-key-env", "OPENAI_API_KEY", null,
       "environment variable holding the bearer token (never printed)", t -> t);
+  public static final Setting<List<ConnectionSettings.Header>> HEADERS = new Setting<>("llmbench.headers", "", "none",
+      "extra request headers for a gateway, `Name=value` pairs separated by commas; `${VAR}` in a value reads the "
+          + "environment variable VAR, e.g. `api-key=${AZURE_OPENAI_KEY}` (values never printed)",
+      ConnectionSettings::parseHeaders);
+  public static final Setting<Path> TLS_TRUST = new Setting<>("llmbench.tls.trust", "", "the JVM's CAs",
+      "certificates an https server must chain to: a PEM file (`.pem`, `.crt`) or a trust store (`.p12`, `.jks`)",
+      Path::of);
+  public static final Setting<String> TLS_TRUST_PASSWORD_ENV = new Setting<>("llmbench.tls.trust-password-env", "", "none",
+      "environment variable holding the trust store's password (never printed)", t -> t);
+  public static final Setting<ConnectionSettings.ProxySetting> PROXY = new Setting<>("llmbench.proxy", "env", null,
+      "`env` (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, as curl reads them), `none`, or a proxy URL such as "
+          + "`http://proxy:3128`; loopback addresses never go through a proxy", ConnectionSettings.ProxySetting::parse);
   public static final Setting<Duration> READY_TIMEOUT = new Setting<>("llmbench.ready.timeout", "20m", null,
       "readiness limit: `/health` 200 **and** a 1-token completion", SettingKeys::positive);
   public static final Setting<Duration> READY_POLL_INTERVAL = new Setting<>("llmbench.ready.poll-interval", "2s", null,
@@ -105,6 +119,9 @@ public final class SettingKeys {
       Path::of);
   public static final Setting<Path> REPORT_DIR = new Setting<>("llmbench.report.dir", "target/llmbench", null,
       "folder of the per-sweep reports (JSON, CSV, charts, `index.html`)", Path::of);
+  public static final Setting<Boolean> REPORT_CHUNK_TIMINGS = new Setting<>("llmbench.report.chunk-timings", "false", null,
+      "`true` keeps every token chunk's arrival time per request in the level's JSON (`chunk_arrivals_ms`, vLLM's "
+          + "`itls`); by default it holds per-request summaries, so its size does not grow with tokens", SettingKeys::bool);
   public static final Setting<Path> ALLURE_CONFIG = new Setting<>("llmbench.allure.config", "", "bundled categories",
       "folder with your own Allure `categories.json`", Path::of);
   public static final Setting<Integer> SHARD_COUNT = new Setting<>("llmbench.shard.count", "1", null,
@@ -120,12 +137,13 @@ public final class SettingKeys {
 
   /** Every setting, in README order. */
   public static List<Setting<?>> all() {
-    return List.of(BASE_URL, MODEL, API, API_KEY_ENV, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
+    return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
         EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE, SERVER_LOG_FILE,
         DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS, BASELINE_DIR, BASELINE_SAVE,
-        BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX, SHARD_START, SHARD_SLOT);
+        BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
+        SHARD_START, SHARD_SLOT);
   }
 
   static URI baseUrl(String text) {
@@ -140,10 +158,6 @@ public final class SettingKeys {
     }
     if (uri.getPort() != -1 && (uri.getPort() < 1 || uri.getPort() > 65535)) {
       throw new IllegalArgumentException("port " + uri.getPort() + " is outside 1-65535");
-    }
-    if (uri.getUserInfo() != null) {
-      throw new IllegalArgumentException("credentials in the URL would be printed in reports; put the key in the "
-          + "environment variable named by llmbench.api-key-env instead");
     }
     return uri;
   }

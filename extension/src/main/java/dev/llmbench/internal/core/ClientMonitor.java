@@ -1,21 +1,26 @@
 package dev.llmbench.internal.core;
 
 import dev.llmbench.ClientLoad;
+import dev.llmbench.internal.client.NettyStreamTransport;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.load.LoadRunner;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
+import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Watches the client while a level runs: the CPU of the threads that send and read requests (each read
- * on its own thread when told of a send and of a completion), the whole JVM's CPU, events read, and a
- * probe thread that asks to wake every 2 ms and records how late it ran.
+ * Watches the client while a level runs: the CPU of the threads that send and read requests (the level's
+ * own thread, read when told of a send and of a completion, and the client's I/O event loops, which parse
+ * every stream), the whole JVM's CPU, events read, and a probe thread that asks to wake every 2 ms and
+ * records how late it ran.
  */
 final class ClientMonitor implements LoadRunner.Observer {
 
@@ -31,6 +36,7 @@ final class ClientMonitor implements LoadRunner.Observer {
   private final LongAdder machineSamples = new LongAdder();
   private final AtomicLongArray lag = new AtomicLongArray(BUCKETS);
   private final long processCpuStart = processCpu();
+  private final Map<Long, Long> ioCpuStart = ioThreadsCpu();
   private final long wallStart = System.nanoTime();
   private final Thread probe;
   private volatile boolean stopped;
@@ -75,7 +81,7 @@ final class ClientMonitor implements LoadRunner.Observer {
   public void completed(RequestTrace trace) {
     long now = threadCpu();
     cpuByThread.compute(Thread.currentThread().getId(), (k, v) -> v == null ? new long[] {now, now} : new long[] {v[0], now});
-    events.add(trace.chunks().size());
+    events.add(trace.events());
   }
 
   /** Stops the probe; {@code window} is the level's, first send to last end. */
@@ -84,7 +90,8 @@ final class ClientMonitor implements LoadRunner.Observer {
     probe.interrupt();
     long wall = Math.max(1, System.nanoTime() - wallStart);
     int cores = Runtime.getRuntime().availableProcessors();
-    long client = cpuByThread.values().stream().mapToLong(v -> v[1] - v[0]).sum();
+    long io = ioThreadsCpu().entrySet().stream().mapToLong(e -> e.getValue() - ioCpuStart.getOrDefault(e.getKey(), 0L)).sum();
+    long client = cpuByThread.values().stream().mapToLong(v -> v[1] - v[0]).sum() + io;
     long process = processCpu() - processCpuStart;
     double windowNanos = Math.max(1, window.toNanos());
     return new ClientLoad(cores, Duration.ofNanos(client), client / (windowNanos * cores),
@@ -120,5 +127,17 @@ final class ClientMonitor implements LoadRunner.Observer {
   private static long processCpu() {
     OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
     return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
+  }
+
+  /** CPU time of each of the client's I/O threads now, by thread id; a thread started later began at 0. */
+  private static Map<Long, Long> ioThreadsCpu() {
+    Map<Long, Long> cpu = new HashMap<>();
+    if (!THREADS.isThreadCpuTimeSupported() || !THREADS.isThreadCpuTimeEnabled()) return cpu;
+    for (ThreadInfo t : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+      if (t == null || !t.getThreadName().startsWith(NettyStreamTransport.IO_THREAD_PREFIX)) continue;
+      long nanos = THREADS.getThreadCpuTime(t.getThreadId());
+      if (nanos >= 0) cpu.put(t.getThreadId(), nanos);
+    }
+    return cpu;
   }
 }

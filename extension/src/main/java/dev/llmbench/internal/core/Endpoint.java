@@ -9,8 +9,11 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.EndpointNotReadyException;
 import dev.llmbench.RoundTrip;
 import dev.llmbench.ServerStartup;
+import dev.llmbench.internal.client.ConnectionOptions;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.client.TextCapture;
+import dev.llmbench.internal.client.Timeouts;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.format.Excerpt;
 import dev.llmbench.internal.format.Formats;
@@ -94,10 +97,19 @@ public final class Endpoint implements AutoCloseable {
     if (startupLog == null) startupLog = config.serverLogFile().map(ServerLog::follow).orElse(null);
     String key = System.getenv(config.apiKeyEnv());
     Duration probeTimeout = PROBE_TIMEOUT.compareTo(config.readyTimeout()) <= 0 ? PROBE_TIMEOUT : config.readyTimeout();
-    this.client = new OpenAiClient(url, key, config.requestTimeout(), config.idleTimeout());
-    this.probe = new OpenAiClient(url, key, probeTimeout, probeTimeout);
+    Timeouts load = Timeouts.of(config.requestTimeout(), config.idleTimeout());
+    ConnectionOptions options;
+    try {
+      options = ConnectionOptions.of(url, key, config.connection(), System::getenv, load.connect());
+    } catch (IllegalArgumentException e) {
+      throw new EndpointNotReadyException("LLM endpoint " + ConnectionOptions.redactUrl(url.toString())
+          + " cannot be reached as configured: " + e.getMessage(), e);
+    }
+    // Every stream in flight on a few event loops: as many as cores, 2 to 4.
+    this.client = new OpenAiClient(options, load, Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors())));
+    this.probe = new OpenAiClient(options, Timeouts.of(probeTimeout, probeTimeout), 1);
     Duration healthTimeout = HEALTH_TIMEOUT.compareTo(probeTimeout) <= 0 ? HEALTH_TIMEOUT : probeTimeout;
-    this.health = new OpenAiClient(url, key, healthTimeout, healthTimeout);
+    this.health = new OpenAiClient(options, Timeouts.of(healthTimeout, healthTimeout), 1);
   }
 
   private URI launch(LaunchSpec spec) {
@@ -286,7 +298,8 @@ public final class Endpoint implements AutoCloseable {
         }
         model.set(ids.get(0));
       }
-      RequestTrace t = probe.send(config.api(), model.get(), CompletionRequest.of("Hi").withMaxTokens(1).withStream(false));
+      RequestTrace t = probe.send(config.api(), model.get(), CompletionRequest.of("Hi").withMaxTokens(1).withStream(false),
+          TextCapture.NONE);
       if (!t.succeeded()) {
         log.saw("a 1-token completion failed: " + t.failure());
         refused(t.failure().status(), "POST " + config.api().path());
@@ -301,7 +314,16 @@ public final class Endpoint implements AutoCloseable {
       return true;
     } catch (CannotBecomeReady e) {
       throw e;
-    } catch (SSLException | ProtocolException e) {
+    } catch (SSLException e) {
+      log.saw(e.getClass().getSimpleName() + ": " + e.getMessage());
+      if (untrustedCertificate(e)) {
+        throw new CannotBecomeReady("the server's TLS certificate is not trusted (" + e.getClass().getSimpleName() + ": "
+            + e.getMessage() + "); set llmbench.tls.trust to its CA's PEM file or a trust store, and check that the "
+            + "host in llmbench.base-url is the one the certificate names", e);
+      }
+      throw new CannotBecomeReady("the connection does not speak the URL's protocol (" + e.getClass().getSimpleName() + ": "
+          + e.getMessage() + "); use http:// for a plain-HTTP server and https:// for a TLS one", e);
+    } catch (ProtocolException e) {
       log.saw(e.getClass().getSimpleName() + ": " + e.getMessage());
       throw new CannotBecomeReady("the connection does not speak the URL's protocol (" + e.getClass().getSimpleName() + ": "
           + e.getMessage() + "); use http:// for a plain-HTTP server and https:// for a TLS one", e);
@@ -309,6 +331,17 @@ public final class Endpoint implements AutoCloseable {
       log.saw(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
       return false;
     }
+  }
+
+  /** A certificate that does not chain to a trusted CA or does not name the host, rather than a protocol mismatch. */
+  private static boolean untrustedCertificate(SSLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.security.cert.CertificateException || t instanceof java.security.cert.CertPathValidatorException
+          || String.valueOf(t.getMessage()).contains("PKIX")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A 401 or 403 does not clear by waiting: the key is missing or wrong. Names the variable, never the value. */
@@ -359,6 +392,6 @@ public final class Endpoint implements AutoCloseable {
 
   @Override
   public String toString() {
-    return client == null ? "endpoint " + config.baseUrl() : client.toString();
+    return client == null ? "endpoint " + ConnectionOptions.redactUrl(String.valueOf(config.baseUrl())) : client.toString();
   }
 }

@@ -3,6 +3,7 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ApiStyle;
+import dev.llmbench.internal.client.ConnectionSettings;
 import dev.llmbench.internal.embedded.EmbeddedOptions;
 import java.net.URI;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import org.apiguardian.api.API;
  * @param launch        a server the run starts itself
  * @param serverLogFile a log to read the startup phases from, for a server started elsewhere
  * @param networkSamples round trips timed once the endpoint is ready (the network baseline); 0 for none
+ * @param connection    how to reach a real deployment: extra headers, TLS trust, proxy
  */
 @API(status = INTERNAL)
 public record EndpointConfig(
@@ -35,7 +37,8 @@ public record EndpointConfig(
     EmbeddedOptions embedded,
     Optional<LaunchSpec> launch,
     Optional<Path> serverLogFile,
-    int networkSamples) {
+    int networkSamples,
+    ConnectionSettings connection) {
 
   public boolean isEmbedded() {
     return baseUrl == null && launch.isEmpty();

@@ -8,6 +8,7 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.WarmupReport;
+import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
@@ -74,6 +75,11 @@ public final class LevelRunner {
       server = scraper.get().stop().orElse(null);
       if (server == null) notes.add("the server's /metrics could not be read after the level: no server-side deltas");
     }
+    int resends = outcome.traces().stream().mapToInt(t -> t.resends()).sum();
+    if (resends > 0) {
+      notes.add(resends + " request(s) went on a new connection because the pooled one given first had closed before a "
+          + "byte of them left; none was sent twice to the server (llmbench.resends in the JSON)");
+    }
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
     ClientLoad load = client.stop(LevelStatistics.window(metrics));
     return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes,
@@ -83,7 +89,7 @@ public final class LevelRunner {
   /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */
   private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {
     long salt = SALTS.nextLong();
-    return (index, scheduled) -> endpoint.client().send(info.api(), info.model(),
-        plan.workload().request(index, maxTokens, salt), scheduled);
+    return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
+        plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.EXCERPT);
   }
 }

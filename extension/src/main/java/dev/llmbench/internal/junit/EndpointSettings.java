@@ -12,6 +12,7 @@ import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_PREFIX_CACHE;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_PROFILE;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_SLOWDOWN;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_STARTUP_DELAY;
+import static dev.llmbench.internal.config.SettingKeys.HEADERS;
 import static dev.llmbench.internal.config.SettingKeys.IDLE_TIMEOUT;
 import static dev.llmbench.internal.config.SettingKeys.LAUNCH_COMMAND;
 import static dev.llmbench.internal.config.SettingKeys.LAUNCH_ENV;
@@ -20,14 +21,18 @@ import static dev.llmbench.internal.config.SettingKeys.LAUNCH_STOP_GRACE;
 import static dev.llmbench.internal.config.SettingKeys.LAUNCH_WORKING_DIR;
 import static dev.llmbench.internal.config.SettingKeys.MODEL;
 import static dev.llmbench.internal.config.SettingKeys.NETWORK_SAMPLES;
+import static dev.llmbench.internal.config.SettingKeys.PROXY;
 import static dev.llmbench.internal.config.SettingKeys.READY_POLL_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.READY_PROGRESS_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.READY_TIMEOUT;
 import static dev.llmbench.internal.config.SettingKeys.REQUEST_TIMEOUT;
 import static dev.llmbench.internal.config.SettingKeys.SERVER_LOG_FILE;
+import static dev.llmbench.internal.config.SettingKeys.TLS_TRUST;
+import static dev.llmbench.internal.config.SettingKeys.TLS_TRUST_PASSWORD_ENV;
 
 import dev.llmbench.LaunchServer;
 import dev.llmbench.LlmEndpoint;
+import dev.llmbench.internal.client.ConnectionSettings;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.config.Settings;
@@ -38,6 +43,7 @@ import dev.llmbench.internal.embedded.FaultPlan;
 import dev.llmbench.internal.launch.LaunchCommand;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -66,10 +72,16 @@ final class EndpointSettings {
           embedded(settings, a),
           launch(settings, Annotations.nearest(context, LaunchServer.class)),
           settings.get(SERVER_LOG_FILE).optional(),
-          settings.get(NETWORK_SAMPLES).value());
+          settings.get(NETWORK_SAMPLES).value(),
+          connection(settings));
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.endpoint(where, e);
     }
+  }
+
+  private static ConnectionSettings connection(Settings settings) {
+    return new ConnectionSettings(settings.get(HEADERS).optional().orElse(List.of()), settings.get(TLS_TRUST).optional(),
+        settings.get(TLS_TRUST_PASSWORD_ENV).optional().orElse(""), settings.get(PROXY).value());
   }
 
   private static EmbeddedOptions embedded(Settings settings, Optional<LlmEndpoint> a) {
@@ -120,7 +132,7 @@ final class EndpointSettings {
     return new EndpointConfig(deployment.baseUrl().orElse(embedded ? null : c.baseUrl()), deployment.model().orElse(c.model()),
         deployment.api().orElse(c.api()), c.apiKeyEnv(), c.readyTimeout(), c.readyPollInterval(), c.readyProgressInterval(),
         c.requestTimeout(), c.idleTimeout(), engine, embedded ? Optional.empty() : c.launch(), c.serverLogFile(),
-        c.networkSamples());
+        c.networkSamples(), c.connection());
   }
 
   private static <T> T get(Settings settings, Setting<T> setting, Optional<LlmEndpoint> a, Function<LlmEndpoint, String> attribute) {

@@ -2,6 +2,7 @@ package dev.llmbench.internal.junit;
 
 import static dev.llmbench.internal.config.SettingKeys.ALLURE_CONFIG;
 import static dev.llmbench.internal.config.SettingKeys.PROGRESS_INTERVAL;
+import static dev.llmbench.internal.config.SettingKeys.REPORT_CHUNK_TIMINGS;
 import static dev.llmbench.internal.config.SettingKeys.REPORT_DIR;
 
 import dev.llmbench.internal.baseline.BaselineRecorder;
@@ -14,6 +15,7 @@ import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.report.AllureReporter;
 import dev.llmbench.internal.report.ConsoleReporter;
 import dev.llmbench.internal.report.FileReporter;
+import dev.llmbench.internal.report.ReportOptions;
 import dev.llmbench.internal.shard.Shard;
 import dev.llmbench.internal.shard.ShardRun;
 import java.nio.file.Path;
@@ -81,11 +83,13 @@ final class RunState implements AutoCloseable {
     Optional<Path> allureConfig;
     Duration progressInterval;
     Shard shard;
+    ReportOptions reports;
     try {
       reportDir = settings.get(REPORT_DIR).value();
       allureConfig = settings.get(ALLURE_CONFIG).optional();
       progressInterval = settings.get(PROGRESS_INTERVAL).value();
       shard = Shard.from(settings, System.getenv());
+      reports = new ReportOptions(settings.get(REPORT_CHUNK_TIMINGS).value());
     } catch (IllegalArgumentException e) {
       throw new ExtensionConfigurationException("Configuration error: " + e.getMessage(), e);
     }
@@ -94,8 +98,8 @@ final class RunState implements AutoCloseable {
     // manifest listens too, so that a level the shutdown hook writes is in it.
     ShardRun shards = new ShardRun(shard, reportDir);
     return new RunState(Listeners.broadcast(List.of(new BaselineRecorder(), new ConsoleReporter(reportDir),
-        new FileReporter(reportDir), new AllureReporter(allureResults, allureConfig), shards)), reportDir, shards,
-        progressInterval);
+        new FileReporter(reportDir, reports), new AllureReporter(allureResults, allureConfig, reports), shards)), reportDir,
+        shards, progressInterval);
   }
 
   /** This JVM's part of a sharded run: its share of each level and the schedule (a plain run is one shard). */

@@ -4,43 +4,46 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ErrorKind;
 import dev.llmbench.LoadShape;
-import dev.llmbench.RequestFailure;
 import dev.llmbench.StopReason;
 import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.format.Formats;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.random.Well19937c;
 import org.apiguardian.api.API;
 
 /**
  * Sends a level's requests, closed loop (exactly C in flight) or open loop (arrivals at a rate), and
- * returns every trace, failed ones included. Results gathered before an interruption are kept.
+ * returns every trace, failed ones included. Non-blocking: the calling thread schedules every send and takes
+ * every completion, while the requests themselves run on the client's event loops, so a level of 1,024
+ * streams needs no more threads than a level of one. Results gathered before an interruption are kept.
  */
 @API(status = INTERNAL)
 public final class LoadRunner {
 
-  /** Sends request number {@code index}, meant to go at {@code scheduledNanos}. */
+  /** How long cancelled requests may take to report back once the grace period has ended. */
+  private static final Duration AFTER_CANCEL = Duration.ofSeconds(30);
+
+  /** Sends request number {@code index}, meant to go at {@code scheduledNanos}, without waiting for it. */
   @FunctionalInterface
   public interface Sender {
-    RequestTrace send(int index, long scheduledNanos);
+    /** The future completes when the request ends, and never exceptionally: a failure is in its trace. */
+    CompletableFuture<RequestTrace> send(int index, long scheduledNanos);
   }
 
   /** What a run produced. */
   public record Outcome(List<RequestTrace> traces, StopReason stopReason) {}
 
   /**
-   * Watches a run as it goes (progress lines, the client's own load): called on the sending threads, so
-   * it must be quick and thread-safe.
+   * Watches a run as it goes (progress lines, the client's own load): called on the thread that runs the
+   * level, one call at a time, so it must be quick; other threads may read what it keeps.
    */
   public interface Observer {
     Observer NONE = new Observer() {};
@@ -76,7 +79,7 @@ public final class LoadRunner {
 
   /**
    * @param sender         sends one request
-   * @param cancelInFlight aborts every request still running (used when a duration-bounded level's grace ends)
+   * @param cancelInFlight aborts every request still running (used when the grace period ends)
    * @param grace          how long requests still in flight may finish after sending stopped
    * @param observer       told of every send and completion
    */
@@ -87,139 +90,175 @@ public final class LoadRunner {
     this.observer = observer;
   }
 
-  private RequestTrace send(int index, long scheduledNanos) {
-    observer.sending(index, scheduledNanos);
-    RequestTrace trace = sender.send(index, scheduledNanos);
-    observer.completed(trace);
-    return trace;
-  }
-
   /** Sends {@code load} until {@code budget} says stop; {@code seed} draws an open loop's arrivals. */
   public Outcome run(LoadShape load, Budget budget, long seed) {
-    return load.match(c -> closedLoop(c.concurrency(), budget),
-        o -> openLoop(o.rate().perSecond(), o.burstiness(), o.maxConcurrency().orElse(0), seed, budget));
-  }
-
-  /** Closed loop: {@code concurrency} workers, each sending its next request as soon as the last one ends. */
-  private Outcome closedLoop(int concurrency, Budget budget) {
-    List<RequestTrace> done = new ArrayList<>();
-    AtomicInteger issued = new AtomicInteger();
-    long begin = System.nanoTime();
-    ExecutorService workers = Executors.newFixedThreadPool(concurrency, daemon("llmbench-closed-loop"));
-    CountDownLatch stoppedSending = new CountDownLatch(1);
-    for (int w = 0; w < concurrency; w++) {
-      workers.execute(() -> {
-        while (!Thread.currentThread().isInterrupted()) {
-          int index;
-          synchronized (issued) {
-            if (!budget.mayIssue(issued.get(), Duration.ofNanos(System.nanoTime() - begin))) {
-              stoppedSending.countDown();
-              return;
-            }
-            index = issued.getAndIncrement();
-          }
-          RequestTrace trace = send(index, System.nanoTime());
-          synchronized (done) {
-            done.add(trace);
-            budget.completed(trace);
-          }
-        }
-      });
-    }
-    return finish(workers, done, budget, stoppedSending, begin);
+    Schedule schedule = load.match(c -> new Schedule(c.concurrency(), null),
+        o -> new Schedule(o.maxConcurrency().orElse(0), new GammaDistribution(new Well19937c(seed), o.burstiness(),
+            1.0 / (o.rate().perSecond() * o.burstiness()))));
+    return new Run(schedule, budget).go();
   }
 
   /**
-   * Open loop: request {@code i} is due at the sum of {@code i} gaps drawn from Gamma(shape = burstiness,
-   * scale = 1 / (rate * burstiness)), as vLLM draws them (burstiness 1 is Poisson). With
-   * {@code maxConcurrency > 0} a due request waits for a free slot, and the wait is its queue time.
+   * When requests are due: closed loop ({@code gaps} null) whenever fewer than {@code cap} are in flight;
+   * open loop at the sum of gaps drawn from Gamma(shape = burstiness, scale = 1 / (rate x burstiness)), as
+   * vLLM draws them (burstiness 1 is Poisson), waiting for a free slot when {@code cap > 0}; the wait is
+   * the request's queue time.
    */
-  private Outcome openLoop(double ratePerSecond, double burstiness, int maxConcurrency, long seed, Budget budget) {
-    List<RequestTrace> done = new ArrayList<>();
-    GammaDistribution gaps = new GammaDistribution(new Well19937c(seed), burstiness, 1.0 / (ratePerSecond * burstiness));
-    Semaphore slots = maxConcurrency > 0 ? new Semaphore(maxConcurrency) : null;
-    ExecutorService workers = Executors.newCachedThreadPool(daemon("llmbench-open-loop"));
-    long begin = System.nanoTime();
-    long due = begin;
-    for (int i = 0; ; i++) {
-      if (i > 0) due += (long) (gaps.sample() * 1e9);
-      if (!budget.mayIssue(i, Duration.ofNanos(due - begin))) break;
-      sleepUntil(due);
-      int index = i;
-      long scheduled = due;
-      workers.execute(() -> {
-        try {
-          if (slots != null) slots.acquire();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-        try {
-          RequestTrace trace = send(index, scheduled);
-          synchronized (done) {
-            done.add(trace);
-            budget.completed(trace);
-          }
-        } finally {
-          if (slots != null) slots.release();
-        }
-      });
+  private record Schedule(int cap, GammaDistribution gaps) {
+    boolean closed() {
+      return gaps == null;
     }
-    return finish(workers, done, budget, new CountDownLatch(0), begin); // the schedule above has stopped sending
   }
 
-  /**
-   * Waits until sending has stopped (the budget said no, or its time limit passed), then up to the grace
-   * period for requests in flight, then cancels them.
-   */
-  private Outcome finish(ExecutorService workers, List<RequestTrace> done, Budget budget, CountDownLatch stoppedSending,
-      long begin) {
-    workers.shutdown();
-    long sendingEnds = budget.timeLimit().map(d -> begin + d.toNanos()).orElse(Long.MAX_VALUE);
-    long cancelledAt = Long.MAX_VALUE;
-    try {
-      while (!stoppedSending.await(20, TimeUnit.MILLISECONDS) && !workers.isTerminated()
-          && System.nanoTime() - sendingEnds < 0) {
-        // Sending goes on; a count budget ends when its requests are sent, a timed one at its limit.
-      }
-      if (!workers.awaitTermination(grace.toNanos(), TimeUnit.NANOSECONDS)) {
+  /** A request that was due while every slot was taken. */
+  private record Queued(int index, long scheduledNanos) {}
+
+  /** One run: its state is confined to the calling thread; completions arrive through a queue. */
+  private final class Run {
+    private final Schedule schedule;
+    private final Budget budget;
+    private final BlockingQueue<RequestTrace> completions = new LinkedBlockingQueue<>();
+    private final List<RequestTrace> done = new ArrayList<>();
+    private final ArrayDeque<Queued> waiting = new ArrayDeque<>();
+    private final long begin = System.nanoTime();
+    private final long sendingEnds;
+    private int issued;
+    private int inFlight;
+    private long nextDue;
+    private long stoppedAt = Long.MAX_VALUE;
+    private long cancelledAt = Long.MAX_VALUE;
+
+    Run(Schedule schedule, Budget budget) {
+      this.schedule = schedule;
+      this.budget = budget;
+      this.sendingEnds = budget.timeLimit().map(d -> begin + d.toNanos()).orElse(Long.MAX_VALUE);
+      this.nextDue = begin;
+    }
+
+    Outcome go() {
+      try {
+        loop();
+      } catch (InterruptedException e) {
         cancelledAt = System.nanoTime();
         cancelInFlight.run();
-        workers.awaitTermination(30, TimeUnit.SECONDS);
+        drainAfterCancel(Duration.ofSeconds(5));
+        Thread.currentThread().interrupt();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      cancelledAt = System.nanoTime();
-      cancelInFlight.run();
-      workers.shutdownNow();
+      List<RequestTrace> traces = new ArrayList<>(done);
+      if (cancelledAt != Long.MAX_VALUE) {
+        String why = stoppedAt == Long.MAX_VALUE ? "still running when the run was stopped"
+            : "still running when the grace period ended (" + Formats.duration(grace) + " after sending stopped)";
+        traces.replaceAll(t -> !t.succeeded() && (t.failure().kind() == ErrorKind.CANCELLED || t.endNanos() >= cancelledAt)
+            ? t.cancelled(why) : t);
+      }
+      return new Outcome(List.copyOf(traces), budget.stopReason());
     }
-    List<RequestTrace> traces;
-    synchronized (done) {
-      traces = new ArrayList<>(done);
+
+    private void loop() throws InterruptedException {
+      while (true) {
+        long now = System.nanoTime();
+        if (stoppedAt == Long.MAX_VALUE) issueWhatIsDue(now);
+        startQueued(System.nanoTime());
+        if (stoppedAt != Long.MAX_VALUE && inFlight == 0 && waiting.isEmpty()) return;
+        long graceEnds = stoppedAt == Long.MAX_VALUE ? Long.MAX_VALUE : stoppedAt + grace.toNanos();
+        now = System.nanoTime();
+        if (now - graceEnds >= 0) {
+          waiting.clear(); // due but never sent: not requests of this level
+          cancelledAt = now;
+          cancelInFlight.run();
+          drainAfterCancel(AFTER_CANCEL);
+          return;
+        }
+        long wakeAt = graceEnds; // Long.MAX_VALUE: no time to wake at, only a completion
+        if (stoppedAt == Long.MAX_VALUE) {
+          if (now - sendingEnds < 0) wakeAt = Math.min(wakeAt, sendingEnds);
+          if (!schedule.closed()) wakeAt = Math.min(wakeAt, nextDue);
+        }
+        RequestTrace t = wakeAt == Long.MAX_VALUE ? completions.take()
+            : completions.poll(Math.max(0, wakeAt - System.nanoTime()), TimeUnit.NANOSECONDS);
+        if (t != null) completed(t);
+        while ((t = completions.poll()) != null) completed(t);
+      }
     }
-    if (cancelledAt != Long.MAX_VALUE) {
-      long at = cancelledAt;
-      traces.replaceAll(t -> !t.succeeded() && t.endNanos() >= at ? cancelled(t) : t);
+
+    /** Sends what is due now, until the budget says stop. */
+    private void issueWhatIsDue(long now) {
+      if (schedule.closed()) {
+        while (inFlight < schedule.cap()) {
+          if (!budget.mayIssue(issued, Duration.ofNanos(System.nanoTime() - begin))) {
+            stop();
+            return;
+          }
+          send(issued++, System.nanoTime());
+        }
+        if (now - sendingEnds >= 0 && !budget.mayIssue(issued, Duration.ofNanos(now - begin))) stop();
+        return;
+      }
+      while (nextDue - System.nanoTime() <= 0) {
+        if (!budget.mayIssue(issued, Duration.ofNanos(nextDue - begin))) {
+          stop();
+          return;
+        }
+        if (schedule.cap() > 0 && inFlight >= schedule.cap()) {
+          waiting.add(new Queued(issued, nextDue));
+        } else {
+          send(issued, nextDue);
+        }
+        issued++;
+        nextDue += (long) (schedule.gaps().sample() * 1e9);
+      }
+      // A timed budget stops at its limit even when the next arrival is far off.
+      if (now - sendingEnds >= 0 && !budget.mayIssue(issued, Duration.ofNanos(now - begin))) stop();
     }
-    return new Outcome(List.copyOf(traces), budget.stopReason());
-  }
 
-  private static RequestTrace cancelled(RequestTrace t) {
-    return new RequestTrace(t.scheduledNanos(), t.startNanos(), t.startedAt(), t.endNanos(), t.chunks(), t.content(),
-        t.reasoning(), t.finishReason(), t.usage(), t.serverTimings(), t.promptTokensEstimate(), t.streamed(),
-        new RequestFailure(ErrorKind.CANCELLED, 0, "still running when the grace period ended"));
-  }
+    /** Requests that waited for a slot go as slots free up, their wait counted as queue time. */
+    private void startQueued(long now) {
+      while (!waiting.isEmpty() && inFlight < schedule.cap()) {
+        Queued q = waiting.poll();
+        send(q.index(), q.scheduledNanos());
+      }
+    }
 
-  private static void sleepUntil(long deadline) {
-    long remaining;
-    while ((remaining = deadline - System.nanoTime()) > 0) LockSupport.parkNanos(remaining);
-  }
+    private void stop() {
+      if (stoppedAt == Long.MAX_VALUE) stoppedAt = System.nanoTime();
+    }
 
-  private static ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
+    private void send(int index, long scheduledNanos) {
+      inFlight++;
+      observer.sending(index, scheduledNanos);
+      CompletableFuture<RequestTrace> f;
+      try {
+        f = sender.send(index, scheduledNanos);
+      } catch (RuntimeException e) {
+        inFlight--;
+        throw e;
+      }
+      f.whenComplete((t, e) -> {
+        if (t != null) completions.add(t);
+      });
+    }
+
+    private void completed(RequestTrace t) {
+      inFlight--;
+      done.add(t);
+      budget.completed(t);
+      observer.completed(t);
+    }
+
+    /** After a cancel, every request still in flight reports back at once; waits for them, within {@code limit}. */
+    private void drainAfterCancel(Duration limit) {
+      long until = System.nanoTime() + limit.toNanos();
+      try {
+        while (inFlight > 0) {
+          long left = until - System.nanoTime();
+          if (left <= 0) return;
+          RequestTrace t = completions.poll(left, TimeUnit.NANOSECONDS);
+          if (t == null) return;
+          completed(t);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }

@@ -8,7 +8,6 @@ import dev.llmbench.Rate;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.SteadyState;
 import dev.llmbench.TokenSource;
-import dev.llmbench.internal.client.Chunk;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,7 +66,7 @@ public class LevelStatistics {
     this.ttft = SampleDistribution.of(flat(ok, r -> r.ttft().stream().toList()));
     this.ttfo = SampleDistribution.of(flat(ok, r -> r.ttfo().stream().toList()));
     this.tpot = SampleDistribution.of(flat(ok, r -> r.tpot().stream().toList()));
-    this.itl = SampleDistribution.of(flat(ok, RequestMetrics::itls));
+    this.itl = itls(ok);
     this.e2e = SampleDistribution.of(ok.stream().map(RequestMetrics::e2eLatency).toList());
     this.queueTime = SampleDistribution.of(requests.stream().map(RequestMetrics::queueTime).toList());
     this.outputThroughputCi = outputThroughputCi(ok, window);
@@ -104,6 +103,16 @@ public class LevelStatistics {
 
   private static List<Duration> flat(List<RequestMetrics> ok, Function<RequestMetrics, List<Duration>> f) {
     return ok.stream().flatMap(r -> f.apply(r).stream()).toList();
+  }
+
+  /** Every gap between token chunks of the successful requests, straight from their arrival arrays. */
+  private static SampleDistribution itls(List<RequestMetrics> ok) {
+    int n = 0;
+    for (RequestMetrics r : ok) n += Math.max(0, r.trace().tokenChunks() - 1);
+    double[] gaps = new double[n];
+    int[] at = {0};
+    for (RequestMetrics r : ok) r.trace().forEachItlNanos(gap -> gaps[at[0]++] = gap);
+    return SampleDistribution.ofNanos(gaps);
   }
 
   private static Optional<DecodeRates> decodeRates(List<RequestMetrics> ok) {
@@ -185,14 +194,18 @@ public class LevelStatistics {
   /** Token-bearing chunks bucketed by arrival second, each request's tokens spread over its chunks. */
   public Rate peakOutputThroughput() {
     long start = requests.stream().mapToLong(r -> r.trace().startNanos()).min().orElse(0);
-    Map<Long, Double> buckets = new HashMap<>();
+    long last = requests.stream().mapToLong(r -> r.trace().endNanos()).max().orElse(start);
+    double[] buckets = new double[(int) Math.max(1, (last - start) / 1_000_000_000L + 2)];
     for (RequestMetrics r : requests) {
-      List<Chunk> chunks = r.trace().tokenChunks();
-      if (!r.succeeded() || chunks.isEmpty()) continue;
-      double perChunk = (double) r.outputTokens() / chunks.size();
-      for (Chunk c : chunks) buckets.merge((c.arrivalNanos() - start) / 1_000_000_000L, perChunk, Double::sum);
+      int chunks = r.trace().tokenChunks();
+      if (!r.succeeded() || chunks == 0) continue;
+      double perChunk = (double) r.outputTokens() / chunks;
+      r.trace().forEachTokenNanos(at -> {
+        int second = (int) Math.min(buckets.length - 1, Math.max(0, (at - start) / 1_000_000_000L));
+        buckets[second] += perChunk;
+      });
     }
-    return Rate.tokensPerSecond(buckets.values().stream().mapToDouble(Double::doubleValue).max().orElse(0));
+    return Rate.tokensPerSecond(java.util.Arrays.stream(buckets).max().orElse(0));
   }
 
   /** The most requests in flight at once. */
@@ -244,12 +257,15 @@ public class LevelStatistics {
     if (reached == Long.MIN_VALUE || fell <= reached) return Optional.empty();
     double tokens = 0;
     for (RequestMetrics r : requests) {
-      List<Chunk> chunks = r.trace().tokenChunks();
-      if (!r.succeeded() || chunks.isEmpty()) continue;
-      double perChunk = (double) r.outputTokens() / chunks.size();
-      for (Chunk c : chunks) {
-        if (c.arrivalNanos() >= reached && c.arrivalNanos() <= fell) tokens += perChunk;
+      RequestTrace t = r.trace();
+      int chunks = t.tokenChunks();
+      if (!r.succeeded() || chunks == 0) continue;
+      int inside = 0;
+      for (int i = 0; i < chunks; i++) {
+        long at = t.tokenNanos(i);
+        if (at >= reached && at <= fell) inside++;
       }
+      tokens += (double) r.outputTokens() * inside / chunks;
     }
     return Optional.of(new SteadyState(concurrency, Duration.ofNanos(reached - first), Duration.ofNanos(fell - reached),
         Duration.ofNanos(last - fell), Rate.tokensPerSecond(tokens * 1e9 / (fell - reached))));

@@ -5,7 +5,6 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.RequestFailure;
 import dev.llmbench.RequestResult;
 import dev.llmbench.TokenSource;
-import dev.llmbench.internal.client.Chunk;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +22,6 @@ import org.apiguardian.api.API;
  * @param ttft            first chunk carrying a content or reasoning token, minus send; empty if none came
  * @param ttfo            first chunk carrying content (not reasoning), minus send
  * @param tpot            (e2e - ttft) / (output tokens - 1); empty when fewer than 2 tokens
- * @param itls            gaps between successive token-bearing chunks (vLLM's ITL, AIPerf's ICL)
  * @param outputTokens    output tokens, reasoning included
  * @param reasoningTokens reasoning tokens
  * @param tokenSource     where {@code outputTokens} came from
@@ -38,7 +36,6 @@ public record RequestMetrics(
     Optional<Duration> ttft,
     Optional<Duration> ttfo,
     Optional<Duration> tpot,
-    List<Duration> itls,
     int outputTokens,
     int reasoningTokens,
     TokenSource tokenSource,
@@ -50,21 +47,14 @@ public record RequestMetrics(
 
   public static RequestMetrics of(RequestTrace t) {
     long start = t.startNanos();
-    List<Chunk> tokenChunks = t.tokenChunks();
-    Optional<Duration> ttft = tokenChunks.stream().findFirst().map(c -> Duration.ofNanos(c.arrivalNanos() - start));
-    Optional<Duration> ttfo = tokenChunks.stream().filter(Chunk::hasContent).findFirst()
-        .map(c -> Duration.ofNanos(c.arrivalNanos() - start));
-    List<Duration> itls = new ArrayList<>();
-    for (int i = 1; i < tokenChunks.size(); i++) {
-      itls.add(Duration.ofNanos(tokenChunks.get(i).arrivalNanos() - tokenChunks.get(i - 1).arrivalNanos()));
-    }
-    int chunkCount = tokenChunks.size();
-    int reasoningChunks = (int) tokenChunks.stream().filter(c -> !c.reasoning().isEmpty()).count();
+    int chunkCount = t.tokenChunks();
+    Optional<Duration> ttft = chunkCount == 0 ? Optional.empty() : Optional.of(Duration.ofNanos(t.ttftNanos()));
+    Optional<Duration> ttfo = t.firstContentIndex() < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(t.ttfoNanos()));
     Integer usageOut = t.serverUsage().map(u -> u.completionTokens()).orElse(null);
     int output = usageOut != null ? usageOut : chunkCount;
     TokenSource source = usageOut != null ? TokenSource.SERVER_USAGE : TokenSource.CHUNK_COUNT_ESTIMATE;
     Integer usageReasoning = t.serverUsage().map(u -> u.reasoningTokens()).orElse(null);
-    int reasoning = usageReasoning != null ? usageReasoning : reasoningChunks;
+    int reasoning = usageReasoning != null ? usageReasoning : t.reasoningChunks();
     Integer usagePrompt = t.serverUsage().map(u -> u.promptTokens()).orElse(null);
     int prompt = usagePrompt != null ? usagePrompt : t.promptTokensEstimate();
     boolean mismatch = usageOut != null && t.streamed() && usageOut > 0
@@ -76,10 +66,22 @@ public record RequestMetrics(
     if (!t.succeeded()) {
       // A failed request counts in the window only; none of its partial timings enter a distribution.
       return new RequestMetrics(t, Duration.ofNanos(start - t.scheduledNanos()), e2e, Optional.empty(),
-          Optional.empty(), Optional.empty(), List.of(), 0, 0, source, prompt, false);
+          Optional.empty(), Optional.empty(), 0, 0, source, prompt, false);
     }
     return new RequestMetrics(t, Duration.ofNanos(start - t.scheduledNanos()), e2e, ttft, ttfo, tpot,
-        List.copyOf(itls), output, reasoning, source, prompt, mismatch);
+        output, reasoning, source, prompt, mismatch);
+  }
+
+  /**
+   * Gaps between successive token-bearing chunks (vLLM's ITL, AIPerf's ICL), made on each call from the
+   * trace's arrival times: a level holds no per-token objects. Empty for a failed request.
+   */
+  @Override
+  public List<Duration> itls() {
+    if (!trace.succeeded() || trace.tokenChunks() < 2) return List.of();
+    List<Duration> gaps = new ArrayList<>(trace.tokenChunks() - 1);
+    trace.forEachItlNanos(gap -> gaps.add(Duration.ofNanos(gap)));
+    return gaps;
   }
 
   @Override

@@ -26,6 +26,13 @@ public final class SampleDistribution implements Distribution {
     return new SampleDistribution(samples.stream().mapToDouble(d -> (double) d.toNanos()).sorted().toArray());
   }
 
+  /** From samples in nanoseconds, in any order; the array is sorted in place and kept. */
+  public static SampleDistribution ofNanos(double[] nanos) {
+    if (nanos.length == 0) return EMPTY;
+    Arrays.sort(nanos);
+    return new SampleDistribution(nanos);
+  }
+
   @Override
   public int count() {
     return nanos.length;

@@ -8,7 +8,6 @@ import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.StopReason;
 import dev.llmbench.Usage;
-import dev.llmbench.internal.client.Chunk;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.core.LevelExtras;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -18,7 +17,6 @@ import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -39,16 +37,17 @@ final class Recorded {
    */
   static RequestTrace request(long scheduledNanos, long startNanos, Instant startedAt, long endNanos, List<Long> chunks,
       long firstContentNanos, Usage usage, Map<String, Double> timings, RequestFailure failure, String finishReason) {
-    List<Chunk> list = new ArrayList<>();
+    RequestTrace.Builder b = RequestTrace.builder().times(scheduledNanos, startNanos, endNanos).startedAt(startedAt);
     StringBuilder content = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
     for (long at : chunks) {
       boolean isReasoning = at < firstContentNanos;
-      list.add(new Chunk(at, isReasoning ? "" : "t", isReasoning ? "r" : ""));
+      b.token(at, !isReasoning, isReasoning);
       (isReasoning ? reasoning : content).append(isReasoning ? "r" : "t");
     }
-    return new RequestTrace(scheduledNanos, startNanos, startedAt, endNanos, list, content.toString(), reasoning.toString(),
-        finishReason, usage, timings, usage == null ? 0 : usage.promptTokens(), true, failure);
+    return b.text(content.toString(), reasoning.toString()).finishReason(finishReason).usage(usage).serverTimings(timings)
+        .promptTokensEstimate(usage == null || usage.promptTokens() == null ? 0 : usage.promptTokens()).streamed(true)
+        .status(failure == null ? 200 : failure.status()).failure(failure).build();
   }
 
   /** A failure as a report wrote it ({@code HTTP 503: ...}, {@code TIMEOUT: ...}) or as vLLM did (free text). */
@@ -66,8 +65,12 @@ final class Recorded {
     if (lower.contains("service unavailable")) return new RequestFailure(ErrorKind.HTTP_STATUS, 503, text);
     if (lower.contains("internal server error")) return new RequestFailure(ErrorKind.HTTP_STATUS, 500, text);
     if (lower.contains("bad request")) return new RequestFailure(ErrorKind.HTTP_STATUS, 400, text);
+    if (lower.contains("payload") || lower.contains("reset") || lower.contains("disconnected")) {
+      return new RequestFailure(ErrorKind.CUT_STREAM, 0, text);
+    }
     if (lower.contains("connect")) return new RequestFailure(ErrorKind.CONNECTION, 0, text);
-    return new RequestFailure(ErrorKind.BROKEN_STREAM, 0, text);
+    // What is left is most often the error a server sent mid-stream, which vLLM's client records as text.
+    return new RequestFailure(ErrorKind.STREAM_ERROR, 0, text);
   }
 
   private static String orEmpty(String s) {

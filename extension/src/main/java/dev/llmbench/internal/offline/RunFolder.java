@@ -78,12 +78,35 @@ final class RunFolder {
     List<Long> chunks = new ArrayList<>();
     r.path("chunk_arrivals_ms").forEach(a -> chunks.add(start + Math.round(a.asDouble() * MS)));
     long firstContent = r.path("ttfo_ms").isNumber() ? start + Math.round(r.path("ttfo_ms").asDouble() * MS) : Long.MIN_VALUE;
+    if (chunks.isEmpty() && r.path("ttft_ms").isNumber()) {
+      chunks.addAll(spread(start + Math.round(r.path("ttft_ms").asDouble() * MS), firstContent, end, r.path("token_chunks").asInt(1)));
+    }
     boolean usage = TokenSource.SERVER_USAGE.name().equals(r.path("token_source").asText());
     String error = r.path("error").isTextual() ? r.path("error").asText() : null;
     return Recorded.request(scheduled, start, Instant.ofEpochMilli(r.path("start_epoch_ms").asLong()), end, chunks,
         firstContent, usage && error == null ? new Usage(r.path("prompt_tokens").asInt(), r.path("output_tokens").asInt(),
             r.path("reasoning_tokens").asInt()) : null, Map.of(), error == null ? null : Recorded.failure(error),
         r.path("finish_reason").isTextual() ? r.path("finish_reason").asText() : null);
+  }
+
+  /**
+   * Chunk arrivals for a record written without {@code llmbench.report.chunk-timings}: the first at its TTFT,
+   * the first content one at its TTFO, the rest evenly to its end. TTFT, TTFO, TPOT and E2E read back exactly;
+   * each inter-token latency reads back as the request's mean gap.
+   */
+  static List<Long> spread(long first, long firstContent, long end, int count) {
+    List<Long> at = new ArrayList<>(Math.max(1, count));
+    int n = Math.max(1, count);
+    boolean snapped = firstContent <= first;
+    for (int i = 0; i < n; i++) {
+      long t = n == 1 ? first : first + Math.round((double) (end - first) * i / (n - 1));
+      if (!snapped && t >= firstContent) {
+        t = firstContent;
+        snapped = true;
+      }
+      at.add(t);
+    }
+    return at;
   }
 
   private static StopReason stopReason(String name) {

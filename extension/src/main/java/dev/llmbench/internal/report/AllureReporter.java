@@ -44,10 +44,16 @@ import org.apiguardian.api.API;
 public final class AllureReporter implements BenchListener {
 
   private final AllureRunFiles runFiles;
+  private final ReportOptions options;
   private final ThreadLocal<Deque<String>> steps = ThreadLocal.withInitial(ArrayDeque::new);
 
   public AllureReporter(Path resultsDir, Optional<Path> configDir) {
+    this(resultsDir, configDir, ReportOptions.DEFAULT);
+  }
+
+  public AllureReporter(Path resultsDir, Optional<Path> configDir, ReportOptions options) {
     this.runFiles = new AllureRunFiles(resultsDir, configDir);
+    this.options = options;
   }
 
   /** The results folder: {@code allure.results.directory} as given, else as {@code allure.properties} says. */
@@ -155,7 +161,7 @@ public final class AllureReporter implements BenchListener {
     parameter("model", level.endpoint().model());
     attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(level));
     attach(level.label() + " requests", "text/csv", "csv", LevelDocuments.csv(level));
-    attach(level.label() + " result", "application/json", "json", LevelDocuments.json(level));
+    attach(level.label() + " result", "application/json", "json", LevelDocuments.json(level, options));
     Baselines.of(level).ifPresent(c -> attach(level.label() + " vs baseline", "text/plain", "txt", c.report()));
   }
 

@@ -21,9 +21,15 @@ import org.apiguardian.api.API;
 public final class FileReporter implements BenchListener {
 
   private final Path root;
+  private final ReportOptions options;
 
   public FileReporter(Path root) {
+    this(root, ReportOptions.DEFAULT);
+  }
+
+  public FileReporter(Path root, ReportOptions options) {
     this.root = root;
+    this.options = options;
   }
 
   /** A sweep's folder: unique per class and method, so same-named classes of different packages never collide. */
@@ -34,7 +40,7 @@ public final class FileReporter implements BenchListener {
   @Override
   public void levelFinished(SweepRun sweep, MeasuredLevel level) {
     Path dir = folder(root, sweep);
-    write(dir, fileName(level.label()) + ".json", LevelDocuments.json(level));
+    write(dir, fileName(level.label()) + ".json", LevelDocuments.json(level, options));
     write(dir, fileName(level.label()) + ".csv", LevelDocuments.csv(level));
   }
 

@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.Metric;
+import dev.llmbench.internal.metrics.RequestMetrics;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Base64;
@@ -60,11 +61,28 @@ public final class LatencyHistograms {
     return Math.round(ms * 1e3);
   }
 
-  static ObjectNode json(List<RequestRecord> records) {
+  /**
+   * A level's histograms: from its records, except ITL, which comes from the requests' arrival times (the
+   * records hold them only with chunk timings on), rounded to the microsecond as the records would hold them.
+   */
+  static ObjectNode json(List<RequestRecord> records, List<RequestMetrics> metrics) {
+    Map<Metric, Histogram> h = of(records);
+    Histogram itl = new Histogram(SIGNIFICANT_DIGITS);
+    for (RequestMetrics m : metrics) {
+      if (!m.succeeded()) continue;
+      long start = m.trace().startNanos();
+      long[] previous = {Long.MIN_VALUE};
+      m.trace().forEachTokenNanos(t -> {
+        long micros = Math.round((t - start) / 1e3);
+        if (previous[0] != Long.MIN_VALUE) itl.recordValue(Math.max(0, micros - previous[0]));
+        previous[0] = micros;
+      });
+    }
+    h.put(Metric.ITL, itl);
     ObjectNode node = ResultJson.MAPPER.createObjectNode();
     node.put("unit", "us");
     node.put("significant_digits", SIGNIFICANT_DIGITS);
-    of(records).forEach((metric, histogram) -> node.put(metric.key(), encode(histogram)));
+    h.forEach((metric, histogram) -> node.put(metric.key(), encode(histogram)));
     return node;
   }
 

@@ -7,8 +7,8 @@ final class LevelDocuments {
 
   private LevelDocuments() {}
 
-  static String json(MeasuredLevel level) {
-    return level.memo().get("json", () -> ResultJson.write(level));
+  static String json(MeasuredLevel level, ReportOptions options) {
+    return level.memo().get("json " + options, () -> ResultJson.write(level, options));
   }
 
   static String csv(MeasuredLevel level) {

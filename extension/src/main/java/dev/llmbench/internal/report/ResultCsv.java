@@ -17,11 +17,11 @@ public final class ResultCsv {
 
   public static String write(MeasuredLevel r) {
     StringBuilder out = new StringBuilder(HEADER).append('\n');
-    for (RequestRecord rec : RequestRecord.allOf(r)) {
+    for (RequestRecord rec : RequestRecord.allOf(r, ReportOptions.DEFAULT)) {
       out.append(String.join(",", Integer.toString(rec.index()), num(rec.startOffsetMs()), num(rec.queueMs()),
           num(rec.ttftMs()), num(rec.ttfoMs()), num(rec.tpotMs()), num(rec.e2eMs()),
           Integer.toString(rec.outputTokens()), Integer.toString(rec.reasoningTokens()),
-          Integer.toString(rec.promptTokens()), rec.tokenSource(), Integer.toString(rec.chunkArrivalsMs().size()),
+          Integer.toString(rec.promptTokens()), rec.tokenSource(), Integer.toString(rec.tokenChunks()),
           quote(rec.finishReason()), quote(rec.error()))).append('\n');
     }
     return out.toString();

@@ -52,7 +52,17 @@ public final class ResultJson {
 
   private ResultJson() {}
 
+  /** Per-request summaries, no chunk timings. */
   public static String write(MeasuredLevel r) {
+    return write(r, ReportOptions.DEFAULT);
+  }
+
+  /**
+   * The level's JSON. Per-chunk data (vLLM's {@code itls}, the records' {@code chunk_arrivals_ms}) only
+   * when {@code options} ask for it, as {@code vllm bench serve} keeps its per-request arrays for
+   * {@code --save-detailed}; every statistic over them is there either way.
+   */
+  public static String write(MeasuredLevel r, ReportOptions options) {
     ObjectNode root = MAPPER.createObjectNode();
     List<RequestMetrics> all = r.metrics();
     root.put("duration", r.window().toNanos() / 1e9);
@@ -75,15 +85,17 @@ public final class ResultJson {
     ArrayNode inputLens = root.putArray("input_lens");
     ArrayNode outputLens = root.putArray("output_lens");
     ArrayNode ttfts = root.putArray("ttfts");
-    ArrayNode itls = root.putArray("itls");
+    ArrayNode itls = options.chunkTimings() ? root.putArray("itls") : null;
     ArrayNode latencies = root.putArray("latencies");
     ArrayNode errors = root.putArray("errors");
     for (RequestMetrics m : all) {
       inputLens.add(m.promptTokens());
       outputLens.add(m.outputTokens());
       ttfts.add(m.ttft().map(d -> d.toNanos() / 1e9).orElse(0.0));
-      ArrayNode gaps = itls.addArray();
-      m.itls().forEach(d -> gaps.add(d.toNanos() / 1e9));
+      if (itls != null) {
+        ArrayNode gaps = itls.addArray();
+        if (m.succeeded()) m.trace().forEachItlNanos(gap -> gaps.add(gap / 1e9));
+      }
       latencies.add(m.succeeded() ? m.e2eLatency().toNanos() / 1e9 : 0.0);
       errors.add(m.failure().map(RequestFailure::toString).orElse(""));
     }
@@ -144,8 +156,10 @@ public final class ResultJson {
 
     Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));
 
-    List<RequestRecord> records = RequestRecord.allOf(r);
-    own.set("histograms", LatencyHistograms.json(records));
+    List<RequestRecord> records = RequestRecord.allOf(r, options);
+    own.set("histograms", LatencyHistograms.json(records, r.metrics()));
+    own.put("chunk_timings", options.chunkTimings());
+    own.put("resends", r.metrics().stream().mapToInt(m -> m.trace().resends()).sum());
     root.set("requests", MAPPER.valueToTree(records));
     try {
       return MAPPER.writeValueAsString(root);

@@ -10,7 +10,6 @@ import dev.llmbench.ErrorKind;
 import dev.llmbench.Metric;
 import dev.llmbench.RequestFailure;
 import dev.llmbench.TokenSource;
-import dev.llmbench.internal.client.Chunk;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -76,31 +75,29 @@ record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metr
     long offset = nanos(r.startOffsetMs());
     long start = levelStart + offset;
     long e2e = nanos(r.e2eMs());
-    List<Chunk> chunks = new ArrayList<>(r.chunkArrivalsMs().size());
-    List<Duration> itls = new ArrayList<>();
+    RequestFailure failure = failure(r.error());
+    RequestTrace.Builder b = RequestTrace.builder().times(start - nanos(r.queueMs()), start, start + e2e)
+        .startedAt(firstSend.plusNanos(offset)).finishReason(r.finishReason()).promptTokensEstimate(r.promptTokens())
+        .streamed(!r.chunkArrivalsMs().isEmpty()).failure(failure);
     long ttfo = r.ttfoMs() == null ? Long.MAX_VALUE : nanos(r.ttfoMs());
-    long previous = -1;
     for (double ms : r.chunkArrivalsMs()) {
       long at = nanos(ms);
       boolean content = at >= ttfo; // before the first content token, a token chunk carried reasoning
-      chunks.add(new Chunk(start + at, content ? "t" : "", content ? "" : "r"));
-      if (previous >= 0) itls.add(Duration.ofNanos(at - previous));
-      previous = at;
+      b.token(start + at, content, !content);
     }
-    RequestFailure failure = failure(r.error());
-    RequestTrace trace = new RequestTrace(start - nanos(r.queueMs()), start, firstSend.plusNanos(offset), start + e2e, chunks,
-        "", "", r.finishReason(), null, Map.of(), r.promptTokens(), !chunks.isEmpty(), failure);
+    RequestTrace trace = b.build();
+    int chunks = trace.tokenChunks();
     TokenSource source = TokenSource.valueOf(r.tokenSource());
     Duration queue = Duration.ofNanos(nanos(r.queueMs()));
     if (failure != null) {
       return new RequestMetrics(trace, queue, Duration.ofNanos(e2e), Optional.empty(), Optional.empty(), Optional.empty(),
-          List.of(), 0, 0, source, r.promptTokens(), false);
+          0, 0, source, r.promptTokens(), false);
     }
     int out = r.outputTokens();
-    boolean mismatch = source == TokenSource.SERVER_USAGE && !chunks.isEmpty() && out > 0
-        && Math.abs(out - chunks.size()) > RequestMetrics.MISMATCH_TOLERANCE * out;
+    boolean mismatch = source == TokenSource.SERVER_USAGE && chunks > 0 && out > 0
+        && Math.abs(out - chunks) > RequestMetrics.MISMATCH_TOLERANCE * out;
     return new RequestMetrics(trace, queue, Duration.ofNanos(e2e), duration(r.ttftMs()), duration(r.ttfoMs()),
-        duration(r.tpotMs()), List.copyOf(itls), out, r.reasoningTokens(), source, r.promptTokens(), mismatch);
+        duration(r.tpotMs()), out, r.reasoningTokens(), source, r.promptTokens(), mismatch);
   }
 
   /**
@@ -140,13 +137,13 @@ record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metr
       try {
         return new RequestFailure(ErrorKind.HTTP_STATUS, Integer.parseInt(key.substring(5)), message);
       } catch (NumberFormatException e) {
-        return new RequestFailure(ErrorKind.BROKEN_STREAM, 0, error);
+        return new RequestFailure(ErrorKind.CORRUPT_STREAM, 0, error);
       }
     }
     try {
       return new RequestFailure(ErrorKind.valueOf(key), 0, message);
     } catch (IllegalArgumentException e) {
-      return new RequestFailure(ErrorKind.BROKEN_STREAM, 0, error); // a kind this version does not know
+      return new RequestFailure(ErrorKind.CORRUPT_STREAM, 0, error); // a kind this version does not know
     }
   }
 

@@ -309,7 +309,7 @@ public final class ShardMerge {
   private static List<RequestRecord> records(List<RequestMetrics> requests) {
     long start = requests.stream().mapToLong(r -> r.trace().startNanos()).min().orElse(0);
     List<RequestRecord> records = new ArrayList<>();
-    for (int i = 0; i < requests.size(); i++) records.add(RequestRecord.of(i, requests.get(i), start));
+    for (int i = 0; i < requests.size(); i++) records.add(RequestRecord.of(i, requests.get(i), start, true));
     return records;
   }
 

@@ -61,7 +61,7 @@ class OpenAiClientTests {
     assertThat(t.content()).isEqualTo("Paris");
     assertThat(t.reasoning()).isEqualTo("hmm");
     assertThat(t.usage()).isEqualTo(new Usage(5, 2, 1));
-    assertThat(t.tokenChunks()).hasSize(2);
+    assertThat(t.tokenChunks()).isEqualTo(2);
     RecordedRequest request = server.takeRequest();
     assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer sk-secret");
     assertThat(request.getBody().utf8()).contains("\"include_usage\":true").contains("\"max_tokens\":3");
@@ -78,25 +78,25 @@ class OpenAiClientTests {
   }
 
   @Test
-  void malformedEventIsABrokenStreamThatKeepsWhatCameBefore() {
+  void malformedEventIsACorruptStreamThatKeepsWhatCameBefore() {
     server.enqueue(sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {not json\n\n"));
     RequestTrace t = send();
-    assertThat(t.failure().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
+    assertThat(t.failure().kind()).isEqualTo(ErrorKind.CORRUPT_STREAM);
     assertThat(t.failure().message()).contains("not JSON").contains("{not json");
     assertThat(t.content()).isEqualTo("a");
   }
 
   @Test
-  void streamThatStopsWithoutDoneIsBroken() {
+  void streamThatStopsWithoutFinishOrDoneIsCut() {
     server.enqueue(sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"));
-    assertThat(send().failure().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
+    assertThat(send().failure().kind()).isEqualTo(ErrorKind.CUT_STREAM);
   }
 
   @Test
   void errorSentMidStreamIsReported() {
     server.enqueue(sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"error\":{\"message\":\"out of memory\"}}\n\n"));
     RequestTrace t = send();
-    assertThat(t.failure().kind()).isEqualTo(ErrorKind.BROKEN_STREAM);
+    assertThat(t.failure().kind()).isEqualTo(ErrorKind.STREAM_ERROR);
     assertThat(t.failure().message()).contains("out of memory");
   }
 

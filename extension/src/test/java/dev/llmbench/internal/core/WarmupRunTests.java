@@ -13,6 +13,7 @@ import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.testkit.Traces;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class WarmupRunTests {
         // In sequence, one after another, or all together; request 0 fails in round failIn.
         Traces t = (r >= overlapFrom ? Traces.at(r * 10_000L) : Traces.at(r * 10_000L + index * 100L)).content(10, 50);
         if (r == failIn && index == 0) t.failed(ErrorKind.HTTP_STATUS, 503, "overloaded");
-        return t.build();
+        return CompletableFuture.completedFuture(t.build());
       }, () -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
     };
   }

@@ -6,7 +6,6 @@ import dev.llmbench.ErrorKind;
 import dev.llmbench.RequestFailure;
 import dev.llmbench.TokenSource;
 import dev.llmbench.Usage;
-import dev.llmbench.internal.client.Chunk;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,20 +18,32 @@ class RequestMetricsTests {
 
   private static final long MS = 1_000_000;
 
-  static RequestTrace trace(long endMs, List<Chunk> chunks, Usage usage, RequestFailure error) {
-    return new RequestTrace(0, 0, Instant.EPOCH, endMs * MS, chunks, "", "", "stop", usage, Map.of(), 10, true, error);
+  /** A chunk: arrival in ms, and whether it carried content, reasoning, or neither. */
+  record C(long ms, boolean content, boolean reasoning) {}
+
+  static RequestTrace trace(long endMs, List<C> chunks, Usage usage, RequestFailure error) {
+    RequestTrace.Builder b = RequestTrace.builder().times(0, 0, endMs * MS).startedAt(Instant.EPOCH).status(200)
+        .streamed(true).finishReason("stop").usage(usage).serverTimings(Map.of()).promptTokensEstimate(10).failure(error);
+    for (C c : chunks) {
+      if (c.content() || c.reasoning()) {
+        b.token(c.ms() * MS, c.content(), c.reasoning());
+      } else {
+        b.emptyChoice();
+      }
+    }
+    return b.build();
   }
 
-  static Chunk content(long ms, String text) {
-    return new Chunk(ms * MS, text, "");
+  static C content(long ms, String text) {
+    return new C(ms, true, false);
   }
 
-  static Chunk reasoning(long ms, String text) {
-    return new Chunk(ms * MS, "", text);
+  static C reasoning(long ms, String text) {
+    return new C(ms, false, true);
   }
 
-  static Chunk roleOnly(long ms) {
-    return new Chunk(ms * MS, "", "");
+  static C roleOnly(long ms) {
+    return new C(ms, false, false);
   }
 
   @Test
@@ -99,7 +110,7 @@ class RequestMetricsTests {
   @Test
   void failedRequestEntersNoDistribution() {
     RequestMetrics m = RequestMetrics.of(trace(50, List.of(content(30, "a")), null,
-        new RequestFailure(ErrorKind.BROKEN_STREAM, 200, "cut")));
+        new RequestFailure(ErrorKind.CUT_STREAM, 200, "cut")));
     assertThat(m.succeeded()).isFalse();
     assertThat(m.ttft()).isEmpty();
     assertThat(m.outputTokens()).isZero();

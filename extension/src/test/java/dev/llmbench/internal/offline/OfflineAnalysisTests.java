@@ -155,6 +155,13 @@ class OfflineAnalysisTests {
     assertThat(SweepAnalysis.read(dir.resolve("exp")).levels()).extracting(SweepLevelResult::label).containsExactly("C=1, run=0");
   }
 
+  /** Without per-chunk times a record keeps its first token, first content token and end; the gaps even out. */
+  @Test
+  void aRecordWithoutChunkTimesKeepsItsFirstTokensAndEnd() {
+    assertThat(RunFolder.spread(10, 35, 70, 4)).containsExactly(10L, 30L, 35L, 70L);
+    assertThat(RunFolder.spread(10, Long.MIN_VALUE, 70, 1)).containsExactly(10L);
+  }
+
   /** A sweep LLMBench ran, read back from its folder, reads as it did. */
   @Test
   void anEarlierLlmbenchSweepReadsAsItDid() {

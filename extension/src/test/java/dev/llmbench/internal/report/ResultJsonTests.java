@@ -43,21 +43,45 @@ class ResultJsonTests {
     assertThat(json.get("mean_e2el_ms").asDouble()).isCloseTo(50.0, within(1e-9));
     assertThat(json.get("request_goodput").asDouble()).isCloseTo(4 / 0.065, within(1e-6));
     assertThat(json.get("ttfts").get(0).asDouble()).isCloseTo(0.020, within(1e-12)); // seconds, as vLLM
-    assertThat(json.get("itls").get(0)).hasSize(3);
+    assertThat(json.has("itls")).as("per-chunk data only when asked").isFalse();
+    assertThat(json.get("requests").get(0).get("token_chunks").asInt()).isEqualTo(4);
+    assertThat(json.get("requests").get(0).get("chunk_arrivals_ms")).isEmpty();
+    JsonNode detailed = ResultJson.read(ResultJson.write(r, new ReportOptions(true)));
+    assertThat(detailed.get("itls").get(0)).hasSize(3);
+    assertThat(detailed.get("itls").get(0).get(0).asDouble()).isCloseTo(0.010, within(1e-12));
     assertThat(json.get("max_concurrent_requests").asInt()).isEqualTo(4); // 50 ms requests, 5 ms apart
     assertThat(json.get("llmbench").get("time_to_ready_s").asDouble()).isZero();
     assertThat(json.get("llmbench").get("label").asText()).isEqualTo("C=2");
     assertThat(json.get("max_output_tokens_per_s").asDouble()).isEqualTo(16.0); // all within the first second
   }
 
+  /** 16 requests of {@code tokens} tokens each, one every millisecond. */
+  static MeasuredLevel longLevel(int tokens) {
+    long[] arrivals = new long[tokens];
+    for (int t = 0; t < tokens; t++) arrivals[t] = 20 + t;
+    return Levels.closed(16).maxTokens(tokens).requests(16, i -> Traces.at(i).content(arrivals).usage(7, tokens).build()).build();
+  }
+
+  @Test
+  void aLevelsFileDoesNotGrowWithItsTokensUnlessChunkTimingsAreAsked() {
+    int small = ResultJson.write(longLevel(10)).length();
+    int large = ResultJson.write(longLevel(10_000)).length();
+    assertThat(large).as("10,000 tokens a request against 10").isLessThan(small + 16 * 64);
+    int detailed = ResultJson.write(longLevel(10_000), new ReportOptions(true)).length();
+    assertThat(detailed).as("with chunk timings: every arrival and every gap").isGreaterThan(16 * 10_000 * 2 * 4);
+    JsonNode json = ResultJson.read(ResultJson.write(longLevel(10_000)));
+    assertThat(json.get("median_itl_ms").asDouble()).as("statistics over every gap either way").isEqualTo(1.0);
+    assertThat(json.at("/requests/0/token_chunks").asInt()).isEqualTo(10_000);
+  }
+
   @Test
   void perRequestRecordsRoundTrip() {
     MeasuredLevel r = level(2);
-    String json = ResultJson.write(r);
+    String json = ResultJson.write(r, new ReportOptions(true));
     List<RequestRecord> back = ResultJson.readRequests(json);
     long start = r.metrics().stream().mapToLong(m -> m.trace().startNanos()).min().orElseThrow();
     List<RequestRecord> expected = new ArrayList<>();
-    for (int i = 0; i < r.metrics().size(); i++) expected.add(RequestRecord.of(i, r.metrics().get(i), start));
+    for (int i = 0; i < r.metrics().size(); i++) expected.add(RequestRecord.of(i, r.metrics().get(i), start, true));
     assertThat(back).isEqualTo(expected);
     assertThat(back.get(1).startOffsetMs()).isEqualTo(5.0);
     assertThat(back.get(0).chunkArrivalsMs()).containsExactly(20.0, 30.0, 40.0, 50.0);

@@ -46,6 +46,16 @@ class PrefixCachesTests {
   }
 
   @Test
+  void withoutCountersOrTimingsTheUsageDetailsAreSummed() {
+    List<RequestMetrics> requests = List.of(
+        RequestMetrics.of(Traces.at(0).content(5).usage(40, 1).cachedTokens(0).build()),
+        RequestMetrics.of(Traces.at(0).content(5).usage(40, 1).cachedTokens(32).build()),
+        RequestMetrics.of(Traces.at(0).content(5).usage(40, 1).build()));
+    assertThat(PrefixCaches.of(requests, server("unknown", Map.of("x_total", 1.0))))
+        .contains(new PrefixCacheUse(32, 80, "usage.prompt_tokens_details.cached_tokens"));
+  }
+
+  @Test
   void noCountNoReading() {
     assertThat(PrefixCaches.of(List.of(RequestMetrics.of(Traces.at(0).content(5).build())),
         server("unknown", Map.of("x_total", 1.0)))).isEmpty();

@@ -19,6 +19,7 @@ import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.internal.report.LatencyHistograms;
+import dev.llmbench.internal.report.ReportOptions;
 import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.testkit.Levels;
 import dev.llmbench.testkit.Traces;
@@ -76,7 +77,8 @@ class ShardMergeTests {
     Levels built = Levels.closed(Math.min(2, whole.concurrency())).label(whole.label()).maxTokens(3).percentiles(50.0, 99.0);
     traces.forEach(built::request);
     MeasuredLevel level = built.build();
-    write(reports.resolve(SWEEP).resolve(whole.label() + ".json"), ResultJson.write(level));
+    // As a shard run with llmbench.report.chunk-timings=true writes it: its records hold every chunk's arrival.
+    write(reports.resolve(SWEEP).resolve(whole.label() + ".json"), ResultJson.write(level, new ReportOptions(true)));
     return new Manifest.Level(slot, CLASS, "sweep", whole.label(), Optional.of(T0.plusSeconds(60L * slot)),
         Optional.of(Duration.ZERO), whole, Optional.of(level.plan()), "", ServiceLevels.none(), List.of(50.0, 99.0),
         Optional.of(new Manifest.Result(firstSend, traces.size(), StopReason.REQUEST_COUNT, Levels.ENDPOINT)));

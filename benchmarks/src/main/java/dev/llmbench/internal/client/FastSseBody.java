@@ -1,0 +1,36 @@
+package dev.llmbench.internal.client;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The body fast-sse serves (benchmarks/fast-sse/gen_body.py), built in memory: a role chunk, N one-token
+ * content chunks, a finish chunk, a usage chunk and [DONE], compact JSON like vLLM's.
+ */
+final class FastSseBody {
+
+  private static final String[] WORDS = {" the", " model", " streams", " one", " token", " per", " chunk", "."};
+  private static final String HEAD = "data: {\"id\":\"chatcmpl-fastsse0000000000000000\",\"object\":\"chat.completion.chunk\","
+      + "\"created\":1700000000,\"model\":\"fast-sse\",";
+
+  private FastSseBody() {}
+
+  /** JSON events in a body of {@code n} content chunks ([DONE] not counted). */
+  static int events(int n) {
+    return n + 3;
+  }
+
+  static byte[] of(int n) {
+    StringBuilder s = new StringBuilder(n * 220);
+    s.append(chunk("{\"role\":\"assistant\",\"content\":\"\"}", "null"));
+    for (int i = 0; i < n; i++) s.append(chunk("{\"content\":\"" + WORDS[i % WORDS.length] + "\"}", "null"));
+    s.append(chunk("{}", "\"length\""));
+    s.append(HEAD).append("\"choices\":[],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":").append(n)
+        .append(",\"total_tokens\":").append(16 + n).append("}}\n\n");
+    s.append("data: [DONE]\n\n");
+    return s.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String chunk(String delta, String finish) {
+    return HEAD + "\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"logprobs\":null,\"finish_reason\":" + finish + "}]}\n\n";
+  }
+}

@@ -1,0 +1,578 @@
+package dev.llmbench.internal.client;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import dev.llmbench.internal.format.Excerpt;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads an OpenAI-style response body as its bytes arrive: an event stream (chat or completions chunks,
+ * {@code [DONE]}) or one whole JSON answer. One non-blocking Jackson parser per stream takes the data bytes
+ * straight from the read buffers, so an event split across reads is never copied and nothing is allocated
+ * per event; its tokens drive a small state machine that keeps only what {@link StreamRecorder} needs.
+ * Jackson rejects bytes that are not UTF-8 (overlong forms and surrogates included), which becomes
+ * {@link StreamFailure.Cause#INVALID_UTF8}, never a U+FFFD in the text.
+ *
+ * <p>Not thread-safe: one per stream, fed by one thread at a time.
+ */
+final class ChatStreamParser implements SseFramer.Sink {
+
+  private static final JsonFactory JSON = new JsonFactory();
+  private static final byte[] LINE_BREAK = {'\n'};
+  private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+  private static final int EXCERPT = 120;
+  private static final java.util.regex.Pattern PER_RESPONSE =
+      java.util.regex.Pattern.compile("\"(id|created|system_fingerprint)\"\\s*:\\s*(\"[^\"]*\"|-?\\d+)");
+
+  // What the data of the current event is, decided by its first byte that is not blank.
+  private static final int UNDECIDED = 0;
+  private static final int JSON_DATA = 1;
+  private static final int RAW_DATA = 2;
+
+  // Containers whose content matters; anything else is skipped by depth.
+  private static final byte TOP = 1;
+  private static final byte CHOICES = 2;
+  private static final byte CHOICE = 3;
+  private static final byte DELTA = 4;
+  private static final byte TOOL_CALLS = 5;
+  private static final byte TOOL_CALL = 6;
+  private static final byte FUNCTION = 7;
+  private static final byte USAGE = 8;
+  private static final byte COMPLETION_DETAILS = 9;
+  private static final byte PROMPT_DETAILS = 10;
+  private static final byte TIMINGS = 11;
+  private static final byte ERROR = 12;
+  private static final int MAX_DEPTH = 8;
+
+  private final StreamRecorder recorder;
+  private final SseFramer framer;
+  private final JsonParser json;
+  private final ByteArrayFeeder feeder;
+  private final String contentType;
+  private byte[] scratch;
+
+  // The event in progress.
+  private int mode;
+  private boolean firstDataLine = true;
+  private final byte[] raw = new byte[16];
+  private int rawLength;
+  private final byte[] stack = new byte[MAX_DEPTH];
+  private int depth;
+  private int skipDepth;
+  private boolean rootClosed;
+  private String field;
+  private int choiceElements;
+  private boolean choice;
+  private int kind;
+  private int contentChars;
+  private int reasoningChars;
+  private String finishReason;
+  private boolean usage;
+  private int promptTokens;
+  private int completionTokens;
+  private int reasoningTokens;
+  private int cachedTokens;
+  private boolean objectIsError;
+  private String errorMessage;
+
+  private StreamFailure failure;
+  private long bodyBytes;
+  private byte[] lastInput;
+  private int lastFrom;
+  private int lastTo;
+
+  private ChatStreamParser(StreamRecorder recorder, boolean eventStream, String contentType) {
+    this.recorder = recorder;
+    this.contentType = contentType;
+    this.framer = eventStream ? new SseFramer(this) : null;
+    try {
+      this.json = JSON.createNonBlockingByteArrayParser();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    this.feeder = (ByteArrayFeeder) json.getNonBlockingInputFeeder();
+    if (!eventStream) startEvent();
+  }
+
+  /** For a {@code text/event-stream} body. */
+  static ChatStreamParser eventStream(StreamRecorder recorder) {
+    return new ChatStreamParser(recorder, true, "text/event-stream");
+  }
+
+  /** For a whole JSON body ({@code stream: false}, or a server that ignored it) sent as {@code contentType}. */
+  static ChatStreamParser jsonBody(StreamRecorder recorder, String contentType) {
+    return new ChatStreamParser(recorder, false, contentType);
+  }
+
+  /** The failure found so far, or null; once set, further input is ignored. */
+  StreamFailure failure() {
+    return failure;
+  }
+
+  int events() {
+    return recorder.events();
+  }
+
+  /**
+   * Reads {@code buf[from, to)}, which arrived at {@code nowNanos}.
+   *
+   * @return false once the body is known to be bad: stop reading it
+   */
+  boolean feed(byte[] buf, int from, int to, long nowNanos) {
+    if (failure != null) return false;
+    try {
+      if (framer != null) {
+        framer.feed(buf, from, to, nowNanos);
+      } else {
+        bodyBytes += to - from;
+        if (mode == UNDECIDED) from = decideBody(buf, from, to);
+        if (from < to && failure == null) data(buf, from, to);
+      }
+    } catch (JsonProcessingException e) {
+      fail(e);
+    } catch (IOException e) {
+      fail(StreamFailure.Cause.MALFORMED, e.getMessage());
+    }
+    return failure == null;
+  }
+
+  /** Reads a buffer's remaining bytes; its position is left as it was. */
+  boolean feed(ByteBuffer buffer, long nowNanos) {
+    if (buffer.hasArray()) {
+      int from = buffer.arrayOffset() + buffer.position();
+      return feed(buffer.array(), from, from + buffer.remaining(), nowNanos);
+    }
+    if (scratch == null) scratch = new byte[8192];
+    ByteBuffer view = buffer.duplicate();
+    while (view.hasRemaining()) {
+      int length = Math.min(view.remaining(), scratch.length);
+      view.get(scratch, 0, length);
+      if (!feed(scratch, 0, length, nowNanos)) return false;
+    }
+    return true;
+  }
+
+  long bytes() {
+    return framer != null ? framer.bytes() : bodyBytes;
+  }
+
+  /**
+   * The body ended cleanly at {@code nowNanos}. A last event complete but for its blank line still counts;
+   * an event cut in half is a failure.
+   */
+  RequestTrace finish(long nowNanos) {
+    if (failure == null) {
+      try {
+        if (framer == null) {
+          if (mode == UNDECIDED) {
+            fail(StreamFailure.Cause.MALFORMED, "the body is empty");
+          } else {
+            commit(nowNanos);
+          }
+        } else if (framer.eventHasData()) {
+          boolean complete = mode == JSON_DATA ? rootClosed : mode == RAW_DATA && isDone();
+          if (complete) {
+            dispatch(nowNanos);
+          } else {
+            recorder.dropEventText();
+            fail(StreamFailure.Cause.CUT_MID_STREAM, "the stream ended inside an event");
+          }
+        }
+      } catch (JsonProcessingException e) {
+        fail(e);
+      } catch (IOException e) {
+        fail(StreamFailure.Cause.MALFORMED, e.getMessage());
+      }
+    }
+    return finishWith(nowNanos, failure);
+  }
+
+  /** The body ended with {@code cause} at {@code nowNanos} (a timeout, a reset, a cancel). */
+  RequestTrace fail(long nowNanos, StreamFailure cause) {
+    if (framer == null || framer.inEvent()) recorder.dropEventText();
+    return finishWith(nowNanos, failure != null ? failure : cause);
+  }
+
+  private RequestTrace finishWith(long nowNanos, StreamFailure cause) {
+    try {
+      json.close();
+    } catch (IOException e) {
+      // Nothing to release that matters.
+    }
+    return recorder.finish(nowNanos, bytes(), cause);
+  }
+
+  // ---- SseFramer.Sink ----
+
+  @Override
+  public void dataLine() throws IOException {
+    if (firstDataLine) {
+      firstDataLine = false;
+      startEvent();
+    } else if (mode == JSON_DATA) {
+      feedJson(LINE_BREAK, 0, 1);
+    } else if (mode == RAW_DATA) {
+      appendRaw(LINE_BREAK, 0, 1);
+    }
+  }
+
+  @Override
+  public void data(byte[] bytes, int from, int to) throws IOException {
+    lastInput = bytes;
+    lastFrom = from;
+    lastTo = to;
+    if (mode == UNDECIDED) {
+      while (from < to && (bytes[from] == ' ' || bytes[from] == '\t')) from++;
+      if (from == to) return;
+      mode = bytes[from] == '[' ? RAW_DATA : JSON_DATA;
+    }
+    if (mode == JSON_DATA) {
+      feedJson(bytes, from, to);
+    } else {
+      appendRaw(bytes, from, to);
+    }
+  }
+
+  @Override
+  public void dispatch(long arrivalNanos) throws IOException {
+    firstDataLine = true;
+    if (mode == RAW_DATA) {
+      if (!isDone()) {
+        fail(StreamFailure.Cause.MALFORMED, "an event is neither a JSON object nor [DONE]: "
+            + excerpt(raw, 0, rawLength));
+        return;
+      }
+      recorder.markDone();
+    } else if (mode == JSON_DATA) {
+      commit(arrivalNanos);
+    }
+    // An event whose data is blank is no message: skipped, as a keep-alive.
+    mode = UNDECIDED;
+  }
+
+  // ---- the event in progress ----
+
+  private void startEvent() {
+    mode = UNDECIDED;
+    rawLength = 0;
+    depth = 0;
+    skipDepth = 0;
+    rootClosed = false;
+    choiceElements = 0;
+    choice = false;
+    kind = 0;
+    contentChars = 0;
+    reasoningChars = 0;
+    finishReason = null;
+    usage = false;
+    objectIsError = false;
+    errorMessage = null;
+    recorder.markEvent();
+  }
+
+  private void commit(long arrivalNanos) throws IOException {
+    // A root scalar ends only at a delimiter: one blank makes "42" a token, to be refused as such.
+    if (!rootClosed && depth == 0) feedJson(LINE_BREAK, 0, 1);
+    if (failure != null) return;
+    if (!rootClosed) {
+      recorder.dropEventText();
+      fail(StreamFailure.Cause.MALFORMED, framer == null ? "the body ended inside its JSON"
+          : "an event ended inside its JSON");
+      return;
+    }
+    recorder.event();
+    if (choice) {
+      recorder.choice(arrivalNanos, kind);
+      recorder.chars(contentChars, reasoningChars);
+    }
+    if (finishReason != null) recorder.finishReason(finishReason);
+    if (usage) recorder.usage(promptTokens, completionTokens, reasoningTokens, cachedTokens);
+    if (errorMessage != null) {
+      recorder.serverError(errorMessage);
+    } else if (objectIsError) {
+      recorder.serverError("(no message)");
+    }
+  }
+
+  private boolean isDone() {
+    int from = 0;
+    int to = rawLength;
+    while (to > from && (raw[to - 1] == ' ' || raw[to - 1] == '\t' || raw[to - 1] == '\n')) to--;
+    if (to - from != DONE.length) return false;
+    for (int i = 0; i < DONE.length; i++) if (raw[from + i] != DONE[i]) return false;
+    return true;
+  }
+
+  private void appendRaw(byte[] bytes, int from, int to) {
+    int length = to - from;
+    if (rawLength + length > raw.length) {
+      fail(StreamFailure.Cause.MALFORMED, "an event is neither a JSON object nor [DONE]: " + excerpt(bytes, from, to));
+      return;
+    }
+    System.arraycopy(bytes, from, raw, rawLength, length);
+    rawLength += length;
+  }
+
+  /** A whole body: an event stream sent as JSON is named as such. */
+  private int decideBody(byte[] buf, int from, int to) {
+    while (from < to && isJsonBlank(buf[from])) from++;
+    if (from == to) return from;
+    byte first = buf[from];
+    if (first == 'd' || first == ':') {
+      fail(StreamFailure.Cause.UNEXPECTED_CONTENT_TYPE, "the body is an event stream (it starts with '"
+          + (first == 'd' ? "data:" : ":") + "') but its Content-Type is '" + contentType + "'; an event stream must be "
+          + "sent as text/event-stream");
+    }
+    mode = JSON_DATA;
+    return from;
+  }
+
+  private static boolean isJsonBlank(byte b) {
+    return b == ' ' || b == '\t' || b == '\n' || b == '\r';
+  }
+
+  private void feedJson(byte[] bytes, int from, int to) throws IOException {
+    feeder.feedInput(bytes, from, to);
+    drain();
+  }
+
+  private void drain() throws IOException {
+    JsonToken token;
+    while ((token = json.nextToken()) != JsonToken.NOT_AVAILABLE && token != null) {
+      if (failure != null) return;
+      token(token);
+    }
+  }
+
+  // ---- the state machine over JSON tokens ----
+
+  private void token(JsonToken token) throws IOException {
+    if (skipDepth > 0) {
+      if (token.isStructStart()) {
+        skipDepth++;
+      } else if (token.isStructEnd()) {
+        skipDepth--;
+      }
+      return;
+    }
+    if (rootClosed) {
+      fail(StreamFailure.Cause.MALFORMED, framer == null ? "the body holds more than one JSON value"
+          : "an event holds more than one JSON value");
+      return;
+    }
+    switch (token) {
+      case FIELD_NAME -> field = json.currentName();
+      case START_OBJECT, START_ARRAY -> open(token == JsonToken.START_OBJECT);
+      case END_OBJECT, END_ARRAY -> {
+        if (--depth == 0) rootClosed = true;
+      }
+      case VALUE_STRING -> string();
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> number();
+      default -> {
+        if (depth == 0) notAnObject();
+      }
+    }
+  }
+
+  private void open(boolean object) {
+    if (depth == 0) {
+      if (!object) {
+        notAnObject();
+        return;
+      }
+      push(TOP);
+      return;
+    }
+    byte child = 0;
+    byte parent = stack[depth - 1];
+    if (object) {
+      switch (parent) {
+        case TOP -> child = switch (field) {
+          case "usage" -> USAGE;
+          case "timings" -> TIMINGS;
+          case "error" -> ERROR;
+          default -> 0;
+        };
+        case CHOICES -> {
+          if (choiceElements++ == 0) {
+            child = CHOICE;
+            choice = true;
+          }
+        }
+        case CHOICE -> child = "delta".equals(field) || "message".equals(field) ? DELTA : 0;
+        case TOOL_CALLS -> child = TOOL_CALL;
+        case TOOL_CALL -> child = "function".equals(field) ? FUNCTION : 0;
+        case USAGE -> child = switch (field) {
+          case "completion_tokens_details" -> COMPLETION_DETAILS;
+          case "prompt_tokens_details" -> PROMPT_DETAILS;
+          default -> 0;
+        };
+        default -> child = 0;
+      }
+      if (child == USAGE) {
+        usage = true;
+        promptTokens = -1;
+        completionTokens = -1;
+        reasoningTokens = -1;
+        cachedTokens = -1;
+      }
+    } else if (parent == TOP && "choices".equals(field)) {
+      child = CHOICES;
+    } else if (parent == DELTA && "tool_calls".equals(field)) {
+      child = TOOL_CALLS;
+    }
+    if (child == 0 || depth == MAX_DEPTH) {
+      skipDepth = 1;
+    } else {
+      push(child);
+    }
+  }
+
+  private void push(byte context) {
+    stack[depth++] = context;
+  }
+
+  private void string() throws IOException {
+    if (depth == 0) {
+      notAnObject();
+      return;
+    }
+    switch (stack[depth - 1]) {
+      case DELTA -> {
+        switch (field) {
+          case "content" -> content();
+          case "reasoning_content", "reasoning" -> reasoning();
+          default -> { }
+        }
+      }
+      case CHOICE -> {
+        if ("text".equals(field)) {
+          content();
+        } else if ("finish_reason".equals(field)) {
+          finishReason = json.getText();
+        }
+      }
+      case FUNCTION -> {
+        if (("arguments".equals(field) || "name".equals(field)) && json.getTextLength() > 0) {
+          kind |= RequestTrace.CONTENT;
+        }
+      }
+      case TOP -> {
+        if ("object".equals(field)) {
+          objectIsError = textIs("error");
+        } else if ("error".equals(field) || "message".equals(field) && objectIsError) {
+          errorMessage = Excerpt.of(json.getText(), EXCERPT * 2);
+        }
+      }
+      case ERROR -> {
+        if ("message".equals(field)) errorMessage = Excerpt.of(json.getText(), EXCERPT * 2);
+      }
+      default -> { }
+    }
+  }
+
+  /** Whether the current string is {@code expected}, without making a String of it (it is on every chunk). */
+  private boolean textIs(String expected) throws IOException {
+    int length = json.getTextLength();
+    if (length != expected.length()) return false;
+    char[] chars = json.getTextCharacters();
+    int offset = json.getTextOffset();
+    for (int i = 0; i < length; i++) if (chars[offset + i] != expected.charAt(i)) return false;
+    return true;
+  }
+
+  private void content() throws IOException {
+    int length = json.getTextLength();
+    if (length == 0) return;
+    kind |= RequestTrace.CONTENT;
+    contentChars += length;
+    recorder.appendContent(json.getTextCharacters(), json.getTextOffset(), length);
+  }
+
+  private void reasoning() throws IOException {
+    int length = json.getTextLength();
+    if (length == 0) return;
+    kind |= RequestTrace.REASONING;
+    reasoningChars += length;
+    recorder.appendReasoning(json.getTextCharacters(), json.getTextOffset(), length);
+  }
+
+  private void number() throws IOException {
+    if (depth == 0) {
+      notAnObject();
+      return;
+    }
+    switch (stack[depth - 1]) {
+      case USAGE -> {
+        switch (field) {
+          case "prompt_tokens" -> promptTokens = count();
+          case "completion_tokens" -> completionTokens = count();
+          default -> { }
+        }
+      }
+      case COMPLETION_DETAILS -> {
+        if ("reasoning_tokens".equals(field)) reasoningTokens = count();
+      }
+      case PROMPT_DETAILS -> {
+        if ("cached_tokens".equals(field)) cachedTokens = count();
+      }
+      case TIMINGS -> recorder.timing(field, json.getDoubleValue());
+      default -> { }
+    }
+  }
+
+  /** A token count; one that is negative or too large for an int counts as absent. */
+  private int count() throws IOException {
+    if (json.currentToken() != JsonToken.VALUE_NUMBER_INT || json.getNumberType() != JsonParser.NumberType.INT) return -1;
+    return Math.max(-1, json.getIntValue());
+  }
+
+  private void notAnObject() {
+    fail(StreamFailure.Cause.MALFORMED, (framer == null ? "the body is not a JSON object: " : "an event is not a JSON object: ")
+        + lastExcerpt());
+  }
+
+  // ---- failures ----
+
+  private void fail(JsonProcessingException e) {
+    String detail = e.getOriginalMessage();
+    if (detail != null && detail.startsWith("Invalid UTF-8")) {
+      fail(StreamFailure.Cause.INVALID_UTF8, "the stream is not valid UTF-8: " + firstLine(detail));
+    } else {
+      fail(StreamFailure.Cause.MALFORMED, (framer == null ? "the body is not JSON: " : "an event is not JSON: ")
+          + firstLine(detail) + "; data: " + lastExcerpt());
+    }
+  }
+
+  private void fail(StreamFailure.Cause cause, String message) {
+    if (failure == null) failure = new StreamFailure(cause, 200, message);
+  }
+
+  private String lastExcerpt() {
+    return lastInput == null ? "" : excerpt(lastInput, lastFrom, lastTo);
+  }
+
+  /** Jackson's message without its line breaks and its note on where a container started. */
+  private static String firstLine(String s) {
+    if (s == null) return "";
+    int nl = s.indexOf('\n');
+    if (nl >= 0) s = s.substring(0, nl);
+    int marker = s.indexOf(" (start marker at");
+    return marker < 0 ? s : s.substring(0, marker);
+  }
+
+  /**
+   * The bytes as text for a message, with the values that differ per response ({@code id}, {@code created},
+   * {@code system_fingerprint}) left out, so that equal failures read alike and group.
+   */
+  private static String excerpt(byte[] bytes, int from, int to) {
+    int length = Math.min(to - from, EXCERPT * 4);
+    String text = new String(bytes, from, length, StandardCharsets.UTF_8);
+    return Excerpt.of(PER_RESPONSE.matcher(text).replaceAll("\"$1\":…"), EXCERPT);
+  }
+}

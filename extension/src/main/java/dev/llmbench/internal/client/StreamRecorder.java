@@ -1,0 +1,182 @@
+package dev.llmbench.internal.client;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Collects what one request observes while its body is read, then freezes it into a {@link RequestTrace}.
+ * Token-chunk times go into a growable {@code long[]}, kinds into 2 bits a chunk; text is kept only up to
+ * the {@link TextCapture} limit. Confined to the thread reading the stream.
+ */
+final class StreamRecorder {
+
+  private static final int INITIAL = 32;
+
+  private final TextCapture capture;
+  private final RequestTrace.Builder b = new RequestTrace.Builder();
+  private long[] times = new long[INITIAL];
+  private long[] kinds = new long[1];
+  private int n;
+  private long lastChoicesNanos;
+  private StringBuilder content;
+  private StringBuilder reasoning;
+  private int contentMark;
+  private int reasoningMark;
+  private Map<String, Double> timings;
+  private String serverError;
+
+  StreamRecorder(TextCapture capture, long scheduledNanos, long startNanos, int promptTokensEstimate) {
+    this.capture = capture;
+    b.scheduledNanos = scheduledNanos;
+    b.startNanos = startNanos;
+    b.startedAt = Instant.now();
+    b.promptTokensEstimate = promptTokensEstimate;
+  }
+
+  void headers(int status, long nanos, boolean streamed) {
+    b.status = status;
+    b.headersNanos = nanos;
+    b.streamed = streamed;
+  }
+
+  int tokenChunks() {
+    return n;
+  }
+
+  int events() {
+    return b.events;
+  }
+
+  boolean sawDone() {
+    return b.done;
+  }
+
+  // ---- called by the parser once per complete event ----
+
+  void event() {
+    b.events++;
+  }
+
+  /** An event that carried a choices element; {@code kind} is CONTENT and/or REASONING bits, or 0. */
+  void choice(long nanos, int kind) {
+    b.choiceEvents++;
+    lastChoicesNanos = nanos;
+    if (kind == 0) return;
+    if (n == times.length) grow();
+    times[n] = nanos;
+    kinds[n >>> 5] |= (long) kind << ((n & 31) << 1);
+    if ((kind & RequestTrace.CONTENT) != 0 && b.firstContentIndex < 0) b.firstContentIndex = n;
+    if ((kind & RequestTrace.REASONING) != 0) {
+      if (b.firstReasoningIndex < 0) b.firstReasoningIndex = n;
+      b.reasoningChunks++;
+    }
+    n++;
+  }
+
+  private void grow() {
+    int size = times.length + (times.length >> 1);
+    times = Arrays.copyOf(times, size);
+    kinds = Arrays.copyOf(kinds, (size + 31) >>> 5);
+  }
+
+  void chars(int contentChars, int reasoningChars) {
+    b.contentChars += contentChars;
+    b.reasoningChars += reasoningChars;
+  }
+
+  void finishReason(String reason) {
+    b.finishReason = reason;
+  }
+
+  void usage(int prompt, int completion, int reasoningTokens, int cached) {
+    b.promptTokens = prompt;
+    b.completionTokens = completion;
+    b.reasoningTokens = reasoningTokens;
+    b.cachedTokens = cached;
+  }
+
+  void timing(String name, double value) {
+    if (timings == null) timings = new LinkedHashMap<>();
+    timings.put(name, value);
+  }
+
+  void markDone() {
+    b.done = true;
+  }
+
+  void serverError(String message) {
+    if (serverError == null) serverError = message;
+  }
+
+  // ---- text, appended as it is parsed; undone if its event never completes ----
+
+  void markEvent() {
+    contentMark = content == null ? 0 : content.length();
+    reasoningMark = reasoning == null ? 0 : reasoning.length();
+  }
+
+  void dropEventText() {
+    if (content != null) content.setLength(contentMark);
+    if (reasoning != null) reasoning.setLength(reasoningMark);
+  }
+
+  void appendContent(char[] chars, int offset, int length) {
+    if (capture.maxChars() == 0) return;
+    if (content == null) content = new StringBuilder(Math.min(capture.maxChars(), 256));
+    append(content, chars, offset, length);
+  }
+
+  void appendReasoning(char[] chars, int offset, int length) {
+    if (capture.maxChars() == 0) return;
+    if (reasoning == null) reasoning = new StringBuilder(Math.min(capture.maxChars(), 256));
+    append(reasoning, chars, offset, length);
+  }
+
+  private void append(StringBuilder to, char[] chars, int offset, int length) {
+    int room = capture.maxChars() - to.length();
+    if (room <= 0) return;
+    int take = Math.min(room, length);
+    // Never keep half a surrogate pair.
+    if (take < length && take > 0 && Character.isHighSurrogate(chars[offset + take - 1])) take--;
+    to.append(chars, offset, take);
+  }
+
+  // ---- the end ----
+
+  /**
+   * The trace of a body that ended (cleanly, or with {@code failure}), judged: a stream must end with a
+   * finish_reason or [DONE], must carry output, and must not carry an error object.
+   */
+  RequestTrace finish(long nowNanos, long bytes, StreamFailure failure) {
+    b.bytes = bytes;
+    b.tokenNanos = Arrays.copyOf(times, n);
+    b.tokenKinds = Arrays.copyOf(kinds, (n + 31) >>> 5);
+    b.content = content == null ? "" : content.toString();
+    b.reasoning = reasoning == null ? "" : reasoning.toString();
+    b.textComplete = b.contentChars <= capture.maxChars() && b.reasoningChars <= capture.maxChars();
+    b.serverTimings = timings == null ? Map.of() : timings;
+    StreamFailure f = failure != null ? failure : judge();
+    b.failure(f);
+    b.endNanos = f == null && b.choiceEvents > 0 ? lastChoicesNanos : nowNanos;
+    return new RequestTrace(b);
+  }
+
+  private StreamFailure judge() {
+    if (serverError != null) {
+      return new StreamFailure(StreamFailure.Cause.SERVER_ERROR, b.status, "the server sent an error: " + serverError);
+    }
+    if (n == 0 && b.finishReason == null) {
+      return b.done || !b.streamed
+          ? new StreamFailure(StreamFailure.Cause.EMPTY, b.status, "HTTP " + b.status + " but no output")
+          : new StreamFailure(StreamFailure.Cause.NO_FINISH, b.status,
+              "the stream ended before any output and without [DONE]");
+    }
+    if (b.streamed && !b.done && b.finishReason == null) {
+      return new StreamFailure(StreamFailure.Cause.NO_FINISH, b.status,
+          "the stream ended after " + b.events + " events without a finish_reason or [DONE]");
+    }
+    return null;
+  }
+}
