@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.Metric;
 import dev.llmbench.RequestResult;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.metrics.Bootstrap;
 import dev.llmbench.internal.metrics.Percentiles;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -108,14 +109,7 @@ public record LevelSample(double[] outputTokens, double[] e2eSeconds, double win
       double inFlight = 0;
       for (double e : e2e) inFlight += e;
       inFlight /= window;
-      double n = 0;
-      double d = 0;
-      for (int i = 0; i < tokens.length; i++) {
-        int k = random.nextInt(tokens.length);
-        n += tokens[k];
-        d += e2e[k];
-      }
-      return d == 0 ? 0 : inFlight * n / d;
+      return inFlight * Bootstrap.resampledRatio(tokens, e2e, random);
     }
   }
 

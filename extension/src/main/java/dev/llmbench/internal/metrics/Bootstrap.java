@@ -50,17 +50,20 @@ public final class Bootstrap {
     double[] dens = items.stream().mapToDouble(denominator).toArray();
     SplittableRandom random = new SplittableRandom(SEED);
     double[] stats = new double[RESAMPLES];
-    for (int b = 0; b < RESAMPLES; b++) {
-      double n = 0;
-      double d = 0;
-      for (int i = 0; i < nums.length; i++) {
-        int k = random.nextInt(nums.length);
-        n += nums[k];
-        d += dens[k];
-      }
-      stats[b] = d == 0 ? 0 : scale * n / d;
-    }
+    for (int b = 0; b < RESAMPLES; b++) stats[b] = scale * resampledRatio(nums, dens, random);
     return interval(estimate, stats);
+  }
+
+  /** {@code sum(nums) / sum(dens)} over one resample of the items with replacement; 0 when the sum of dens is. */
+  public static double resampledRatio(double[] nums, double[] dens, SplittableRandom random) {
+    double n = 0;
+    double d = 0;
+    for (int i = 0; i < nums.length; i++) {
+      int k = random.nextInt(nums.length);
+      n += nums[k];
+      d += dens[k];
+    }
+    return d == 0 ? 0 : n / d;
   }
 
   private static ConfidenceInterval interval(double estimate, double[] stats) {
