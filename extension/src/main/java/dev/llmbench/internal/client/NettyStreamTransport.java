@@ -25,6 +25,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
@@ -43,9 +44,12 @@ import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLEngine;
@@ -62,12 +66,24 @@ import org.apiguardian.api.API;
  * <p>A request is never written twice once a byte of it may have left. The one resend: a pooled connection
  * found closed, on its own event loop, just before the request would be written to it (nothing left), gets
  * the request on a new connection, and the trace counts it ({@link RequestTrace#resends()}).
+ *
+ * <p>Some servers close the connection after every response although they answer keep-alive (llama.cpp's
+ * llama-server does after each stream). A request written into such a connection before its close is seen
+ * would fail, and could not be resent. So a connection goes back to the pool only {@link #RELEASE_HOLD}
+ * after its response ended, time for that close to arrive; and once a server has been seen closing an idle
+ * connection that soon, its connections are not pooled any more: each request asks {@code Connection: close}.
  */
 @API(status = INTERNAL)
 public final class NettyStreamTransport implements StreamTransport {
 
   private static final AttributeKey<Exchange> EXCHANGE = AttributeKey.valueOf("llmbench.exchange");
   private static final AttributeKey<Boolean> USED = AttributeKey.valueOf("llmbench.used");
+  private static final AttributeKey<Route> ROUTE = AttributeKey.valueOf("llmbench.route");
+  private static final AttributeKey<Long> RELEASED_AT = AttributeKey.valueOf("llmbench.released-at");
+  /** How long after its response a connection waits before another request may take it. */
+  static final Duration RELEASE_HOLD = Duration.ofMillis(5);
+  /** An idle connection the server closes within this of its last response: the server closes after each. */
+  private static final long CLOSE_AFTER_RESPONSE_NANOS = Duration.ofSeconds(1).toNanos();
   private static final int READ_SIZE = 16 * 1024;
   private static final int ERROR_EXCERPT_BYTES = 4096;
 
@@ -78,6 +94,8 @@ public final class NettyStreamTransport implements StreamTransport {
   private final SslContext ssl;
   private final AbstractChannelPoolMap<Route, SimpleChannelPool> pools;
   private final StreamWatchdog watchdog;
+  /** Servers seen closing connections right after a response: not pooled any more. */
+  private final Set<Route> closesAfterResponse = ConcurrentHashMap.newKeySet();
 
   /** Where a connection goes: the server, and the proxy on the way if any. */
   private record Route(String scheme, String host, int port, Optional<ProxyRoute.Proxy> proxy) {
@@ -153,6 +171,7 @@ public final class NettyStreamTransport implements StreamTransport {
 
     @Override
     public void channelCreated(Channel ch) {
+      ch.attr(ROUTE).set(route);
       ChannelPipeline p = ch.pipeline();
       if (route.proxy().isPresent() && route.tls()) {
         ProxyRoute.Proxy proxy = route.proxy().get();
@@ -229,7 +248,7 @@ public final class NettyStreamTransport implements StreamTransport {
   }
 
   /** Hands each decoded piece of a response to the exchange the channel is serving. */
-  private static final class Handler extends ChannelInboundHandlerAdapter {
+  private final class Handler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       Exchange e = ctx.channel().attr(EXCHANGE).get();
@@ -248,8 +267,16 @@ public final class NettyStreamTransport implements StreamTransport {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-      Exchange e = ctx.channel().attr(EXCHANGE).get();
-      if (e != null) e.closed(null);
+      Channel ch = ctx.channel();
+      Exchange e = ch.attr(EXCHANGE).get();
+      if (e != null) {
+        e.closed(null);
+      } else {
+        Long releasedAt = ch.attr(RELEASED_AT).get();
+        if (releasedAt != null && System.nanoTime() - releasedAt < CLOSE_AFTER_RESPONSE_NANOS) {
+          closesAfterResponse.add(ch.attr(ROUTE).get());
+        }
+      }
       ctx.fireChannelInactive();
     }
 
@@ -375,6 +402,7 @@ public final class NettyStreamTransport implements StreamTransport {
           .set(HttpHeaderNames.CONTENT_TYPE, "application/json")
           .set(HttpHeaderNames.ACCEPT, request.stream() ? "text/event-stream" : "application/json")
           .set(HttpHeaderNames.CONTENT_LENGTH, request.body().length);
+      if (closesAfterResponse.contains(route)) http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       options.headers().forEach((k, v) -> http.headers().set(k, v));
       request.headers().forEach((k, v) -> http.headers().set(k, v));
       if (route.absoluteForm()) {
@@ -524,8 +552,14 @@ public final class NettyStreamTransport implements StreamTransport {
       Channel ch = channel;
       if (ch != null) {
         ch.attr(EXCHANGE).set(null);
-        if (!reuse) ch.close();
-        pool.release(ch);
+        if (!reuse || closesAfterResponse.contains(route)) {
+          ch.close();
+          pool.release(ch);
+        } else {
+          ch.attr(RELEASED_AT).set(System.nanoTime());
+          SimpleChannelPool to = pool;
+          ch.eventLoop().schedule(() -> to.release(ch), RELEASE_HOLD.toNanos(), TimeUnit.NANOSECONDS);
+        }
       }
       RequestTrace done = trace.failure() == null ? trace
           : trace.withFailureMessage(options.redact(trace.failure().message()));

@@ -67,6 +67,8 @@ class StreamTransportTests {
         assertThat(t.serverUsage()).contains(new Usage(3, 2, null));
         assertThat(t.tokenChunks()).isEqualTo(2);
         assertThat(t.headersNanos()).isBetween(t.startNanos(), t.tokenNanos(0));
+        // A connection is back in the pool RELEASE_HOLD after its response; a request sooner takes a new one.
+        Thread.sleep(NettyStreamTransport.RELEASE_HOLD.toMillis() * 10);
       }
       assertThat(server.connections()).isEqualTo(1);
       ScriptedServer.Received r = server.received().get(0);
@@ -221,6 +223,38 @@ class StreamTransportTests {
       assertThat(f.message()).startsWith("the answer is not an HTTP/1.1 response").contains("check the URL's scheme and port");
       assertThat(server.requests()).isEqualTo(1);
     }
+  }
+
+  /**
+   * llama-server answers keep-alive, then closes the connection right after each stream. Requests sent back
+   * to back, one by one and then eight at a time, must never be written into such a connection.
+   */
+  @Test
+  void aServerThatClosesAfterEveryStreamLosesNoRequest() throws Exception {
+    try (ScriptedServer server = new ScriptedServer(StreamTransportTests::streamThenClose);
+        StreamTransport transport = new NettyStreamTransport(PATIENT)) {
+      for (int i = 0; i < 20; i++) {
+        RequestTrace t = send(transport, server.uri("/"));
+        assertThat(t.succeeded()).as("request %d: %s", i, t).isTrue();
+        assertThat(t.resends()).isZero();
+      }
+      for (int round = 0; round < 5; round++) {
+        List<CompletableFuture<RequestTrace>> together = new ArrayList<>();
+        for (int i = 0; i < 8; i++) together.add(transport.send(request(server.uri("/"))));
+        for (CompletableFuture<RequestTrace> f : together) assertThat(f.join().succeeded()).as("%s", f.join()).isTrue();
+      }
+      assertThat(server.requests()).as("POSTs the server read").isEqualTo(60);
+      List<ScriptedServer.Received> received = server.received();
+      assertThat(received.get(received.size() - 1).headers()).as("once the server was seen closing")
+          .containsEntry("connection", "close");
+    }
+  }
+
+  /** As llama-server: a keep-alive answer, then the connection closed at once. */
+  private static boolean streamThenClose(ScriptedServer.Received r, java.net.Socket s, java.io.OutputStream out, int i)
+      throws IOException {
+    stream(r, s, out, i);
+    return false;
   }
 
   /** llama-server closes idle connections; the next request must not fail on one of them. */

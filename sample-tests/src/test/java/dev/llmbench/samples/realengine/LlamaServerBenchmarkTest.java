@@ -25,9 +25,9 @@ class LlamaServerBenchmarkTest {
 
   static final int MAX_TOKENS = 128; // a generation long enough to dominate prefill on the tiny model
 
-  /** Half the time one request takes to generate its tokens: the line between queued and not. */
-  static Duration halfAGeneration(SweepLevelResult level) {
-    return level.tpot().percentile(50).orElseThrow().multipliedBy(MAX_TOKENS).dividedBy(2);
+  /** The time one request takes to generate its tokens, at this level's median TPOT. */
+  static Duration aGeneration(SweepLevelResult level) {
+    return level.tpot().percentile(50).orElseThrow().multipliedBy(MAX_TOKENS);
   }
 
   /** One slot: requests queue, so TTFT grows with concurrency. */
@@ -39,7 +39,7 @@ class LlamaServerBenchmarkTest {
       assertThat(level).hasNoErrors().hasServerTokenCountsMatching().hasDecodeRateMatchingServer();
       // Each request waits for at least half of another's generation before its first token.
       if (level.concurrency() > 1) {
-        assertThat(level.ttft().percentile(50).orElseThrow()).isGreaterThan(halfAGeneration(level));
+        assertThat(level.ttft().percentile(50).orElseThrow()).isGreaterThan(aGeneration(level).dividedBy(2));
       }
       assertThat(level).serverGaugePeak("llamacpp:requests_processing").isLessThanOrEqualTo(1.0);
     }
@@ -52,7 +52,10 @@ class LlamaServerBenchmarkTest {
     @ConcurrencySweep({1, 2, 4})
     void requestsRunTogether(SweepLevelResult level, EarlierLevels earlier) {
       assertThat(level).hasNoErrors().hasServerTokenCountsMatching().hasDecodeRateMatchingServer();
-      assertThat(level.ttft().percentile(50).orElseThrow()).isLessThan(halfAGeneration(level));
+      // No request waits for another's generation. Its prompt is prefilled with the others that arrived
+      // together: each level's prompts are its own (no prefix-cache reuse), and on one CPU thread that
+      // prefill grows with C (about 60 ms a prompt here), so the line is a whole generation, not half.
+      assertThat(level.ttft().percentile(50).orElseThrow()).isLessThan(aGeneration(level));
       // More load never costs aggregate throughput (10% for noise on 2 cores).
       earlier.last().ifPresent(previous -> assertThat(level).outputThroughput()
           .isGreaterThanOrEqualTo(0.9 * previous.outputThroughput().perSecond()));
