@@ -23,7 +23,7 @@ public enum Engine {
    * "server is listening on %s"), tools/server/server-context.cpp (load_model: "loading model '%s'"),
    * common/common.cpp (common_init_result: context, then "llama threadpool init"; then, if warm-up is on,
    * "warming up the model with an empty run"), common/log.cpp (the "M.SS.mmm.uuu L " prefix: minutes,
-   * seconds, ms, µs since start); lines and versions in /work/notes/startup-phases.md section 3.
+   * seconds, ms, µs since start); lines and versions in docs/startup-phases.md section 3.
    * Build 11669 (Debian 0.7.0) prints only the srv/cmn lines at the default verbosity, so "llama threadpool
    * init" is its only line before the warm-up; older builds print loader, context and KV cache lines.
    * Ready: "llama_server: listening on http://..." (b11669), "server is listening on http://..." (b9xxx),
@@ -52,7 +52,7 @@ public enum Engine {
    * begin/end. Time elapsed: %.2f s" up to v0.5.10; "Capture <target|draft> <decode|prefill|...> CUDA graph
    * begin/end. elapsed=%.2f s" since), managers/scheduler.py ("max_total_num_tokens=..."),
    * entrypoints/http_server.py (uvicorn.run, then a warm-up request to itself, then "The server is fired
-   * up and ready to roll!"); /work/notes/startup-phases.md section 2. With --enable-torch-compile the
+   * up and ready to roll!"); docs/startup-phases.md section 2. With --enable-torch-compile the
    * compile happens inside the CUDA graph capture and prints no line of its own.
    */
   SGLANG("SGLang",
@@ -81,7 +81,7 @@ public enum Engine {
    * vllm/compilation/backends.py and monitor.py (torch.compile), v1/worker/gpu_worker.py and
    * v1/core/kv_cache_utils.py (KV cache), v1/engine/core.py ("init engine (profile, create kv cache, warmup
    * model) took"); uvicorn's "Application startup complete." is the ready line (vLLM passes its own socket,
-   * so uvicorn never prints "Uvicorn running on" since ~0.6); /work/notes/startup-phases.md section 1.
+   * so uvicorn never prints "Uvicorn running on" since ~0.6); docs/startup-phases.md section 1.
    * With --enforce-eager there are no compile or graph lines: those phases are simply absent.
    */
   VLLM("vLLM",

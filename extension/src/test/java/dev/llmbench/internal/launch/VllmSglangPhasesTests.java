@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * The phase recogniser on vLLM and SGLang startup logs, verbatim from public GitHub threads (file names
  * give the thread; vLLM: vllm-project/vllm#29335 2025-11, zai-org/GLM-V#204 2025-10,
  * run-ai/runai-model-streamer#67 2025-06, QwenLM/Qwen3-VL#1589 2025-10; SGLang: sgl-project/sglang#4826
- * and #4339 2025-03, #15426 2025-12). Single lines come from /work/notes/startup-phases.md, which names
+ * and #4339 2025-03, #15426 2025-12). Single lines come from docs/startup-phases.md, which names
  * their logs. Lines are replayed at the time their own timestamp says (second resolution); a line
  * without one (a progress bar) at the time of the line before.
  */
