@@ -2,7 +2,6 @@ package dev.llmbench;
 
 import static dev.llmbench.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.testkit.engine.EventConditions.displayName;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
@@ -14,22 +13,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.testkit.BenchKit;
 import io.qameta.allure.Allure;
-import io.qameta.allure.AllureLifecycle;
-import io.qameta.allure.FileSystemResultsWriter;
-import io.qameta.allure.junitplatform.AllureJunitPlatform;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.launcher.core.LauncherConfig;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
 
 /** Assertions on a whole sweep run once after its last level, as a test of their own. */
 class AfterSweepTests {
@@ -81,28 +72,9 @@ class AfterSweepTests {
   /** In Allure, the failed sweep assertion is a result of its own, in the "Sweep finding" category. */
   @Test
   void inAllureAFailedSweepAssertionIsASweepFinding(@TempDir Path results) throws IOException {
-    AllureLifecycle previous = Allure.getLifecycle();
-    AllureLifecycle lifecycle = new AllureLifecycle(new FileSystemResultsWriter(results));
-    Allure.setLifecycle(lifecycle);
-    try {
-      LauncherFactory.create(LauncherConfig.builder().enableTestExecutionListenerAutoRegistration(false)
-              .addTestExecutionListeners(new AllureJunitPlatform(lifecycle)).build())
-          .execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(FailingTestCases.class))
-              .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
-              .configurationParameter("allure.results.directory", results.toString())
-              .configurationParameter("llmbench.report.dir", results.resolveSibling(results.getFileName() + "-llmbench").toString())
-              .build());
-    } finally {
-      Allure.setLifecycle(previous);
-    }
+    JsonNode failed = BenchKit.runWithAllure(FailingTestCases.class, results).stream()
+        .filter(r -> r.path("name").asText().endsWith("noReadings (after the sweep)")).findFirst().orElse(null);
     ObjectMapper json = new ObjectMapper();
-    JsonNode failed = null;
-    try (Stream<Path> files = Files.list(results)) {
-      for (Path p : files.filter(p -> p.toString().endsWith("-result.json")).toList()) {
-        JsonNode r = json.readTree(p.toFile());
-        if (r.path("name").asText().endsWith("noReadings (after the sweep)")) failed = r;
-      }
-    }
     assertThat(failed).as("the after-sweep result").isNotNull();
     assertThat(failed.path("status").asText()).isEqualTo("failed");
     String text = failed.path("statusDetails").path("message").asText();

@@ -3,13 +3,24 @@ package dev.llmbench.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.qameta.allure.Allure;
+import io.qameta.allure.AllureLifecycle;
+import io.qameta.allure.FileSystemResultsWriter;
+import io.qameta.allure.junitplatform.AllureJunitPlatform;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.launcher.core.LauncherConfig;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
@@ -41,6 +52,36 @@ public final class BenchKit {
         .configurationParameter("llmbench.report.dir", reports.toString());
     for (int i = 0; i < configuration.length; i += 2) kit = kit.configurationParameter(configuration[i], configuration[i + 1]);
     return new Run(fixture, kit.execute(), reports);
+  }
+
+  /**
+   * Runs {@code fixture} through the Launcher with Allure's JUnit Platform listener writing to
+   * {@code results} (LLMBench's own report folder beside it), and returns every Allure test result there.
+   */
+  public static List<JsonNode> runWithAllure(Class<?> fixture, Path results, String... configuration) {
+    if (configuration.length % 2 != 0) throw new IllegalArgumentException("configuration comes in key, value pairs");
+    AllureLifecycle previous = Allure.getLifecycle();
+    AllureLifecycle lifecycle = new AllureLifecycle(new FileSystemResultsWriter(results));
+    Allure.setLifecycle(lifecycle); // AllureJupiter and LLMBench's own calls use the global lifecycle
+    try {
+      LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(fixture))
+          .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
+          .configurationParameter("allure.results.directory", results.toString())
+          .configurationParameter("llmbench.report.dir", results.resolveSibling(results.getFileName() + "-llmbench").toString());
+      for (int i = 0; i < configuration.length; i += 2) request.configurationParameter(configuration[i], configuration[i + 1]);
+      LauncherFactory.create(LauncherConfig.builder().enableTestExecutionListenerAutoRegistration(false)
+          .addTestExecutionListeners(new AllureJunitPlatform(lifecycle)).build()).execute(request.build());
+    } finally {
+      Allure.setLifecycle(previous);
+    }
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> read = new ArrayList<>();
+    try (Stream<Path> files = Files.list(results)) {
+      for (Path f : files.filter(f -> f.toString().endsWith("-result.json")).toList()) read.add(json.readTree(f.toFile()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return read;
   }
 
   private static Path newReportDir() {

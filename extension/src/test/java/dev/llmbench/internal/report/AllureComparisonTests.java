@@ -2,7 +2,6 @@ package dev.llmbench.internal.report;
 
 import static dev.llmbench.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,23 +13,16 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
 import dev.llmbench.internal.baseline.VllmResultsTests;
+import dev.llmbench.testkit.BenchKit;
 import io.qameta.allure.Allure;
-import io.qameta.allure.AllureLifecycle;
-import io.qameta.allure.FileSystemResultsWriter;
-import io.qameta.allure.junitplatform.AllureJunitPlatform;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.launcher.core.LauncherConfig;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
 
 /** What Allure gets of a comparison: deltas against a baseline on each level, its category, the deployment. */
 class AllureComparisonTests {
@@ -40,30 +32,13 @@ class AllureComparisonTests {
   @TempDir
   static Path results;
 
-  static List<JsonNode> testResults = new ArrayList<>();
+  static List<JsonNode> testResults;
 
   /** A vLLM run at C=1 with 5 ms token gaps: the 20 ms engine's gaps regress against it. */
   @BeforeAll
   static void runFixtureWithAllure() throws IOException {
     Path vllm = Files.writeString(results.resolveSibling(results.getFileName() + "-vllm.json"), VllmResultsTests.detailed(1, 0.005));
-    AllureLifecycle previous = Allure.getLifecycle();
-    AllureLifecycle lifecycle = new AllureLifecycle(new FileSystemResultsWriter(results));
-    Allure.setLifecycle(lifecycle);
-    try {
-      LauncherFactory.create(LauncherConfig.builder().enableTestExecutionListenerAutoRegistration(false)
-              .addTestExecutionListeners(new AllureJunitPlatform(lifecycle)).build())
-          .execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(ComparisonTestCases.class))
-              .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
-              .configurationParameter("allure.results.directory", results.toString())
-              .configurationParameter("llmbench.baseline.vllm", vllm.toString())
-              .configurationParameter("llmbench.report.dir", results.resolveSibling(results.getFileName() + "-llmbench").toString())
-              .build());
-    } finally {
-      Allure.setLifecycle(previous);
-    }
-    try (Stream<Path> files = Files.list(results)) {
-      for (Path p : files.filter(p -> p.toString().endsWith("-result.json")).toList()) testResults.add(JSON.readTree(p.toFile()));
-    }
+    testResults = BenchKit.runWithAllure(ComparisonTestCases.class, results, "llmbench.baseline.vllm", vllm.toString());
   }
 
   static JsonNode result(String name) {

@@ -2,7 +2,6 @@ package dev.llmbench.internal.report;
 
 import static dev.llmbench.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,10 +13,8 @@ import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
+import dev.llmbench.testkit.BenchKit;
 import io.qameta.allure.Allure;
-import io.qameta.allure.AllureLifecycle;
-import io.qameta.allure.FileSystemResultsWriter;
-import io.qameta.allure.junitplatform.AllureJunitPlatform;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +26,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.launcher.core.LauncherConfig;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
 
 /** Runs a fixture with Allure's JUnit Platform listener into a folder of its own, then reads what Allure got. */
 class AllureResultsTests {
@@ -48,27 +42,7 @@ class AllureResultsTests {
 
   @BeforeAll
   static void runFixtureWithAllure() throws IOException {
-    AllureLifecycle previous = Allure.getLifecycle();
-    AllureLifecycle lifecycle = new AllureLifecycle(new FileSystemResultsWriter(results));
-    Allure.setLifecycle(lifecycle); // AllureJupiter and LLMBench's own calls use the global lifecycle
-    try {
-      LauncherFactory.create(LauncherConfig.builder()
-              .enableTestExecutionListenerAutoRegistration(false)
-              .addTestExecutionListeners(new AllureJunitPlatform(lifecycle))
-              .build())
-          .execute(LauncherDiscoveryRequestBuilder.request()
-              .selectors(selectClass(AllureTestCases.class))
-              .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
-              .configurationParameter("allure.results.directory", results.toString())
-              .configurationParameter("llmbench.report.dir", results.resolveSibling(results.getFileName() + "-llmbench").toString())
-              .build());
-    } finally {
-      Allure.setLifecycle(previous);
-    }
-    try (Stream<Path> files = Files.list(results)) {
-      testResults = new ArrayList<>();
-      for (Path p : files.filter(p -> p.toString().endsWith("-result.json")).toList()) testResults.add(JSON.readTree(p.toFile()));
-    }
+    testResults = BenchKit.runWithAllure(AllureTestCases.class, results);
   }
 
   static JsonNode result(String name) {
