@@ -223,6 +223,11 @@ public final class NettyStreamTransport implements StreamTransport {
     return new Route(scheme, uri.getHost(), ProxyRoute.port(uri), options.proxies().proxyFor(uri));
   }
 
+  /** Whether the server at {@code uri} was seen closing connections right after its responses, so none is pooled. */
+  public boolean closesAfterEachResponse(URI uri) {
+    return closesAfterResponse.contains(route(uri));
+  }
+
   @Override
   public void cancelAll() {
     watchdog.forEach(w -> ((Exchange) w).abort(
@@ -353,6 +358,7 @@ public final class NettyStreamTransport implements StreamTransport {
         pool = from;
       }
       ch.attr(USED).set(Boolean.TRUE);
+      ch.attr(RELEASED_AT).set(null); // a close from now on is this exchange's, not the server's after a response
       ch.attr(EXCHANGE).set(this);
       ProxyHandler tunnel = ch.pipeline().get(ProxyHandler.class);
       SslHandler tls = ch.pipeline().get(SslHandler.class);

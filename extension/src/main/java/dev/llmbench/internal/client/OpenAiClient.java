@@ -220,6 +220,14 @@ public final class OpenAiClient implements AutoCloseable {
     if (streams != null) streams.cancelAll();
   }
 
+  /**
+   * Whether the server closes the connection after each response although it answers keep-alive (llama-server
+   * does after streams): its requests then go on new connections, and their TTFT includes the connect.
+   */
+  public synchronized boolean serverClosesAfterEachResponse() {
+    return streams != null && streams.closesAfterEachResponse(options.baseUrl());
+  }
+
   /** Generation requests sent and not yet finished. */
   public synchronized int inFlight() {
     return streams == null ? 0 : streams.inFlight();

@@ -80,6 +80,10 @@ public final class LevelRunner {
       notes.add(resends + " request(s) went on a new connection because the pooled one given first had closed before a "
           + "byte of them left; none was sent twice to the server (llmbench.resends in the JSON)");
     }
+    if (endpoint.client().serverClosesAfterEachResponse()) {
+      notes.add("the server closes its connection after each response (though it answers keep-alive), so every "
+          + "request went on a new connection with Connection: close; TTFT and latency include the connect");
+    }
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
     ClientLoad load = client.stop(LevelStatistics.window(metrics));
     return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes,

@@ -232,7 +232,7 @@ class StreamTransportTests {
   @Test
   void aServerThatClosesAfterEveryStreamLosesNoRequest() throws Exception {
     try (ScriptedServer server = new ScriptedServer(StreamTransportTests::streamThenClose);
-        StreamTransport transport = new NettyStreamTransport(PATIENT)) {
+        NettyStreamTransport transport = new NettyStreamTransport(PATIENT)) {
       for (int i = 0; i < 20; i++) {
         RequestTrace t = send(transport, server.uri("/"));
         assertThat(t.succeeded()).as("request %d: %s", i, t).isTrue();
@@ -247,6 +247,36 @@ class StreamTransportTests {
       List<ScriptedServer.Received> received = server.received();
       assertThat(received.get(received.size() - 1).headers()).as("once the server was seen closing")
           .containsEntry("connection", "close");
+      assertThat(transport.closesAfterEachResponse(server.uri("/v1/chat/completions"))).isTrue();
+    }
+  }
+
+  /**
+   * Our own close of a reused connection (a request cancelled mid-stream) is not the server closing after
+   * a response: the keep-alive server's connections stay pooled and no request asks Connection: close.
+   */
+  @Test
+  void ourOwnCloseOfAReusedConnectionDoesNotStopPooling() throws Exception {
+    try (ScriptedServer server = new ScriptedServer((r, s, out, i) -> {
+      if (i != 1) return stream(r, s, out, i);
+      headers(out, 200, "text/event-stream", -1);
+      chunk(out, STREAM.split("(?<=\n\n)")[0]);
+      Thread.sleep(3000);
+      return false;
+    }); NettyStreamTransport transport = new NettyStreamTransport(PATIENT)) {
+      assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
+      Thread.sleep(NettyStreamTransport.RELEASE_HOLD.toMillis() * 10);
+      CompletableFuture<RequestTrace> stalled = transport.send(request(server.uri("/")));
+      Thread.sleep(200);
+      transport.cancelAll();
+      assertThat(stalled.join().streamFailure().orElseThrow().cause()).isEqualTo(StreamFailure.Cause.CANCELLED);
+      for (int i = 0; i < 5; i++) {
+        assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
+        Thread.sleep(NettyStreamTransport.RELEASE_HOLD.toMillis() * 10);
+      }
+      assertThat(server.received()).extracting(r -> r.headers().get("connection")).doesNotContain("close");
+      assertThat(server.connections()).as("the first, and one after the cancelled").isEqualTo(2);
+      assertThat(transport.closesAfterEachResponse(server.uri("/"))).isFalse();
     }
   }
 

@@ -52,6 +52,8 @@ class LlamaServerBenchmarkTest {
     @ConcurrencySweep({1, 2, 4})
     void requestsRunTogether(SweepLevelResult level, EarlierLevels earlier) {
       assertThat(level).hasNoErrors().hasServerTokenCountsMatching().hasDecodeRateMatchingServer();
+      // llama-server answers keep-alive, then closes the connection after each stream: the level says so.
+      assertThat(level.warnings()).anyMatch(w -> w.startsWith("the server closes its connection after each response"));
       // No request waits for another's generation. Its prompt is prefilled with the others that arrived
       // together: each level's prompts are its own (no prefix-cache reuse), and on one CPU thread that
       // prefill grows with C (about 60 ms a prompt here), so the line is a whole generation, not half.
