@@ -77,9 +77,12 @@ final class RunFolder {
     long end = start + Math.round(r.path("e2e_ms").asDouble() * MS);
     List<Long> chunks = new ArrayList<>();
     r.path("chunk_arrivals_ms").forEach(a -> chunks.add(start + Math.round(a.asDouble() * MS)));
-    long firstContent = r.path("ttfo_ms").isNumber() ? start + Math.round(r.path("ttfo_ms").asDouble() * MS) : Long.MIN_VALUE;
+    // No ttfo_ms at all: a record from before TTFO was written, all content. A null one: no content token came.
+    long firstContent = r.path("ttfo_ms").isNumber() ? start + Math.round(r.path("ttfo_ms").asDouble() * MS)
+        : r.has("ttfo_ms") ? Long.MAX_VALUE : Long.MIN_VALUE;
     if (chunks.isEmpty() && r.path("ttft_ms").isNumber()) {
-      chunks.addAll(spread(start + Math.round(r.path("ttft_ms").asDouble() * MS), firstContent, end, r.path("token_chunks").asInt(1)));
+      chunks.addAll(spread(start + Math.round(r.path("ttft_ms").asDouble() * MS), firstContent, end,
+          r.path("token_chunks").asInt(1), r.path("reasoning_tokens").asInt(0)));
     }
     boolean usage = TokenSource.SERVER_USAGE.name().equals(r.path("token_source").asText());
     String error = r.path("error").isTextual() ? r.path("error").asText() : null;
@@ -91,22 +94,30 @@ final class RunFolder {
 
   /**
    * Chunk arrivals for a record written without {@code llmbench.report.chunk-timings}: the first at its TTFT,
-   * the first content one at its TTFO, the rest evenly to its end. TTFT, TTFO, TPOT and E2E read back exactly;
-   * each inter-token latency reads back as the request's mean gap.
+   * the first content one at its TTFO, the last at its end; {@code reasoning} chunks (at least one, at most
+   * all but one) evenly before the TTFO, the content ones evenly after. TTFT, TTFO, TPOT and E2E read back
+   * exactly; the gaps within the reasoning and within the content read back as their means.
+   *
+   * @param firstContent the TTFO's instant; {@code Long.MIN_VALUE} when every chunk is content,
+   *                     {@code Long.MAX_VALUE} when none is
    */
-  static List<Long> spread(long first, long firstContent, long end, int count) {
-    List<Long> at = new ArrayList<>(Math.max(1, count));
+  static List<Long> spread(long first, long firstContent, long end, int count, int reasoning) {
     int n = Math.max(1, count);
-    boolean snapped = firstContent <= first;
-    for (int i = 0; i < n; i++) {
-      long t = n == 1 ? first : first + Math.round((double) (end - first) * i / (n - 1));
-      if (!snapped && t >= firstContent) {
-        t = firstContent;
-        snapped = true;
-      }
-      at.add(t);
+    List<Long> at = new ArrayList<>(n);
+    if (n == 1 || firstContent <= first || firstContent > end) {
+      even(at, first, end, n);
+      return at;
     }
+    long hint = reasoning > 0 ? reasoning : Math.round((double) (firstContent - first) / (end - first) * (n - 1));
+    int k = (int) Math.max(1, Math.min(n - 1, hint));
+    for (int i = 0; i < k; i++) at.add(first + Math.round((double) (firstContent - first) * i / k));
+    even(at, firstContent, end, n - k);
     return at;
+  }
+
+  /** {@code n} instants from {@code from} to {@code to}, evenly; one is at {@code from}. */
+  private static void even(List<Long> at, long from, long to, int n) {
+    for (int i = 0; i < n; i++) at.add(n == 1 ? from : from + Math.round((double) (to - from) * i / (n - 1)));
   }
 
   private static StopReason stopReason(String name) {

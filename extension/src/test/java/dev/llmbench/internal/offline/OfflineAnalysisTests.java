@@ -158,8 +158,12 @@ class OfflineAnalysisTests {
   /** Without per-chunk times a record keeps its first token, first content token and end; the gaps even out. */
   @Test
   void aRecordWithoutChunkTimesKeepsItsFirstTokensAndEnd() {
-    assertThat(RunFolder.spread(10, 35, 70, 4)).containsExactly(10L, 30L, 35L, 70L);
-    assertThat(RunFolder.spread(10, Long.MIN_VALUE, 70, 1)).containsExactly(10L);
+    assertThat(RunFolder.spread(10, Long.MIN_VALUE, 70, 4, 0)).as("all content").containsExactly(10L, 30L, 50L, 70L);
+    assertThat(RunFolder.spread(10, 35, 70, 4, 1)).as("one reasoning chunk").containsExactly(10L, 35L, 53L, 70L);
+    assertThat(RunFolder.spread(10, 40, 70, 5, 2)).as("two reasoning chunks").containsExactly(10L, 25L, 40L, 55L, 70L);
+    assertThat(RunFolder.spread(10, 40, 70, 4, 0)).as("reasoning told by time").containsExactly(10L, 25L, 40L, 70L);
+    assertThat(RunFolder.spread(10, Long.MAX_VALUE, 70, 3, 3)).as("no content token").containsExactly(10L, 40L, 70L);
+    assertThat(RunFolder.spread(10, Long.MIN_VALUE, 70, 1, 0)).containsExactly(10L);
   }
 
   /** A sweep LLMBench ran, read back from its folder, reads as it did. */
