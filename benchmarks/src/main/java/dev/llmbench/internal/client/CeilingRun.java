@@ -207,7 +207,7 @@ public final class CeilingRun {
       java.lang.management.ThreadInfo info = THREADS.getThreadInfo(id);
       long cpu = THREADS.getThreadCpuTime(id);
       if (info == null || cpu < 0) continue;
-      byGroup.merge(info.getThreadName().replaceAll("[-#]?\\d+$", "").replaceAll("-\\d+-", "-N-"), cpu, Long::sum);
+      byGroup.merge(info.getThreadName().replaceAll("(?:[-#]?\\d+)+$", "").replaceAll("-\\d+-", "-N-"), cpu, Long::sum);
     }
     return byGroup;
   }

@@ -109,8 +109,12 @@ public final class NettyStreamTransport implements StreamTransport {
     }
   }
 
-  /** The event loops' names start so: whoever weighs the client's own CPU counts them. */
-  public static final String IO_THREAD_PREFIX = "llmbench-io-";
+  /** Every transport's event loops are named {@code llmbench-io-<transport>-<loop>}. */
+  private static final String IO_THREAD_PREFIX = "llmbench-io-";
+  private static final AtomicInteger TRANSPORTS = new AtomicInteger();
+
+  /** This transport's event loops' names start so: whoever weighs its CPU counts them and no other's. */
+  private final String ioThreadPrefix = IO_THREAD_PREFIX + TRANSPORTS.incrementAndGet() + "-";
 
   /**
    * @param threads event loops that read every stream in flight
@@ -120,7 +124,7 @@ public final class NettyStreamTransport implements StreamTransport {
     this.timeouts = timeouts;
     AtomicInteger n = new AtomicInteger();
     this.group = new NioEventLoopGroup(threads, r -> {
-      Thread t = new Thread(r, IO_THREAD_PREFIX + n.incrementAndGet());
+      Thread t = new Thread(r, ioThreadPrefix + n.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
@@ -221,6 +225,11 @@ public final class NettyStreamTransport implements StreamTransport {
   private Route route(URI uri) {
     String scheme = uri.getScheme().toLowerCase(java.util.Locale.ROOT);
     return new Route(scheme, uri.getHost(), ProxyRoute.port(uri), options.proxies().proxyFor(uri));
+  }
+
+  /** The start of this transport's event loops' thread names. */
+  public String ioThreadPrefix() {
+    return ioThreadPrefix;
   }
 
   /** Whether the server at {@code uri} was seen closing connections right after its responses, so none is pooled. */

@@ -228,6 +228,11 @@ public final class OpenAiClient implements AutoCloseable {
     return streams != null && streams.closesAfterEachResponse(options.baseUrl());
   }
 
+  /** The start of the thread names of the event loops that read this client's streams. */
+  public String ioThreadPrefix() {
+    return streams().ioThreadPrefix();
+  }
+
   /** Generation requests sent and not yet finished. */
   public synchronized int inFlight() {
     return streams == null ? 0 : streams.inFlight();

@@ -1,7 +1,6 @@
 package dev.llmbench.internal.core;
 
 import dev.llmbench.ClientLoad;
-import dev.llmbench.internal.client.NettyStreamTransport;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.load.LoadRunner;
 import java.lang.management.ManagementFactory;
@@ -36,20 +35,24 @@ final class ClientMonitor implements LoadRunner.Observer {
   private final LongAdder machineSamples = new LongAdder();
   private final AtomicLongArray lag = new AtomicLongArray(BUCKETS);
   private final long processCpuStart = processCpu();
-  private final Map<Long, Long> ioCpuStart = ioThreadsCpu();
+  private final String ioThreads;
+  private final Map<Long, Long> ioCpuStart;
   private final long wallStart = System.nanoTime();
   private final Thread probe;
   private volatile boolean stopped;
   private volatile long lagMax;
 
-  private ClientMonitor() {
+  private ClientMonitor(String ioThreads) {
+    this.ioThreads = ioThreads;
+    this.ioCpuStart = ioThreadsCpu();
     probe = new Thread(this::probe, "llmbench-lag-probe");
     probe.setDaemon(true);
     probe.start();
   }
 
-  static ClientMonitor start() {
-    return new ClientMonitor();
+  /** @param ioThreads the start of the names of the threads that read this client's streams */
+  static ClientMonitor start(String ioThreads) {
+    return new ClientMonitor(ioThreads);
   }
 
   private void probe() {
@@ -130,11 +133,11 @@ final class ClientMonitor implements LoadRunner.Observer {
   }
 
   /** CPU time of each of the client's I/O threads now, by thread id; a thread started later began at 0. */
-  private static Map<Long, Long> ioThreadsCpu() {
+  private Map<Long, Long> ioThreadsCpu() {
     Map<Long, Long> cpu = new HashMap<>();
     if (!THREADS.isThreadCpuTimeSupported() || !THREADS.isThreadCpuTimeEnabled()) return cpu;
     for (ThreadInfo t : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
-      if (t == null || !t.getThreadName().startsWith(NettyStreamTransport.IO_THREAD_PREFIX)) continue;
+      if (t == null || !t.getThreadName().startsWith(ioThreads)) continue;
       long nanos = THREADS.getThreadCpuTime(t.getThreadId());
       if (nanos >= 0) cpu.put(t.getThreadId(), nanos);
     }

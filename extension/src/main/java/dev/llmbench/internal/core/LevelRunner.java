@@ -50,7 +50,7 @@ public final class LevelRunner {
     Optional<WarmupReport> warmup = WarmupRun.run(plan, maxTokens -> new LoadRunner(sender(endpoint, info, plan, maxTokens),
         endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE), listener);
     Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
-    ClientMonitor client = ClientMonitor.start();
+    ClientMonitor client = ClientMonitor.start(endpoint.client().ioThreadPrefix());
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
         LoadRunner.Observer.both(progress, client));
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
