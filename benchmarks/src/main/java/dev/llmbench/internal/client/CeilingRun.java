@@ -232,16 +232,23 @@ public final class CeilingRun {
       transport.cancelAll();
       int tokens = 0;
       int finishedEarly = 0;
+      List<Long> firstTokens = new ArrayList<>();
       for (CompletableFuture<RequestTrace> f : open) {
         RequestTrace t = f.join();
         tokens += t.tokenChunks();
+        if (t.tokenChunks() > 0) firstTokens.add(t.ttftNanos());
         if (t.streamFailure().map(x -> x.cause() != StreamFailure.Cause.CANCELLED).orElse(true)) finishedEarly++;
       }
+      long[] ttft = firstTokens.stream().mapToLong(Long::longValue).sorted().toArray();
       out.put("client", "llmbench-" + transportName);
       out.put("concurrency", concurrency);
       out.put("in_flight_at_measure", inFlight);
       out.put("not_cancelled", finishedEarly);
       out.put("mean_tokens_per_stream", concurrency == 0 ? 0 : tokens / concurrency);
+      // All sent at once on new connections: the first token of each, with every other stream opening too.
+      out.put("streams_with_a_token", ttft.length);
+      out.put("p50_ttft_ms", ttft.length == 0 ? null : round(percentile(ttft, 50) / 1e6, 3));
+      out.put("p99_ttft_ms", ttft.length == 0 ? null : round(percentile(ttft, 99) / 1e6, 3));
       out.put("heap_kb_per_stream", round((heap1 - heap0) / 1024.0 / Math.max(1, inFlight), 1));
       out.put("rss_kb_per_stream", round((rss1 - rss0) / 1024.0 / Math.max(1, inFlight), 1));
       out.put("threads_idle", threads0);
