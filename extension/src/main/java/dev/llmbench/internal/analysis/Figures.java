@@ -7,6 +7,7 @@ import dev.llmbench.ServerMetrics;
 import dev.llmbench.SweepLevelResult;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.BiFunction;
 
 /** The per-level figures findings read, with the server's own gauges under each engine's names. */
 final class Figures {
@@ -60,20 +61,20 @@ final class Figures {
   }
 
   static Optional<Double> gauge(SweepLevelResult l, String... names) {
-    Optional<ServerMetrics> m = l.serverMetrics();
-    if (m.isEmpty()) return Optional.empty();
-    for (String n : names) {
-      Optional<Double> v = m.get().gaugePeak(n);
-      if (v.isPresent()) return v;
-    }
-    return Optional.empty();
+    return firstOf(l, ServerMetrics::gaugePeak, names);
   }
 
   static Optional<Double> counter(SweepLevelResult l, String... names) {
+    return firstOf(l, ServerMetrics::counter, names);
+  }
+
+  /** The value under the first of the engines' names the server reported. */
+  private static Optional<Double> firstOf(SweepLevelResult l, BiFunction<ServerMetrics, String, Optional<Double>> read,
+      String[] names) {
     Optional<ServerMetrics> m = l.serverMetrics();
     if (m.isEmpty()) return Optional.empty();
     for (String n : names) {
-      Optional<Double> v = m.get().counter(n);
+      Optional<Double> v = read.apply(m.get(), n);
       if (v.isPresent()) return v;
     }
     return Optional.empty();
