@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
 
@@ -192,13 +193,7 @@ public final class SettingKeys {
   }
 
   static Integer positiveInt(String text) {
-    try {
-      int v = Integer.parseInt(text);
-      if (v < 1) throw new IllegalArgumentException("it must be a positive whole number");
-      return v;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("it is not a whole number");
-    }
+    return number(text, Integer::valueOf, v -> v >= 1, "it must be a positive whole number", "it is not a whole number");
   }
 
   static Long wholeNumber(String text) {
@@ -210,13 +205,8 @@ public final class SettingKeys {
   }
 
   static Double positiveNumber(String text) {
-    try {
-      double v = Double.parseDouble(text);
-      if (!(v > 0) || Double.isInfinite(v)) throw new IllegalArgumentException("it must be a positive number such as 1.2");
-      return v;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("it is not a number; write e.g. 1.2");
-    }
+    return number(text, Double::valueOf, v -> v > 0 && !v.isInfinite(), "it must be a positive number such as 1.2",
+        "it is not a number; write e.g. 1.2");
   }
 
   static Boolean bool(String text) {
@@ -228,23 +218,25 @@ public final class SettingKeys {
   /** A fraction in [0, 1), or {@code off} (NaN): report regressions without failing. */
   static Double regression(String text) {
     if (text.equalsIgnoreCase("off")) return Double.NaN;
-    try {
-      double v = Double.parseDouble(text);
-      if (!(v >= 0 && v < 1)) throw new IllegalArgumentException("it must be a fraction from 0 up to 1, e.g. 0.1 for 10%, or off");
-      return v;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("write a fraction such as 0.1 for 10%, or off");
-    }
+    return number(text, Double::valueOf, v -> v >= 0 && v < 1,
+        "it must be a fraction from 0 up to 1, e.g. 0.1 for 10%, or off", "write a fraction such as 0.1 for 10%, or off");
   }
 
   static Integer notNegativeInt(String text) {
+    return number(text, Integer::valueOf, v -> v >= 0, "it must be 0 or a positive whole number", "it is not a whole number");
+  }
+
+  /** {@code text} parsed as a number that {@code inRange} accepts, else the complaint that fits. */
+  private static <N extends Number> N number(String text, Function<String, N> parse, Predicate<N> inRange, String outOfRange,
+      String notANumber) {
+    N v;
     try {
-      int v = Integer.parseInt(text);
-      if (v < 0) throw new IllegalArgumentException("it must be 0 or a positive whole number");
-      return v;
+      v = parse.apply(text);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("it is not a whole number");
+      throw new IllegalArgumentException(notANumber);
     }
+    if (!inRange.test(v)) throw new IllegalArgumentException(outOfRange);
+    return v;
   }
 
   static Instant instant(String text) {
