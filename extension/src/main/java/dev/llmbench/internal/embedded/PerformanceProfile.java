@@ -3,9 +3,12 @@ package dev.llmbench.internal.embedded;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apiguardian.api.API;
 
 /**
@@ -44,62 +47,60 @@ public record PerformanceProfile(
     if (stepBase.isNegative() || stepBase.isZero()) throw new IllegalArgumentException("stepBase must be positive");
   }
 
-  private static final Map<String, PerformanceProfile> BUILT_IN = new LinkedHashMap<>();
-
   /** PCIe-bound MLA MoE: ~60 tok/s for one stream, ~800 tok/s at 32 streams (interconnect-bound). */
-  public static final PerformanceProfile MLA_PCIE = register(new PerformanceProfile(
+  public static final PerformanceProfile MLA_PCIE = new PerformanceProfile(
       "mla-pcie", "mla-moe-pcie", micros(16_500), micros(750),
       micros(150), 64, 0, 1,
-      "1T-parameter MLA MoE on 8 PCIe GPUs: ~60 tok/s single stream, ~800 tok/s at C=32"));
+      "1T-parameter MLA MoE on 8 PCIe GPUs: ~60 tok/s single stream, ~800 tok/s at C=32");
 
   /** GQA dense model on NVLink: scales to several thousand tok/s. */
-  public static final PerformanceProfile GQA_DENSE = register(new PerformanceProfile(
+  public static final PerformanceProfile GQA_DENSE = new PerformanceProfile(
       "gqa-dense", "gqa-dense-70b", Duration.ofMillis(10), micros(120),
       micros(40), 256, 0, 1,
-      "GQA dense model: ~100 tok/s single stream, ~2,300 tok/s at C=32, ~3,600 at C=64"));
+      "GQA dense model: ~100 tok/s single stream, ~2,300 tok/s at C=32, ~3,600 at C=64");
 
   /** A reasoning model: 32 reasoning tokens before every answer. */
-  public static final PerformanceProfile REASONING = register(new PerformanceProfile(
+  public static final PerformanceProfile REASONING = new PerformanceProfile(
       "reasoning", "reasoner-8b", Duration.ofMillis(10), micros(200),
       micros(40), 128, 32, 1,
-      "reasoning model: 32 reasoning tokens, then content, ~100 tok/s single stream"));
+      "reasoning model: 32 reasoning tokens, then content, ~100 tok/s single stream");
 
   /** Exactly 20 ms per token whatever the batch, no prefill cost: for checking measurements. */
-  public static final PerformanceProfile FIXED_20MS = register(new PerformanceProfile(
+  public static final PerformanceProfile FIXED_20MS = new PerformanceProfile(
       "fixed-20ms", "fixed-20ms", Duration.ofMillis(20), Duration.ZERO, Duration.ZERO, 1024, 0, 1,
-      "fixed 20 ms per decode step at any batch size, no prefill cost"));
+      "fixed 20 ms per decode step at any batch size, no prefill cost");
 
   /** Three tokens in each chunk, as speculative decoding streams them. */
-  public static final PerformanceProfile SPECULATIVE = register(new PerformanceProfile(
+  public static final PerformanceProfile SPECULATIVE = new PerformanceProfile(
       "speculative", "spec-decode-8b", Duration.ofMillis(15), micros(200),
       micros(40), 128, 0, 3,
-      "speculative decoding: 3 tokens per chunk, ~200 tok/s single stream"));
+      "speculative decoding: 3 tokens per chunk, ~200 tok/s single stream");
 
   /** One sequence at a time, like llama-server with one slot: every other request waits in the queue. */
-  public static final PerformanceProfile SINGLE_SLOT = register(new PerformanceProfile(
+  public static final PerformanceProfile SINGLE_SLOT = new PerformanceProfile(
       "single-slot", "single-slot-cpu", Duration.ofMillis(5), Duration.ZERO, micros(100), 1, 0, 1,
-      "one slot, 5 ms per token: requests queue, as on llama-server -np 1"));
+      "one slot, 5 ms per token: requests queue, as on llama-server -np 1");
 
   /** 1 ms steps: fast enough for tests of the extension itself. */
-  public static final PerformanceProfile INSTANT = register(new PerformanceProfile(
+  public static final PerformanceProfile INSTANT = new PerformanceProfile(
       "instant", "instant", Duration.ofMillis(1), Duration.ZERO, Duration.ZERO, 1024, 0, 1,
-      "1 ms per decode step, for fast tests"));
+      "1 ms per decode step, for fast tests");
 
   private static Duration micros(long micros) {
     return Duration.ofNanos(micros * 1_000);
   }
 
-  private static PerformanceProfile register(PerformanceProfile profile) {
-    BUILT_IN.put(profile.name(), profile);
-    return profile;
-  }
+  /** By name, in the order above (the order error messages list them in); never changed after start. */
+  private static final Map<String, PerformanceProfile> BUILT_IN = Collections.unmodifiableMap(
+      Stream.of(MLA_PCIE, GQA_DENSE, REASONING, FIXED_20MS, SPECULATIVE, SINGLE_SLOT, INSTANT)
+          .collect(Collectors.toMap(PerformanceProfile::name, p -> p, (a, b) -> a, LinkedHashMap::new)));
 
   public static Optional<PerformanceProfile> named(String name) {
     return Optional.ofNullable(BUILT_IN.get(name));
   }
 
   public static Map<String, PerformanceProfile> builtIn() {
-    return Map.copyOf(BUILT_IN);
+    return BUILT_IN;
   }
 
   /** How long one decode step takes with {@code batch} running sequences and {@code admittedPromptTokens} to prefill. */

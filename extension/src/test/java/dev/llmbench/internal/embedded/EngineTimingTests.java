@@ -4,6 +4,7 @@ import static dev.llmbench.internal.embedded.Wire.CHAT;
 import static dev.llmbench.internal.embedded.Wire.chatBody;
 import static dev.llmbench.internal.embedded.Wire.post;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -41,6 +42,15 @@ class EngineTimingTests {
   }
 
   /** vLLM's default capture sizes, built as in vllm/config/vllm.py for max_cudagraph_capture_size 512. */
+  @Test
+  void builtInProfilesAreListedInTheirDeclaredOrderAndCannotBeChanged() {
+    assertThat(PerformanceProfile.builtIn().keySet())
+        .containsExactly("mla-pcie", "gqa-dense", "reasoning", "fixed-20ms", "speculative", "single-slot", "instant");
+    assertThat(PerformanceProfile.named("instant")).contains(PerformanceProfile.INSTANT);
+    assertThatThrownBy(() -> PerformanceProfile.builtIn().clear())
+        .isInstanceOf(UnsupportedOperationException.class);
+  }
+
   @Test
   void bucketsAreVllmsDefaultCaptureSizes() {
     TreeSet<Integer> sizes = new TreeSet<>(List.of(1, 2, 4));
