@@ -93,7 +93,9 @@ public record PerformanceProfile(
   /** By name, in the order above (the order error messages list them in); never changed after start. */
   private static final Map<String, PerformanceProfile> BUILT_IN = Collections.unmodifiableMap(
       Stream.of(MLA_PCIE, GQA_DENSE, REASONING, FIXED_20MS, SPECULATIVE, SINGLE_SLOT, INSTANT)
-          .collect(Collectors.toMap(PerformanceProfile::name, p -> p, (a, b) -> a, LinkedHashMap::new)));
+          .collect(Collectors.toMap(PerformanceProfile::name, p -> p, (a, b) -> {
+            throw new IllegalStateException("two built-in profiles are named " + a.name());
+          }, LinkedHashMap::new)));
 
   public static Optional<PerformanceProfile> named(String name) {
     return Optional.ofNullable(BUILT_IN.get(name));
