@@ -9,6 +9,7 @@ import dev.llmbench.internal.format.Excerpt;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Reads an OpenAI-style response body as its bytes arrive: an event stream (chat or completions chunks,
@@ -17,6 +18,13 @@ import java.nio.charset.StandardCharsets;
  * per event; its tokens drive a small state machine that keeps only what {@link StreamRecorder} needs.
  * Jackson rejects bytes that are not UTF-8 (overlong forms and surrogates included), which becomes
  * {@link StreamFailure.Cause#INVALID_UTF8}, never a U+FFFD in the text.
+ *
+ * <p>Token chunks of one stream differ only in their text: a server writes the same envelope (id, created,
+ * model, index, ...) around each. Once Jackson has read a plain chunk (one non-empty content or reasoning
+ * string and nothing else that counts), its bytes before and after that string become a template; a later
+ * event whose data is the same head, a string of ASCII with no control byte, quote or backslash, and the same
+ * tail must tokenize exactly as that chunk did but for the string, so it is taken without Jackson. Anything
+ * else goes through Jackson, whose reading stands.
  *
  * <p>Not thread-safe: one per stream, fed by one thread at a time.
  */
@@ -33,6 +41,9 @@ final class ChatStreamParser implements SseFramer.Sink {
   private static final int UNDECIDED = 0;
   private static final int JSON_DATA = 1;
   private static final int RAW_DATA = 2;
+  /** The data so far is the template's head, a simple string, and its tail: not yet shown to Jackson. */
+  private static final int SHORTCUT = 3;
+  private static final int SHORTCUT_MAX = 1 << 16;
 
   // Containers whose content matters; anything else is skipped by depth.
   private static final byte TOP = 1;
@@ -79,6 +90,27 @@ final class ChatStreamParser implements SseFramer.Sink {
   private int cachedTokens;
   private boolean objectIsError;
   private String errorMessage;
+  private boolean otherFields;
+
+  // The template for the shortcut, and what is needed to make one from the event in progress.
+  private final boolean shortcut;
+  private byte[] head;
+  private byte[] tail;
+  private int templateKind;
+  private char[] pending = new char[64];
+  private int pendingLength;
+  private long fed;
+  private int eventSlices;
+  /** The event's data while it is all in one slice: the caller's buffer is reused once feed returns. */
+  private byte[] eventCopy = new byte[256];
+  private int eventLength;
+  private int eventJsonFrom;
+  private long eventFedStart;
+  private int textStrings;
+  private int textIndex = -1;
+  private int textLength;
+  private int textKind;
+  private int shortcutEvents;
 
   private StreamFailure failure;
   private long bodyBytes;
@@ -86,8 +118,9 @@ final class ChatStreamParser implements SseFramer.Sink {
   private int lastFrom;
   private int lastTo;
 
-  private ChatStreamParser(StreamRecorder recorder, boolean eventStream, String contentType) {
+  private ChatStreamParser(StreamRecorder recorder, boolean eventStream, String contentType, boolean shortcut) {
     this.recorder = recorder;
+    this.shortcut = shortcut && eventStream;
     this.contentType = contentType;
     this.framer = eventStream ? new SseFramer(this) : null;
     try {
@@ -101,12 +134,17 @@ final class ChatStreamParser implements SseFramer.Sink {
 
   /** For a {@code text/event-stream} body. */
   static ChatStreamParser eventStream(StreamRecorder recorder) {
-    return new ChatStreamParser(recorder, true, "text/event-stream");
+    return new ChatStreamParser(recorder, true, "text/event-stream", true);
+  }
+
+  /** For a {@code text/event-stream} body, every event read by Jackson: the reference the shortcut is tested against. */
+  static ChatStreamParser eventStreamWithoutShortcut(StreamRecorder recorder) {
+    return new ChatStreamParser(recorder, true, "text/event-stream", false);
   }
 
   /** For a whole JSON body ({@code stream: false}, or a server that ignored it) sent as {@code contentType}. */
   static ChatStreamParser jsonBody(StreamRecorder recorder, String contentType) {
-    return new ChatStreamParser(recorder, false, contentType);
+    return new ChatStreamParser(recorder, false, contentType, false);
   }
 
   /** The failure found so far, or null; once set, further input is ignored. */
@@ -157,6 +195,11 @@ final class ChatStreamParser implements SseFramer.Sink {
     return true;
   }
 
+  /** Events read by the shortcut, without Jackson. */
+  int shortcutEvents() {
+    return shortcutEvents;
+  }
+
   long bytes() {
     return framer != null ? framer.bytes() : bodyBytes;
   }
@@ -175,7 +218,7 @@ final class ChatStreamParser implements SseFramer.Sink {
             commit(nowNanos);
           }
         } else if (framer.eventHasData()) {
-          boolean complete = mode == JSON_DATA ? rootClosed : mode == RAW_DATA && isDone();
+          boolean complete = mode == JSON_DATA ? rootClosed : mode == SHORTCUT || mode == RAW_DATA && isDone();
           if (complete) {
             dispatch(nowNanos);
           } else {
@@ -214,7 +257,11 @@ final class ChatStreamParser implements SseFramer.Sink {
     if (firstDataLine) {
       firstDataLine = false;
       startEvent();
-    } else if (mode == JSON_DATA) {
+      return;
+    }
+    eventSlices = 2;
+    if (mode == SHORTCUT) replay();
+    if (mode == JSON_DATA) {
       feedJson(LINE_BREAK, 0, 1);
     } else if (mode == RAW_DATA) {
       appendRaw(LINE_BREAK, 0, 1);
@@ -226,10 +273,17 @@ final class ChatStreamParser implements SseFramer.Sink {
     lastInput = bytes;
     lastFrom = from;
     lastTo = to;
+    if (eventSlices++ == 0 && shortcut) {
+      if (head != null && failure == null && matchesTemplate(bytes, from, to)) return;
+      keepSlice(bytes, from, to);
+    }
+    if (mode == SHORTCUT) replay();
     if (mode == UNDECIDED) {
       while (from < to && (bytes[from] == ' ' || bytes[from] == '\t')) from++;
       if (from == to) return;
       mode = bytes[from] == '[' ? RAW_DATA : JSON_DATA;
+      eventJsonFrom = from - lastFrom;
+      eventFedStart = fed;
     }
     if (mode == JSON_DATA) {
       feedJson(bytes, from, to);
@@ -250,6 +304,8 @@ final class ChatStreamParser implements SseFramer.Sink {
       recorder.markDone();
     } else if (mode == JSON_DATA) {
       commit(arrivalNanos);
+    } else if (mode == SHORTCUT) {
+      commitShortcut(arrivalNanos);
     }
     // An event whose data is blank is no message: skipped, as a keep-alive.
     mode = UNDECIDED;
@@ -272,12 +328,17 @@ final class ChatStreamParser implements SseFramer.Sink {
     usage = false;
     objectIsError = false;
     errorMessage = null;
+    otherFields = false;
+    eventSlices = 0;
+    textStrings = 0;
+    textIndex = -1;
     recorder.markEvent();
   }
 
   private void commit(long arrivalNanos) throws IOException {
-    // A root scalar ends only at a delimiter: one blank makes "42" a token, to be refused as such.
-    if (!rootClosed && depth == 0) feedJson(LINE_BREAK, 0, 1);
+    // A root scalar ends only at a delimiter: one blank makes "42" (or the "1" of "{} 1") a token, to be
+    // refused as such in this event, not found at the start of the next.
+    if (depth == 0) feedJson(LINE_BREAK, 0, 1);
     if (failure != null) return;
     if (!rootClosed) {
       recorder.dropEventText();
@@ -297,6 +358,101 @@ final class ChatStreamParser implements SseFramer.Sink {
     } else if (objectIsError) {
       recorder.serverError("(no message)");
     }
+    if (shortcut) learnTemplate();
+  }
+
+  // ---- the shortcut ----
+
+  private boolean matchesTemplate(byte[] bytes, int from, int to) {
+    int textFrom = from + head.length;
+    int length = to - tail.length - textFrom;
+    if (length < 0 || length > SHORTCUT_MAX
+        || !Arrays.equals(bytes, from, textFrom, head, 0, head.length)
+        || !Arrays.equals(bytes, to - tail.length, to, tail, 0, tail.length)) {
+      return false;
+    }
+    if (length > pending.length) pending = new char[Math.max(length, pending.length * 2)];
+    for (int i = 0; i < length; i++) {
+      // ASCII with no control byte, quote or backslash: a JSON string body that reads as itself.
+      byte b = bytes[textFrom + i];
+      if (b < 0x20 || b == '"' || b == '\\') return false;
+      pending[i] = (char) b;
+    }
+    pendingLength = length;
+    mode = SHORTCUT;
+    return true;
+  }
+
+  private void commitShortcut(long arrivalNanos) {
+    shortcutEvents++;
+    recorder.event();
+    int length = pendingLength;
+    if (length == 0) {
+      recorder.choice(arrivalNanos, 0);
+      recorder.chars(0, 0);
+    } else if (templateKind == RequestTrace.CONTENT) {
+      recorder.appendContent(pending, 0, length);
+      recorder.choice(arrivalNanos, templateKind);
+      recorder.chars(length, 0);
+    } else {
+      recorder.appendReasoning(pending, 0, length);
+      recorder.choice(arrivalNanos, templateKind);
+      recorder.chars(0, length);
+    }
+  }
+
+  /** The event turned out longer than the template (a second line, or more bytes): Jackson reads it all. */
+  private void replay() throws IOException {
+    mode = JSON_DATA;
+    eventJsonFrom = -1;
+    byte[] text = new byte[pendingLength];
+    for (int i = 0; i < pendingLength; i++) text[i] = (byte) pending[i];
+    feedJson(head, 0, head.length);
+    feedJson(text, 0, text.length);
+    feedJson(tail, 0, tail.length);
+  }
+
+  /** After Jackson read a whole event: if it was a plain chunk that came in one slice, keep its envelope. */
+  private void learnTemplate() {
+    if (textStrings != 1 || textIndex < 0 || eventSlices != 1 || !choice
+        || finishReason != null || usage || errorMessage != null || objectIsError || otherFields) {
+      return;
+    }
+    int at = eventJsonFrom + textIndex;
+    int end = at + textLength;
+    if (at <= 0 || end >= eventLength || eventCopy[at - 1] != '"' || eventCopy[end] != '"') return;
+    head = Arrays.copyOfRange(eventCopy, 0, at);
+    tail = Arrays.copyOfRange(eventCopy, end, eventLength);
+    templateKind = textKind;
+  }
+
+  private void keepSlice(byte[] bytes, int from, int to) {
+    int length = to - from;
+    if (length > SHORTCUT_MAX) {
+      eventSlices = 2; // too long to keep: never a template
+      return;
+    }
+    if (length > eventCopy.length) eventCopy = new byte[Math.max(length, eventCopy.length * 2)];
+    System.arraycopy(bytes, from, eventCopy, 0, length);
+    eventLength = length;
+  }
+
+  /** Where the current string's text starts in the event's slice, if its bytes are exactly its text. */
+  private void noteText(int kind) throws IOException {
+    if (++textStrings != 1 || !shortcut || eventSlices != 1 || eventJsonFrom < 0) return;
+    int length = json.getTextLength();
+    long offset = json.currentTokenLocation().getByteOffset() - eventFedStart;
+    if (offset < 0 || eventJsonFrom + offset + length > eventLength) return;
+    int at = eventJsonFrom + (int) offset;
+    char[] chars = json.getTextCharacters();
+    int charsFrom = json.getTextOffset();
+    for (int i = 0; i < length; i++) {
+      byte b = eventCopy[at + i];
+      if (b != chars[charsFrom + i] || b < 0x20 || b == '"' || b == '\\') return;
+    }
+    textIndex = (int) offset;
+    textLength = length;
+    textKind = kind;
   }
 
   private boolean isDone() {
@@ -338,6 +494,7 @@ final class ChatStreamParser implements SseFramer.Sink {
 
   private void feedJson(byte[] bytes, int from, int to) throws IOException {
     feeder.feedInput(bytes, from, to);
+    fed += to - from;
     drain();
   }
 
@@ -458,6 +615,7 @@ final class ChatStreamParser implements SseFramer.Sink {
         }
       }
       case FUNCTION -> {
+        otherFields = true;
         if (("arguments".equals(field) || "name".equals(field)) && json.getTextLength() > 0) {
           kind |= RequestTrace.CONTENT;
         }
@@ -491,6 +649,7 @@ final class ChatStreamParser implements SseFramer.Sink {
     if (length == 0) return;
     kind |= RequestTrace.CONTENT;
     contentChars += length;
+    noteText(RequestTrace.CONTENT);
     recorder.appendContent(json.getTextCharacters(), json.getTextOffset(), length);
   }
 
@@ -499,6 +658,7 @@ final class ChatStreamParser implements SseFramer.Sink {
     if (length == 0) return;
     kind |= RequestTrace.REASONING;
     reasoningChars += length;
+    noteText(RequestTrace.REASONING);
     recorder.appendReasoning(json.getTextCharacters(), json.getTextOffset(), length);
   }
 
@@ -521,7 +681,10 @@ final class ChatStreamParser implements SseFramer.Sink {
       case PROMPT_DETAILS -> {
         if ("cached_tokens".equals(field)) cachedTokens = count();
       }
-      case TIMINGS -> recorder.timing(field, json.getDoubleValue());
+      case TIMINGS -> {
+        otherFields = true;
+        recorder.timing(field, json.getDoubleValue());
+      }
       default -> { }
     }
   }

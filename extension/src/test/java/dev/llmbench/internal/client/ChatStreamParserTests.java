@@ -282,6 +282,10 @@ class ChatStreamParserTests {
     assertThat(parse("data: \"x\"\n\n").streamFailure().get().message()).startsWith("an event is not a JSON object");
     assertThat(parse("data: [1,2]\n\n").streamFailure().get().message()).startsWith("an event is neither a JSON object nor [DONE]");
     assertThat(parse("data: {} {}\n\n").streamFailure().get().message()).isEqualTo("an event holds more than one JSON value");
+    // A number after the object ends only at a delimiter: the event that holds it fails, not the next one.
+    RequestTrace trailing = parse("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]} 1\n\n" + content("b") + DONE);
+    assertThat(trailing.streamFailure().get().message()).isEqualTo("an event holds more than one JSON value");
+    assertThat(trailing.events()).isZero();
     assertThat(parse("data: {\"choices\":[\n\n").streamFailure().get().message()).isEqualTo("an event ended inside its JSON");
   }
 
