@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Nanoseconds of parsing per SSE event of a fast-sse body (1,000 content chunks, 1,003 JSON events), from
  * bytes in memory to a finished trace: per-request setup included, socket and HTTP framing excluded.
- * {@code readSize} is the size of the reads the body arrives in. {@code okHttpSseTreePerEvent} is the path
+ * {@code readSize} is the size of the reads the body arrives in; {@code shortcut} false reads every event
+ * with Jackson, as before the repeated-envelope shortcut. {@code okHttpSseTreePerEvent} is the path
  * LLMBench used before: okhttp-sse (a String per line and per event) and a Jackson tree per event.
  *
  * <pre>java -jar benchmarks/target/benchmarks.jar ParserBenchmark -prof gc</pre>
@@ -45,6 +46,9 @@ public class ParserBenchmark {
 
   @Param({"EXCERPT"})
   public String capture;
+
+  @Param({"true", "false"})
+  public boolean shortcut;
 
   private byte[] body;
   private TextCapture textCapture;
@@ -68,7 +72,8 @@ public class ParserBenchmark {
     long now = System.nanoTime();
     StreamRecorder recorder = new StreamRecorder(textCapture, now, now, 16);
     recorder.headers(200, now, true);
-    ChatStreamParser parser = ChatStreamParser.eventStream(recorder);
+    ChatStreamParser parser = shortcut ? ChatStreamParser.eventStream(recorder)
+        : ChatStreamParser.eventStreamWithoutShortcut(recorder);
     for (int from = 0; from < body.length; from += readSize) {
       parser.feed(body, from, Math.min(body.length, from + readSize), System.nanoTime());
     }
