@@ -7,9 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.qameta.allure.Allure;
 import io.qameta.allure.AllureLifecycle;
+import io.qameta.allure.AllureResultsWriter;
 import io.qameta.allure.FileSystemResultsWriter;
 import io.qameta.allure.junitplatform.AllureJunitPlatform;
+import io.qameta.allure.model.TestResult;
+import io.qameta.allure.model.TestResultContainer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +41,18 @@ import org.junit.platform.testkit.engine.Events;
  */
 public final class BenchKit {
 
+  /** Allure results that go nowhere. */
+  private static final AllureResultsWriter NO_RESULTS = new AllureResultsWriter() {
+    @Override
+    public void write(TestResult result) {}
+
+    @Override
+    public void write(TestResultContainer container) {}
+
+    @Override
+    public void write(String source, InputStream attachment) {}
+  };
+
   private BenchKit() {}
 
   /** Runs {@code fixture} with configuration parameters given as key, value, key, value, ... */
@@ -51,8 +67,18 @@ public final class BenchKit {
     EngineTestKit.Builder kit = EngineTestKit.engine("junit-jupiter").selectors(selector)
         .configurationParameter("llmbench.report.dir", reports.toString());
     for (int i = 0; i < configuration.length; i += 2) kit = kit.configurationParameter(configuration[i], configuration[i + 1]);
-    return new Run(fixture, kit.execute(), reports);
+    // The fixture runs without Allure's listener, on the thread of the test (or @BeforeAll) that runs it:
+    // with that test's Allure lifecycle it would write into that test's result, or into a fixture as if
+    // it were a test ("Could not update test case ... not found"). It gets one with no test running.
+    AllureLifecycle outer = Allure.getLifecycle();
+    Allure.setLifecycle(new AllureLifecycle(NO_RESULTS));
+    try {
+      return new Run(fixture, kit.execute(), reports);
+    } finally {
+      Allure.setLifecycle(outer);
+    }
   }
+
 
   /**
    * Runs {@code fixture} through the Launcher with Allure's JUnit Platform listener writing to
