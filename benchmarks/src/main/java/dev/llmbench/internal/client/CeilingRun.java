@@ -191,13 +191,16 @@ public final class CeilingRun {
 
   /**
    * Runs the load for {@code --warmup-s} seconds (default 3) at the level's concurrency, at most 64, so
-   * that the timed run measures compiled code, not the JIT compiling it.
+   * that the timed run measures compiled code, not the JIT compiling it; then, above 64, one round with
+   * all C in flight, as the extension's automatic warm-up does before a level (so the timed run starts
+   * with C connections open, as a measured level does).
    */
   private void warmUp(StreamTransport transport, TextCapture capture) throws InterruptedException {
     double seconds = Double.parseDouble(args.getOrDefault("warmup-s", "3"));
     long end = System.nanoTime() + (long) (seconds * 1e9);
     int c = Math.min(concurrency, 64);
     while (System.nanoTime() < end) closedLoop(transport, c, c, capture);
+    if (concurrency > c) closedLoop(transport, concurrency, concurrency, capture);
   }
 
   /** CPU time of live Java threads, summed by name without its trailing number. */
