@@ -45,19 +45,11 @@ final class ChatStreamParser implements SseFramer.Sink {
   private static final int SHORTCUT = 3;
   private static final int SHORTCUT_MAX = 1 << 16;
 
-  // Containers whose content matters; anything else is skipped by depth.
-  private static final byte TOP = 1;
-  private static final byte CHOICES = 2;
-  private static final byte CHOICE = 3;
-  private static final byte DELTA = 4;
-  private static final byte TOOL_CALLS = 5;
-  private static final byte TOOL_CALL = 6;
-  private static final byte FUNCTION = 7;
-  private static final byte USAGE = 8;
-  private static final byte COMPLETION_DETAILS = 9;
-  private static final byte PROMPT_DETAILS = 10;
-  private static final byte TIMINGS = 11;
-  private static final byte ERROR = 12;
+  /** Containers whose content matters; anything else is skipped by depth. */
+  private enum Context {
+    TOP, CHOICES, CHOICE, DELTA, TOOL_CALLS, TOOL_CALL, FUNCTION, USAGE, COMPLETION_DETAILS, PROMPT_DETAILS, TIMINGS, ERROR
+  }
+
   private static final int MAX_DEPTH = 8;
 
   private final StreamRecorder recorder;
@@ -72,7 +64,7 @@ final class ChatStreamParser implements SseFramer.Sink {
   private boolean firstDataLine = true;
   private final byte[] raw = new byte[16];
   private int rawLength;
-  private final byte[] stack = new byte[MAX_DEPTH];
+  private final Context[] stack = new Context[MAX_DEPTH];
   private int depth;
   private int skipDepth;
   private boolean rootClosed;
@@ -383,22 +375,13 @@ final class ChatStreamParser implements SseFramer.Sink {
     return true;
   }
 
+  /** What commit does for the template's chunk, with this event's text. */
   private void commitShortcut(long arrivalNanos) {
     shortcutEvents++;
+    if (pendingLength > 0) text(templateKind, pending, 0, pendingLength);
     recorder.event();
-    int length = pendingLength;
-    if (length == 0) {
-      recorder.choice(arrivalNanos, 0);
-      recorder.chars(0, 0);
-    } else if (templateKind == RequestTrace.CONTENT) {
-      recorder.appendContent(pending, 0, length);
-      recorder.choice(arrivalNanos, templateKind);
-      recorder.chars(length, 0);
-    } else {
-      recorder.appendReasoning(pending, 0, length);
-      recorder.choice(arrivalNanos, templateKind);
-      recorder.chars(0, length);
-    }
+    recorder.choice(arrivalNanos, kind);
+    recorder.chars(contentChars, reasoningChars);
   }
 
   /** The event turned out longer than the template (a second line, or more bytes): Jackson reads it all. */
@@ -522,6 +505,10 @@ final class ChatStreamParser implements SseFramer.Sink {
           : "an event holds more than one JSON value");
       return;
     }
+    if (depth == 0 && token.isScalarValue()) {
+      notAnObject();
+      return;
+    }
     switch (token) {
       case FIELD_NAME -> field = json.currentName();
       case START_OBJECT, START_ARRAY -> open(token == JsonToken.START_OBJECT);
@@ -530,9 +517,7 @@ final class ChatStreamParser implements SseFramer.Sink {
       }
       case VALUE_STRING -> string();
       case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> number();
-      default -> {
-        if (depth == 0) notAnObject();
-      }
+      default -> { }
     }
   }
 
@@ -542,74 +527,70 @@ final class ChatStreamParser implements SseFramer.Sink {
         notAnObject();
         return;
       }
-      push(TOP);
+      push(Context.TOP);
       return;
     }
-    byte child = 0;
-    byte parent = stack[depth - 1];
+    Context child = null;
+    Context parent = stack[depth - 1];
     if (object) {
       switch (parent) {
         case TOP -> child = switch (field) {
-          case "usage" -> USAGE;
-          case "timings" -> TIMINGS;
-          case "error" -> ERROR;
-          default -> 0;
+          case "usage" -> Context.USAGE;
+          case "timings" -> Context.TIMINGS;
+          case "error" -> Context.ERROR;
+          default -> null;
         };
         case CHOICES -> {
           if (choiceElements++ == 0) {
-            child = CHOICE;
+            child = Context.CHOICE;
             choice = true;
           }
         }
-        case CHOICE -> child = "delta".equals(field) || "message".equals(field) ? DELTA : 0;
-        case TOOL_CALLS -> child = TOOL_CALL;
-        case TOOL_CALL -> child = "function".equals(field) ? FUNCTION : 0;
+        case CHOICE -> child = "delta".equals(field) || "message".equals(field) ? Context.DELTA : null;
+        case TOOL_CALLS -> child = Context.TOOL_CALL;
+        case TOOL_CALL -> child = "function".equals(field) ? Context.FUNCTION : null;
         case USAGE -> child = switch (field) {
-          case "completion_tokens_details" -> COMPLETION_DETAILS;
-          case "prompt_tokens_details" -> PROMPT_DETAILS;
-          default -> 0;
+          case "completion_tokens_details" -> Context.COMPLETION_DETAILS;
+          case "prompt_tokens_details" -> Context.PROMPT_DETAILS;
+          default -> null;
         };
-        default -> child = 0;
+        default -> child = null;
       }
-      if (child == USAGE) {
+      if (child == Context.USAGE) {
         usage = true;
         promptTokens = -1;
         completionTokens = -1;
         reasoningTokens = -1;
         cachedTokens = -1;
       }
-    } else if (parent == TOP && "choices".equals(field)) {
-      child = CHOICES;
-    } else if (parent == DELTA && "tool_calls".equals(field)) {
-      child = TOOL_CALLS;
+    } else if (parent == Context.TOP && "choices".equals(field)) {
+      child = Context.CHOICES;
+    } else if (parent == Context.DELTA && "tool_calls".equals(field)) {
+      child = Context.TOOL_CALLS;
     }
-    if (child == 0 || depth == MAX_DEPTH) {
+    if (child == null || depth == MAX_DEPTH) {
       skipDepth = 1;
     } else {
       push(child);
     }
   }
 
-  private void push(byte context) {
+  private void push(Context context) {
     stack[depth++] = context;
   }
 
   private void string() throws IOException {
-    if (depth == 0) {
-      notAnObject();
-      return;
-    }
     switch (stack[depth - 1]) {
       case DELTA -> {
         switch (field) {
-          case "content" -> content();
-          case "reasoning_content", "reasoning" -> reasoning();
+          case "content" -> jsonText(RequestTrace.CONTENT);
+          case "reasoning_content", "reasoning" -> jsonText(RequestTrace.REASONING);
           default -> { }
         }
       }
       case CHOICE -> {
         if ("text".equals(field)) {
-          content();
+          jsonText(RequestTrace.CONTENT);
         } else if ("finish_reason".equals(field)) {
           finishReason = json.getText();
         }
@@ -644,29 +625,26 @@ final class ChatStreamParser implements SseFramer.Sink {
     return true;
   }
 
-  private void content() throws IOException {
+  /** The current string, read as content or reasoning ({@code textKind}); an empty one is no output. */
+  private void jsonText(int textKind) throws IOException {
     int length = json.getTextLength();
     if (length == 0) return;
-    kind |= RequestTrace.CONTENT;
-    contentChars += length;
-    noteText(RequestTrace.CONTENT);
-    recorder.appendContent(json.getTextCharacters(), json.getTextOffset(), length);
+    noteText(textKind);
+    text(textKind, json.getTextCharacters(), json.getTextOffset(), length);
   }
 
-  private void reasoning() throws IOException {
-    int length = json.getTextLength();
-    if (length == 0) return;
-    kind |= RequestTrace.REASONING;
-    reasoningChars += length;
-    noteText(RequestTrace.REASONING);
-    recorder.appendReasoning(json.getTextCharacters(), json.getTextOffset(), length);
+  private void text(int textKind, char[] chars, int offset, int length) {
+    kind |= textKind;
+    if (textKind == RequestTrace.CONTENT) {
+      contentChars += length;
+      recorder.appendContent(chars, offset, length);
+    } else {
+      reasoningChars += length;
+      recorder.appendReasoning(chars, offset, length);
+    }
   }
 
   private void number() throws IOException {
-    if (depth == 0) {
-      notAnObject();
-      return;
-    }
     switch (stack[depth - 1]) {
       case USAGE -> {
         switch (field) {
