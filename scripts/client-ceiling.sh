@@ -13,14 +13,14 @@
 # Debian python3 + python3-aiohttp; run as root on Debian, it installs the last two when they are missing
 # (without starting the system's nginx service). Settings (environment):
 #   PORT=18090  REPEAT=3  TRANSPORTS="netty"  (the extension's; add jdk okhttp to compare)  PY_PARSERS="any"  SKIP_BUILD=
-#   SKIP_PYTHON=  SKIP_MEMORY=  LEVELS="1:20:10000 64:128:10000 1024:2048:1000"  (C:requests:tokens)
+#   SKIP_PYTHON=  SKIP_MEMORY=  LEVELS="1:100:10000 64:128:10000 1024:2048:1000"  (C:requests:tokens)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 port=${PORT:-18090}
 repeat=${REPEAT:-3}
 transports=${TRANSPORTS:-netty}
 parsers=${PY_PARSERS:-any}
-levels=${LEVELS:-1:20:10000 64:128:10000 1024:2048:1000}
+levels=${LEVELS:-1:100:10000 64:128:10000 1024:2048:1000}
 python=/usr/bin/python3
 jar=$root/benchmarks/target/benchmarks.jar
 fast=$root/benchmarks/fast-sse
