@@ -22,9 +22,9 @@ import java.util.Arrays;
  * <p>Token chunks of one stream differ only in their text: a server writes the same envelope (id, created,
  * model, index, ...) around each. Once Jackson has read a plain chunk (one non-empty content or reasoning
  * string and nothing else that counts), its bytes before and after that string become a template; a later
- * event whose data is the same head, a string of ASCII with no control byte, quote or backslash, and the same
- * tail must tokenize exactly as that chunk did but for the string, so it is taken without Jackson. Anything
- * else goes through Jackson, whose reading stands.
+ * event whose data is the same head, a string {@link JsonStringBody} can read, and the same tail must
+ * tokenize exactly as that chunk did but for the string, so it is taken without Jackson. Anything else goes
+ * through Jackson, whose reading stands.
  *
  * <p>Not thread-safe: one per stream, fed by one thread at a time.
  */
@@ -91,6 +91,8 @@ final class ChatStreamParser implements SseFramer.Sink {
   private int templateKind;
   private char[] pending = new char[64];
   private int pendingLength;
+  private byte[] pendingBytes = new byte[64];
+  private int pendingBytesLength;
   private long fed;
   private int eventSlices;
   /** The event's data while it is all in one slice: the caller's buffer is reused once feed returns. */
@@ -100,7 +102,7 @@ final class ChatStreamParser implements SseFramer.Sink {
   private long eventFedStart;
   private int textStrings;
   private int textIndex = -1;
-  private int textLength;
+  private int textBytes;
   private int textKind;
   private int shortcutEvents;
 
@@ -363,16 +365,20 @@ final class ChatStreamParser implements SseFramer.Sink {
         || !Arrays.equals(bytes, to - tail.length, to, tail, 0, tail.length)) {
       return false;
     }
-    if (length > pending.length) pending = new char[Math.max(length, pending.length * 2)];
-    for (int i = 0; i < length; i++) {
-      // ASCII with no control byte, quote or backslash: a JSON string body that reads as itself.
-      byte b = bytes[textFrom + i];
-      if (b < 0x20 || b == '"' || b == '\\') return false;
-      pending[i] = (char) b;
-    }
-    pendingLength = length;
+    roomForText(length);
+    int chars = JsonStringBody.decode(bytes, textFrom, textFrom + length, pending);
+    if (chars < 0) return false;
+    System.arraycopy(bytes, textFrom, pendingBytes, 0, length);
+    pendingBytesLength = length;
+    pendingLength = chars;
     mode = SHORTCUT;
     return true;
+  }
+
+  private void roomForText(int bytes) {
+    if (bytes <= pending.length) return;
+    pending = new char[Math.max(bytes, pending.length * 2)];
+    pendingBytes = new byte[pending.length];
   }
 
   /** What commit does for the template's chunk, with this event's text. */
@@ -388,10 +394,8 @@ final class ChatStreamParser implements SseFramer.Sink {
   private void replay() throws IOException {
     mode = JSON_DATA;
     eventJsonFrom = -1;
-    byte[] text = new byte[pendingLength];
-    for (int i = 0; i < pendingLength; i++) text[i] = (byte) pending[i];
     feedJson(head, 0, head.length);
-    feedJson(text, 0, text.length);
+    feedJson(pendingBytes, 0, pendingBytesLength);
     feedJson(tail, 0, tail.length);
   }
 
@@ -402,7 +406,7 @@ final class ChatStreamParser implements SseFramer.Sink {
       return;
     }
     int at = eventJsonFrom + textIndex;
-    int end = at + textLength;
+    int end = at + textBytes;
     if (at <= 0 || end >= eventLength || eventCopy[at - 1] != '"' || eventCopy[end] != '"') return;
     head = Arrays.copyOfRange(eventCopy, 0, at);
     tail = Arrays.copyOfRange(eventCopy, end, eventLength);
@@ -420,21 +424,25 @@ final class ChatStreamParser implements SseFramer.Sink {
     eventLength = length;
   }
 
-  /** Where the current string's text starts in the event's slice, if its bytes are exactly its text. */
+  /**
+   * Where the current string's bytes lie in the event's slice, if {@link JsonStringBody} reads them as
+   * exactly the text Jackson read.
+   */
   private void noteText(int kind) throws IOException {
     if (++textStrings != 1 || !shortcut || eventSlices != 1 || eventJsonFrom < 0) return;
-    int length = json.getTextLength();
     long offset = json.currentTokenLocation().getByteOffset() - eventFedStart;
-    if (offset < 0 || eventJsonFrom + offset + length > eventLength) return;
+    long end = json.currentLocation().getByteOffset() - eventFedStart - 1; // the closing quote
+    if (offset < 0 || end < offset || eventJsonFrom + end >= eventLength) return;
     int at = eventJsonFrom + (int) offset;
-    char[] chars = json.getTextCharacters();
-    int charsFrom = json.getTextOffset();
-    for (int i = 0; i < length; i++) {
-      byte b = eventCopy[at + i];
-      if (b != chars[charsFrom + i] || b < 0x20 || b == '"' || b == '\\') return;
+    int bytes = (int) (end - offset);
+    roomForText(bytes);
+    int length = json.getTextLength();
+    if (JsonStringBody.decode(eventCopy, at, at + bytes, pending) != length
+        || !Arrays.equals(pending, 0, length, json.getTextCharacters(), json.getTextOffset(), json.getTextOffset() + length)) {
+      return;
     }
     textIndex = (int) offset;
-    textLength = length;
+    textBytes = bytes;
     textKind = kind;
   }
 

@@ -96,6 +96,20 @@ class ChatStreamShortcutTests {
   }
 
   @Test
+  void takesChineseTextAndEscapesAsWell() {
+    String[] texts = {"巴黎", "是", "法国的首都", "😀", "\\n", "    return n % 2 == 0\\n", "say \\\"hi\\\"", "\\u00e9"};
+    StringBuilder s = new StringBuilder(OTHER_EVENTS[0]);
+    for (int i = 0; i < 1000; i++) s.append(event(ENVELOPES[0], quoted(texts[i % texts.length]), false, "data: "));
+    s.append(OTHER_EVENTS[1]).append("data: [DONE]\n\n");
+    byte[] body = s.toString().getBytes(StandardCharsets.UTF_8);
+    int[] reads = {body.length};
+    Reading fast = read(body, reads, true);
+    assertThat(fields(fast.trace)).isEqualTo(fields(read(body, reads, false).trace));
+    assertThat(fast.trace.content()).startsWith("巴黎是法国的首都😀\n    return n % 2 == 0\nsay \"hi\"é巴黎");
+    assertThat(fast.shortcutEvents).isEqualTo(999);
+  }
+
+  @Test
   void aChunkWhoseTextEqualsAnotherValueOfItsEnvelopeStillReadsItsOwnText() {
     String envelope = "{\"id\":%s,\"choices\":[{\"delta\":{\"content\":%s}}]}";
     StringBuilder s = new StringBuilder();
@@ -130,7 +144,7 @@ class ChatStreamShortcutTests {
         event = event(envelope, text(random), random.nextInt(12) == 0, prefix);
       }
       if (random.nextInt(15) == 0) event = event.replace("\n", "\r\n");
-      out.writeBytes(event.getBytes(StandardCharsets.UTF_8));
+      out.writeBytes(event.getBytes(StandardCharsets.ISO_8859_1));
     }
     int end = random.nextInt(10);
     if (end < 6) {
@@ -138,7 +152,7 @@ class ChatStreamShortcutTests {
     } else if (end == 6) {
       // The last event without its blank line, or cut in half.
       String last = event(envelope, quoted("end"), false, "data: ");
-      out.writeBytes(last.substring(0, random.nextInt(last.length())).getBytes(StandardCharsets.UTF_8));
+      out.writeBytes(last.substring(0, random.nextInt(last.length())).getBytes(StandardCharsets.ISO_8859_1));
     }
     return out.toByteArray();
   }
@@ -162,23 +176,46 @@ class ChatStreamShortcutTests {
     };
   }
 
-  /** A string as it stands in JSON, quotes included: mostly plain words, sometimes anything else. */
+  /**
+   * A string as it stands in JSON, quotes included, one char a byte (streams are written as ISO-8859-1, so
+   * that bytes which are not UTF-8 can be written too): mostly plain words, often escapes and UTF-8 text
+   * such as a code or Chinese answer has, sometimes anything else.
+   */
   private static String text(Random random) {
-    int roll = random.nextInt(40);
-    return switch (roll) {
+    return switch (random.nextInt(60)) {
       case 0 -> quoted("say \\\"hi\\\"");
-      case 1 -> quoted("a\\nb\\\\c\\/d");
-      case 2 -> quoted("caf\\u00e9 \\ud83d\\ude00");
-      case 3 -> quoted("café 日本 😀");
-      case 4 -> quoted("tab\there");
-      case 5 -> quoted("del\u007F");
-      case 6 -> quoted("x".repeat(70_000));
-      case 7 -> "null";
-      case 8 -> "17";
-      case 9 -> quoted("bad \u0001 byte");
-      case 10 -> "\"unterminated";
-      default -> quoted(WORDS[random.nextInt(WORDS.length)]);
+      case 1 -> quoted("a\\nb\\\\c\\/d\\b\\f\\r\\t");
+      case 2 -> quoted("caf\\u00e9 \\u00E9\\u4e2d");
+      case 3, 4, 5 -> quoted(utf8("café 日本 😀 \u0800\uFFFD\uFFFF\u07FF"));
+      case 6 -> quoted(utf8("    return n % 2 == 0\\n"));
+      case 7 -> quoted("tab\there");
+      case 8 -> quoted("del\u007F");
+      case 9 -> quoted("x".repeat(70_000));
+      case 10 -> "null";
+      case 11 -> "17";
+      case 12 -> quoted("bad \u0001 byte");
+      case 13 -> "\"unterminated";
+      case 14 -> quoted("\\ud83d\\ude00 pair, \\ud800 lone high, \\udc00 lone low");
+      case 15 -> quoted("bad hex \\u12G4, short \\u12");
+      case 16 -> quoted("unknown escape \\x");
+      case 17 -> quoted("ends in a backslash \\");
+      case 18 -> quoted(NOT_UTF8[random.nextInt(NOT_UTF8.length)]);
+      default -> quoted(random.nextInt(4) == 0 ? utf8(CJK[random.nextInt(CJK.length)]) : WORDS[random.nextInt(WORDS.length)]);
     };
+  }
+
+  private static final String[] CJK = {"巴黎", "是", "法国的首都", "。", "😀", "é"};
+
+  /** Bytes that are not well-formed UTF-8, one char a byte: Jackson must be the one to refuse them. */
+  private static final String[] NOT_UTF8 = {
+      "\u00C0\u0080", "\u00C1\u00BF", "\u00E0\u0080\u0080", "\u00ED\u00A0\u0080", "\u00F0\u0080\u0080\u0080",
+      "\u00F4\u0090\u0080\u0080", "\u00F5\u0080\u0080\u0080", "\u00FF", "\u0080", "ab\u00E6\u0097", "\u00E6\u0097\u00A5\u0080",
+      "\u00C3", "\u00E2\u0082", "\u00F0\u009F\u0098", "\u00E6\u0097A", "\u00F0\u009F\u0098A", "\u00E6\u0097\u00E6\u0097\u00A5",
+  };
+
+  /** {@code text}'s UTF-8 bytes, one char a byte. */
+  private static String utf8(String text) {
+    return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
   }
 
   private static String quoted(String text) {
