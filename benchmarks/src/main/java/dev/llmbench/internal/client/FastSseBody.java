@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 final class FastSseBody {
 
   private static final String[] WORDS = {" the", " model", " streams", " one", " token", " per", " chunk", "."};
+  /** Chinese prose and escaped code, as a code answer in Chinese streams it (JSON string bodies). */
+  static final String[] CHINESE_AND_CODE = {"巴黎", "是", "法国的首都", "。", "\\n", "    return", " n % 2 == 0", "\\n", "\\\"ok\\\""};
   private static final String HEAD = "data: {\"id\":\"chatcmpl-fastsse0000000000000000\",\"object\":\"chat.completion.chunk\","
       + "\"created\":1700000000,\"model\":\"fast-sse\",";
 
@@ -20,9 +22,14 @@ final class FastSseBody {
   }
 
   static byte[] of(int n) {
+    return of(n, WORDS);
+  }
+
+  /** The same body with {@code words} (JSON string bodies) as the chunks' text, in turn. */
+  static byte[] of(int n, String[] words) {
     StringBuilder s = new StringBuilder(n * 220);
     s.append(chunk("{\"role\":\"assistant\",\"content\":\"\"}", "null"));
-    for (int i = 0; i < n; i++) s.append(chunk("{\"content\":\"" + WORDS[i % WORDS.length] + "\"}", "null"));
+    for (int i = 0; i < n; i++) s.append(chunk("{\"content\":\"" + words[i % words.length] + "\"}", "null"));
     s.append(chunk("{}", "\"length\""));
     s.append(HEAD).append("\"choices\":[],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":").append(n)
         .append(",\"total_tokens\":").append(16 + n).append("}}\n\n");

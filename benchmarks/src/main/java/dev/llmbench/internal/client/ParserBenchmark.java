@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Nanoseconds of parsing per SSE event of a fast-sse body (1,000 content chunks, 1,003 JSON events), from
  * bytes in memory to a finished trace: per-request setup included, socket and HTTP framing excluded.
  * {@code readSize} is the size of the reads the body arrives in; {@code shortcut} false reads every event
- * with Jackson, as before the repeated-envelope shortcut. {@code okHttpSseTreePerEvent} is the path
+ * with Jackson, as before the repeated-envelope shortcut; {@code text} is the chunks' text. {@code okHttpSseTreePerEvent} is the path
  * LLMBench used before: okhttp-sse (a String per line and per event) and a Jackson tree per event.
  *
  * <pre>java -jar benchmarks/target/benchmarks.jar ParserBenchmark -prof gc</pre>
@@ -50,6 +50,10 @@ public class ParserBenchmark {
   @Param({"true", "false"})
   public boolean shortcut;
 
+  /** The chunks' text: short English words, or Chinese and escaped code. */
+  @Param({"ascii", "chinese-and-code"})
+  public String text;
+
   private byte[] body;
   private TextCapture textCapture;
   private final ObjectMapper json = new ObjectMapper();
@@ -58,7 +62,7 @@ public class ParserBenchmark {
   @Setup
   public void setUp() {
     if (FastSseBody.events(CHUNKS) != EVENTS) throw new IllegalStateException("EVENTS is wrong");
-    body = FastSseBody.of(CHUNKS);
+    body = "ascii".equals(text) ? FastSseBody.of(CHUNKS) : FastSseBody.of(CHUNKS, FastSseBody.CHINESE_AND_CODE);
     textCapture = switch (capture) {
       case "NONE" -> TextCapture.NONE;
       case "FULL" -> TextCapture.FULL;
