@@ -242,7 +242,7 @@ class ChatStreamShortcutTests {
   // ---- reading ----
 
   /** Every field of a trace, one a line, but the wall-clock start: a trace has no equals, and this diffs well. */
-  private static String fields(RequestTrace trace) {
+  static String fields(RequestTrace trace) {
     StringBuilder s = new StringBuilder();
     for (Field field : RequestTrace.class.getDeclaredFields()) {
       if (Modifier.isStatic(field.getModifiers()) || field.getName().equals("startedAt")) continue;
