@@ -393,7 +393,6 @@ final class ChatStreamParser implements SseFramer.Sink {
   /** The event turned out longer than the template (a second line, or more bytes): Jackson reads it all. */
   private void replay() throws IOException {
     mode = JSON_DATA;
-    eventJsonFrom = -1;
     feedJson(head, 0, head.length);
     feedJson(pendingBytes, 0, pendingBytesLength);
     feedJson(tail, 0, tail.length);
@@ -429,7 +428,7 @@ final class ChatStreamParser implements SseFramer.Sink {
    * exactly the text Jackson read.
    */
   private void noteText(int kind) throws IOException {
-    if (++textStrings != 1 || !shortcut || eventSlices != 1 || eventJsonFrom < 0) return;
+    if (++textStrings != 1 || !shortcut || eventSlices != 1) return;
     long offset = json.currentTokenLocation().getByteOffset() - eventFedStart;
     long end = json.currentLocation().getByteOffset() - eventFedStart - 1; // the closing quote
     if (offset < 0 || end < offset || eventJsonFrom + end >= eventLength) return;

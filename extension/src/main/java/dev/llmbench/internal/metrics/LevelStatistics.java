@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
@@ -228,7 +229,7 @@ public class LevelStatistics {
     return peakOverlap(traces, t -> t.headersNanos() > 0 ? t.headersNanos() : t.startNanos());
   }
 
-  private static int peakOverlap(List<RequestTrace> traces, java.util.function.ToLongFunction<RequestTrace> from) {
+  private static int peakOverlap(List<RequestTrace> traces, ToLongFunction<RequestTrace> from) {
     List<long[]> events = new ArrayList<>();
     for (RequestTrace t : traces) {
       events.add(new long[] {from.applyAsLong(t), 1});
