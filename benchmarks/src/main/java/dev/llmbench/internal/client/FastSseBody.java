@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class FastSseBody {
 
-  private static final String[] WORDS = {" the", " model", " streams", " one", " token", " per", " chunk", "."};
+  static final String[] WORDS = {" the", " model", " streams", " one", " token", " per", " chunk", "."};
   /** Chinese prose and escaped code, as a code answer in Chinese streams it (JSON string bodies). */
   static final String[] CHINESE_AND_CODE = {"巴黎", "是", "法国的首都", "。", "\\n", "    return", " n % 2 == 0", "\\n", "\\\"ok\\\""};
   private static final String HEAD = "data: {\"id\":\"chatcmpl-fastsse0000000000000000\",\"object\":\"chat.completion.chunk\","
@@ -27,9 +27,24 @@ final class FastSseBody {
 
   /** The same body with {@code words} (JSON string bodies) as the chunks' text, in turn. */
   static byte[] of(int n, String[] words) {
+    return of(n, words, false);
+  }
+
+  /**
+   * With {@code usageOnEveryChunk}, each content chunk also carries its running usage, as vLLM sends with
+   * {@code stream_options.continuous_usage_stats}: no chunk is plain, so none takes the parser's shortcut.
+   */
+  static byte[] of(int n, String[] words, boolean usageOnEveryChunk) {
     StringBuilder s = new StringBuilder(n * 220);
     s.append(chunk("{\"role\":\"assistant\",\"content\":\"\"}", "null"));
-    for (int i = 0; i < n; i++) s.append(chunk("{\"content\":\"" + words[i % words.length] + "\"}", "null"));
+    for (int i = 0; i < n; i++) {
+      String chunk = chunk("{\"content\":\"" + words[i % words.length] + "\"}", "null");
+      if (usageOnEveryChunk) {
+        chunk = chunk.substring(0, chunk.length() - 3) + ",\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":" + (i + 1)
+            + ",\"total_tokens\":" + (17 + i) + "}}\n\n";
+      }
+      s.append(chunk);
+    }
     s.append(chunk("{}", "\"length\""));
     s.append(HEAD).append("\"choices\":[],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":").append(n)
         .append(",\"total_tokens\":").append(16 + n).append("}}\n\n");

@@ -25,8 +25,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Nanoseconds of parsing per SSE event of a fast-sse body (1,000 content chunks, 1,003 JSON events), from
  * bytes in memory to a finished trace: per-request setup included, socket and HTTP framing excluded.
  * {@code readSize} is the size of the reads the body arrives in; {@code shortcut} false reads every event
- * with Jackson, as before the repeated-envelope shortcut; {@code text} is the chunks' text. {@code okHttpSseTreePerEvent} is the path
- * LLMBench used before: okhttp-sse (a String per line and per event) and a Jackson tree per event.
+ * with Jackson, as before the repeated-envelope shortcut; {@code text} is the chunks' text, and
+ * {@code usage-every-chunk} English with usage on every chunk, which no chunk's shortcut can take.
+ * {@code okHttpSseTreePerEvent} is the path LLMBench used before: okhttp-sse (a String per line and per
+ * event) and a Jackson tree per event.
  *
  * <pre>java -jar benchmarks/target/benchmarks.jar ParserBenchmark -prof gc</pre>
  */
@@ -50,8 +52,8 @@ public class ParserBenchmark {
   @Param({"true", "false"})
   public boolean shortcut;
 
-  /** The chunks' text: short English words, or Chinese and escaped code. */
-  @Param({"ascii", "chinese-and-code"})
+  /** The chunks' text: short English words, Chinese and escaped code, or English with usage on every chunk. */
+  @Param({"ascii", "chinese-and-code", "usage-every-chunk"})
   public String text;
 
   private byte[] body;
@@ -62,7 +64,11 @@ public class ParserBenchmark {
   @Setup
   public void setUp() {
     if (FastSseBody.events(CHUNKS) != EVENTS) throw new IllegalStateException("EVENTS is wrong");
-    body = "ascii".equals(text) ? FastSseBody.of(CHUNKS) : FastSseBody.of(CHUNKS, FastSseBody.CHINESE_AND_CODE);
+    body = switch (text) {
+      case "chinese-and-code" -> FastSseBody.of(CHUNKS, FastSseBody.CHINESE_AND_CODE);
+      case "usage-every-chunk" -> FastSseBody.of(CHUNKS, FastSseBody.WORDS, true);
+      default -> FastSseBody.of(CHUNKS);
+    };
     textCapture = switch (capture) {
       case "NONE" -> TextCapture.NONE;
       case "FULL" -> TextCapture.FULL;
