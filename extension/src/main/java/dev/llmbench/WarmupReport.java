@@ -18,9 +18,7 @@ import org.apiguardian.api.API;
  * @param maxTokens     {@code max_tokens} of each warm-up request
  * @param target        requests in flight together the warm-up aimed for: C, or fewer when it sends fewer
  *                      requests than C; 0 for an open loop, which warms up on its own arrival schedule
- * @param peakInFlight  the most warm-up requests in flight together at the server, as the client can tell:
- *                      each from its response's headers to its end, so a request still waiting to be sent
- *                      does not count
+ * @param peakInFlight  the most warm-up requests in flight together
  * @param rounds        rounds sent
  * @param time          from the first warm-up request sent to the last one finished
  */

@@ -21,7 +21,6 @@ public final class Traces {
   /** Arrival (ms after the level began) and kind: 'c' content, 'r' reasoning, 'e' a choice with no token. */
   private final List<long[]> chunks = new ArrayList<>();
   private long endMs = -1;
-  private long headersMs = -1;
   private Usage usage;
   private RequestFailure failure;
   private String finishReason = "length";
@@ -93,12 +92,6 @@ public final class Traces {
   }
 
   /** Ends {@code msAfterStart} after the send; by default at the last chunk. */
-  /** Its response's status line and headers arrived {@code msAfterStart} after the send (else: never set). */
-  public Traces headers(long msAfterStart) {
-    this.headersMs = msAfterStart;
-    return this;
-  }
-
   public Traces end(long msAfterStart) {
     this.endMs = msAfterStart;
     return this;
@@ -112,7 +105,6 @@ public final class Traces {
         .startedAt(Instant.ofEpochMilli(1_700_000_000_000L + startMs)).status(failure == null ? 200 : failure.status())
         .streamed(true).finishReason(finishReason).usage(usage).cachedTokens(cachedTokens).serverTimings(timings).promptTokensEstimate(10)
         .failure(failure);
-    if (headersMs >= 0) b.headers((startMs + headersMs) * MS);
     for (long[] c : chunks) {
       if (c[1] == 'e') {
         b.emptyChoice();

@@ -424,12 +424,6 @@ public final class RequestTrace {
       return this;
     }
 
-    /** When the status line and headers arrived. */
-    public Builder headers(long nanos) {
-      this.headersNanos = nanos;
-      return this;
-    }
-
     public Builder startedAt(Instant at) {
       this.startedAt = at;
       return this;

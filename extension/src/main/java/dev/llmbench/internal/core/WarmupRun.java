@@ -17,7 +17,7 @@ import java.util.function.IntFunction;
 
 /**
  * A level's warm-up, through the level's own load loop, that checks it did its job: a closed loop's
- * warm-up goes on until the server was answering C requests together (so it has run a batch of C), up to
+ * warm-up goes on until C requests were in flight together (so the server has run a batch of C), up to
  * {@value WarmupReport#MAX_ROUNDS} rounds; it stops early when requests fail, as more would not help.
  */
 final class WarmupRun {
@@ -43,7 +43,7 @@ final class WarmupRun {
       LoadRunner.Outcome outcome = Listeners.step(listener, name,
           () -> runners.apply(maxTokens).run(plan.load(), Budget.requests(requests), plan.seed()));
       all.addAll(outcome.traces());
-      peak = Math.max(peak, LevelStatistics.peakAnswering(outcome.traces()));
+      peak = Math.max(peak, LevelStatistics.peakConcurrency(outcome.traces()));
     } while (peak < target && all.stream().allMatch(RequestTrace::succeeded) && rounds < WarmupReport.MAX_ROUNDS);
     Map<String, Long> errors = new LinkedHashMap<>();
     all.stream().filter(t -> !t.succeeded()).forEach(t -> errors.merge(t.failure().key(), 1L, Long::sum));

@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
@@ -216,23 +215,9 @@ public class LevelStatistics {
 
   /** The most of {@code traces} in flight at once; one that ends as another starts does not overlap it. */
   public static int peakConcurrency(List<RequestTrace> traces) {
-    return peakOverlap(traces, RequestTrace::startNanos);
-  }
-
-  /**
-   * The most of {@code traces} the server was answering at once, as far as the client can tell: each from
-   * its response's headers to its end. Both ends are times a response's bytes arrived, so a request that
-   * waited to be sent (a busy client, a new connection) does not count as the server's before it got there.
-   * A trace without headers counts from its start.
-   */
-  public static int peakAnswering(List<RequestTrace> traces) {
-    return peakOverlap(traces, t -> t.headersNanos() > 0 ? t.headersNanos() : t.startNanos());
-  }
-
-  private static int peakOverlap(List<RequestTrace> traces, ToLongFunction<RequestTrace> from) {
     List<long[]> events = new ArrayList<>();
     for (RequestTrace t : traces) {
-      events.add(new long[] {from.applyAsLong(t), 1});
+      events.add(new long[] {t.startNanos(), 1});
       events.add(new long[] {t.endNanos(), -1});
     }
     events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1])); // ends first on ties
