@@ -126,6 +126,7 @@ public final class StubEngine implements AutoCloseable {
     long uncached = prompted - lookUpPrefix(tokens);
     int now = inFlight.incrementAndGet();
     maxInFlight.accumulateAndGet(now, Math::max);
+    coldIfNew(now);
     boolean[] done = {false};
     Runnable finished = () -> {
       if (!done[0]) inFlight.decrementAndGet();
@@ -157,18 +158,24 @@ public final class StubEngine implements AutoCloseable {
   }
 
   /**
-   * The prompt's uncached tokens first, then one token per step; a batch size seen for the first time
-   * stalls every running request (a cold path).
+   * A batch size reached for the first time stalls every running request (a cold path). It is checked as
+   * each request joins, so every size up to the largest is seen on the way there: sampled at token steps
+   * instead, four requests that join within one step would skip sizes 2 and 3, which would then turn up
+   * cold later, whenever a round's requests end and start out of step.
    */
+  private void coldIfNew(int batch) {
+    if (!options.coldStall.isZero() && seenBatchSizes.add(batch)) {
+      stalls.incrementAndGet();
+      stallTimes.add(java.time.Instant.now());
+      stallUntil.accumulateAndGet(System.nanoTime() + options.coldStall.toNanos(), Math::max);
+    }
+  }
+
+  /** The prompt's uncached tokens first, then one token per step, each after any cold stall. */
   private void generate(int maxTokens, long uncachedPromptTokens, OutputStream out) throws IOException {
     long deadline = System.nanoTime() + uncachedPromptTokens * options.prefillPerToken.toNanos();
     for (int i = 0; i < maxTokens; i++) {
       int batch = inFlight.get();
-      if (!options.coldStall.isZero() && seenBatchSizes.add(batch)) {
-        stalls.incrementAndGet();
-        stallTimes.add(java.time.Instant.now());
-        stallUntil.accumulateAndGet(System.nanoTime() + options.coldStall.toNanos(), Math::max);
-      }
       deadline = Math.max(deadline, stallUntil.get()) + options.tokenTime.toNanos()
           + options.perExtraInFlight.toNanos() * Math.max(0, batch - 1);
       sleepUntil(deadline);
