@@ -148,6 +148,11 @@ public final class PromptSource {
     return Optional.ofNullable(lengths.outputLengths());
   }
 
+  /** Whether a dataset row's own output length is its request's {@code max_tokens}. */
+  public boolean usesRowLengths() {
+    return lengths.rowLengths() && lengths.dataset() != null;
+  }
+
   /** The 1-based row of the dataset that request {@code requestIndex} sends, if this source is a dataset. */
   public OptionalInt row(int requestIndex) {
     LoadedDataset d = lengths.dataset();
@@ -227,6 +232,11 @@ public final class PromptSource {
 
   public String name() {
     return name;
+  }
+
+  /** Whether this is only a name a result file recorded, which cannot make requests. */
+  public boolean isRecorded() {
+    return inputTokens == 0 && lengths.inputLengths() == null && conversations.isEmpty();
   }
 
   /** Request {@code requestIndex} of this source (or slice): the same index and seed always give the same request. */

@@ -13,6 +13,7 @@ import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /** HTML without scripts: a level's summary table, and the sweep's page with tables and inline charts. */
@@ -59,8 +60,11 @@ public final class HtmlSummary {
         Formats.percent(c.processCpuShare()), Formats.percent(c.machineCpuShare()), Formats.duration(c.wakeupLagP50()),
         Formats.duration(c.wakeupLagP90()), Formats.duration(c.wakeupLagMax()), c.eventsPerSecond())));
     r.deploymentDescription().ifPresent(d -> row(h, "deployment", d.describe()));
+    Optional<LevelWorkload> workload = r instanceof MeasuredLevel m ? LevelWorkload.of(m) : Optional.empty();
+    workload.ifPresent(w -> workloadRows(h, w));
     h.append("</table>");
     h.append(distributionTable(r));
+    workload.filter(LevelWorkload::isNotable).ifPresent(w -> h.append(lengthCharts(r.label(), w)));
     if (r instanceof MeasuredLevel m) Baselines.of(m).ifPresent(c -> h.append(baselineTable(List.of(m))));
     if (!r.warnings().isEmpty()) {
       h.append("<ul class=\"warn\">");
@@ -69,6 +73,22 @@ public final class HtmlSummary {
     }
     h.append(findings(r.findings()));
     return h.append("</body></html>").toString();
+  }
+
+  /** The rows and lengths a level sent: which file, how many rows and their range, lengths asked for and got. */
+  static void workloadRows(StringBuilder h, LevelWorkload w) {
+    row(h, "prompts", w.prompts());
+    w.dataset().ifPresent(d -> row(h, "dataset rows", "rows " + w.firstRow() + "–" + w.lastRow() + " of " + d.file() + " ("
+        + w.rowsSent() + " sent; " + d.sampling() + "; " + d.read() + " read)"));
+    row(h, "input tokens", "asked " + w.inputSpec() + ": " + w.requestedInput() + "; got " + w.actualInput());
+    row(h, "output tokens", "asked " + w.outputSpec() + ": " + w.requestedOutput() + "; got " + w.actualOutput());
+  }
+
+  /** Requested against actual input and output lengths, as two histograms. */
+  static String lengthCharts(String label, LevelWorkload w) {
+    return "<div>" + stripXmlDeclaration(SvgCharts.lengths(label + ": input tokens", "Input tokens", w.requestedInput(),
+        w.actualInput())) + "</div><div>" + stripXmlDeclaration(SvgCharts.lengths(label + ": output tokens", "Output tokens",
+        w.requestedOutput(), w.actualOutput())) + "</div>";
   }
 
   /** Every latency metric of a level, in milliseconds: count, mean and each reported percentile. */
@@ -110,7 +130,11 @@ public final class HtmlSummary {
     if (summary.levels().stream().anyMatch(l -> Baselines.of(l).isPresent())) h.append(baselineTable(summary.levels()));
     summary.charts().values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
     for (SweepLevelResult l : levels) {
-      h.append("<h3>").append(esc(l.label())).append("</h3>").append(distributionTable(l));
+      h.append("<h3>").append(esc(l.label())).append("</h3>");
+      Optional<LevelWorkload> workload = l instanceof MeasuredLevel m ? LevelWorkload.of(m) : Optional.empty();
+      workload.filter(LevelWorkload::isNotable).ifPresent(w -> h.append("<p>workload: ").append(esc(w.describe())).append("</p>"));
+      h.append(distributionTable(l));
+      workload.filter(LevelWorkload::isNotable).ifPresent(w -> h.append(lengthCharts(l.label(), w)));
     }
     return h.append("</body></html>").toString();
   }
