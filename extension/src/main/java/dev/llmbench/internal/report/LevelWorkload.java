@@ -63,7 +63,7 @@ public record LevelWorkload(String prompts, Optional<LoadedDataset> dataset, int
     }
     String inputSpec = prompts.inputLengths().map(d -> d.spec())
         .orElse(level.inputTokens() > 0 ? Integer.toString(level.inputTokens()) : prompts.dataset().isPresent()
-            ? "the rows' (estimated at 4 characters a token where the file gives none)" : "estimated at 4 characters a token");
+            ? "the rows' text, estimated at 4 characters a token" : "estimated at 4 characters a token");
     String fallback = prompts.outputLengths().map(d -> d.spec()).orElse(Integer.toString(maxTokens));
     String outputSpec = !prompts.usesRowLengths() ? fallback
         : prompts.dataset().get().rows().stream().allMatch(r -> r.outputTokens().isPresent()) ? "the rows' own"
@@ -83,9 +83,14 @@ public record LevelWorkload(String prompts, Optional<LoadedDataset> dataset, int
     StringBuilder s = new StringBuilder(prompts);
     dataset.ifPresent(d -> s.append(" rows ").append(firstRow).append('-').append(lastRow).append(" (").append(rowsSent)
         .append(" sent; ").append(d.sampling()).append(", ").append(d.read()).append(" read)"));
-    s.append("; input tokens asked ").append(requestedInput).append(", got ").append(actualInput);
-    s.append("; output tokens asked ").append(requestedOutput).append(", got ").append(actualOutput);
+    s.append("; input tokens asked ").append(spec(inputSpec)).append(requestedInput).append(", got ").append(actualInput);
+    s.append("; output tokens asked ").append(spec(outputSpec)).append(requestedOutput).append(", got ").append(actualOutput);
     return s.toString();
+  }
+
+  /** A distribution's text before its figures; nothing for lengths read from rows or estimated from text. */
+  private static String spec(String asked) {
+    return asked.startsWith("the rows'") || asked.startsWith("estimated") ? "" : asked + ": ";
   }
 
   /** The level's JSON {@code llmbench.workload}. */

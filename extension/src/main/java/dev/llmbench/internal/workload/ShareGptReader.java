@@ -88,8 +88,12 @@ public final class ShareGptReader implements DatasetReader {
     return skippedShort + skippedByLength;
   }
 
+  /** Why rows were skipped, e.g. {@code 1 with fewer than two turns, 3 outside vLLM's lengths (prompt and reply >= 4, ...)}. */
   public String skippedWhy() {
-    return skippedShort + " with fewer than two turns, " + skippedByLength + " outside the length filter (" + filter + ")";
+    List<String> why = new java.util.ArrayList<>();
+    if (skippedShort > 0) why.add(skippedShort + " with fewer than two turns");
+    if (skippedByLength > 0) why.add(skippedByLength + " outside the length filter (" + filter + ")");
+    return why.isEmpty() ? "none" : String.join(", ", why);
   }
 
   @Override

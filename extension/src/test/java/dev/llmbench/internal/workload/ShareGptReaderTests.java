@@ -127,7 +127,7 @@ class ShareGptReaderTests {
         + "{\"from\": \"gpt\", \"value\": \"Hello\"}]}]");
     assertThatThrownBy(() -> DatasetLoader.load(new ShareGptReader(ShareGptReader.Filter.VLLM), file, 0, false, 0))
         .isInstanceOf(BadInputException.class)
-        .hasMessageContaining("all 1 rows were skipped (0 with fewer than two turns, 1 outside the length filter");
+        .hasMessageContaining("all 1 rows were skipped (1 outside the length filter");
   }
 
   @Test
