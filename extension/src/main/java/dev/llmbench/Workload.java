@@ -15,6 +15,8 @@ import org.apiguardian.api.API;
  * or on its class or an enclosing class for every sweep inside; without it, the defaults below apply.
  * Several {@link #maxTokens()} or {@link #inputTokens()} values cross with the sweep's levels, and each
  * combination (a workload) is its own level, grouped as one curve in tables, charts and the analysis.
+ * {@link #inputLength()} and {@link #outputLength()} draw each request's lengths from a distribution instead;
+ * a {@link Dataset} beside it gives the prompts from a file, and this annotation how they are sent.
  *
  * <pre>{@code
  * @ConcurrencySweep({1, 4, 16})
