@@ -1,6 +1,9 @@
 package dev.llmbench.internal.report;
 
 import dev.llmbench.internal.core.MeasuredLevel;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** A level's documents, rendered once for every report that shows them. */
 final class LevelDocuments {
@@ -13,6 +16,16 @@ final class LevelDocuments {
 
   static String csv(MeasuredLevel level) {
     return level.memo().get("csv", () -> ResultCsv.write(level));
+  }
+
+  /** The level's own charts, file name suffix to SVG: {@code timeline} and {@code over-time}, where it has requests. */
+  static Map<String, String> charts(MeasuredLevel level) {
+    return level.memo().get("charts", () -> {
+      Map<String, String> charts = new LinkedHashMap<>();
+      LevelCharts.timeline(level).ifPresent(svg -> charts.put("timeline", svg));
+      LevelCharts.overTime(level).ifPresent(svg -> charts.put("over-time", svg));
+      return Collections.unmodifiableMap(charts);
+    });
   }
 
   static String html(MeasuredLevel level) {
