@@ -20,7 +20,7 @@ import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.xy.XYStepRenderer;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
@@ -229,15 +229,15 @@ public final class LevelCharts {
   /** Output throughput and requests in flight over the level's window, one time axis; empty without requests. */
   public static Optional<String> overTime(SweepLevelResult level) {
     return overTimeData(level).map(d -> {
-      XYSeries tokens = new XYSeries("output tokens/s");
-      XYSeries inFlight = new XYSeries("requests in flight (mean per bin)");
+      XYSeries tokens = new XYSeries("output tokens/s", false, true);
+      XYSeries inFlight = new XYSeries("requests in flight (mean per bin)", false, true);
       for (int b = 0; b < BINS; b++) {
-        // Steps at bin edges, so each bin reads as its own flat value.
-        tokens.add(d.start() + b * d.width(), d.tokens()[b]);
-        inFlight.add(d.start() + b * d.width(), d.inFlight()[b]);
+        // Each bin a flat step from edge to edge, drawn as one path (a step renderer writes a line per step).
+        for (int edge = b; edge <= b + 1; edge++) {
+          tokens.add(d.start() + edge * d.width(), d.tokens()[b]);
+          inFlight.add(d.start() + edge * d.width(), d.inFlight()[b]);
+        }
       }
-      tokens.add(d.start() + BINS * d.width(), d.tokens()[BINS - 1]);
-      inFlight.add(d.start() + BINS * d.width(), d.inFlight()[BINS - 1]);
       NumberAxis time = new NumberAxis(AXIS);
       CombinedDomainXYPlot plot = new CombinedDomainXYPlot(time);
       plot.setGap(12);
@@ -256,7 +256,8 @@ public final class LevelCharts {
   private static XYPlot subplot(XYSeries series, String label, Color color) {
     NumberAxis y = new NumberAxis(label);
     y.setAutoRangeIncludesZero(true);
-    XYStepRenderer renderer = new XYStepRenderer();
+    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
+    renderer.setDrawSeriesLineAsPath(true);
     renderer.setSeriesPaint(0, color);
     renderer.setSeriesStroke(0, new BasicStroke(1.5f));
     XYPlot plot = new XYPlot(new XYSeriesCollection(series), null, y, renderer);

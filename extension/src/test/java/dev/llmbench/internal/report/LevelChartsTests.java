@@ -78,7 +78,10 @@ class LevelChartsTests {
     assertThat(d.width() * LevelCharts.BINS).isCloseTo(0.110, within(1e-9));
     // At 50 ms both requests are in flight.
     assertThat(d.inFlight()[(int) (0.050 / d.width())]).isCloseTo(2, within(1e-9));
-    assertThat(LevelCharts.overTime(level).orElseThrow()).contains("throughput and requests in flight over time");
+    String svg = LevelCharts.overTime(level).orElseThrow();
+    assertThat(svg).contains("throughput and requests in flight over time");
+    // Each series one path: drawn a line per step, the chart was 130 KB, once per level in the page and Allure.
+    assertThat(svg.length()).isLessThan(60_000);
   }
 
   @Test
