@@ -109,7 +109,7 @@ final class Diagnosis {
     }
     c.ruledOut("decode steps that slow with the batch", perToken + ": each request's time per token kept its pace");
     if (ttftKnown && Figures.rose(lo, hi, Metric.TTFT)) {
-      queueing(hi, Optional.empty(), ttft, c);
+      waitBeforeFirstToken(lo, hi, perToken, c);
       return Optional.of(new Reading("requests wait longer before their first token (" + ttft + ") while each request's "
           + "time per token keeps its pace (" + perToken + "): the server runs fewer requests at once than C, or its "
           + "prefill is the bound", c));
@@ -119,11 +119,29 @@ final class Diagnosis {
           + "%s (mean E2E x ok / wall): the client sent fewer at once, or the window holds gaps between requests",
           y.inFlight(), hi.concurrency(), hi.label()), "check how the table's script kept C requests in flight");
     }
-    c.possible("pauses between decode steps", "neither the time per token (" + perToken + ")" + (ttftKnown ? " nor " + ttft
-        : "") + " moved beyond noise: time goes somewhere else (scheduling, sampling, detokenising, the HTTP layer)",
-        "profile the server at " + hi.label());
-    return Optional.of(new Reading("neither the time per token" + (ttftKnown ? " nor TTFT" : "") + " explains it beyond "
-        + "noise (" + perToken + (ttftKnown ? "; " + ttft : "") + ")", c));
+    c.possible("pauses between decode steps", (ttftKnown ? "neither the time per token (" + perToken + ") nor " + ttft
+        + " moved" : "the time per token (" + perToken + ") did not move") + " beyond noise: time goes somewhere else "
+        + "(scheduling, sampling, detokenising, the HTTP layer)", "profile the server at " + hi.label());
+    return Optional.of(new Reading((ttftKnown ? "neither the time per token nor TTFT explains" : "the time per token does "
+        + "not explain") + " it beyond noise (" + perToken + (ttftKnown ? "; " + ttft : "") + ")", c));
+  }
+
+  /**
+   * Two summaries whose time per token kept its pace while TTFT rose: what grew is the wait before the first
+   * token, a batch or slot limit below C or prefill. Likely from the numbers alone; which of the two, the server's
+   * queue gauge would tell.
+   */
+  static void waitBeforeFirstToken(SweepLevelResult lo, SweepLevelResult hi, String perToken, FindingBuilder.Causes c) {
+    String stat = Figures.commonStat(lo, hi, Metric.E2E_LATENCY).orElse("median");
+    double e2eGrew = Figures.statMs(hi, Metric.E2E_LATENCY, stat) - Figures.statMs(lo, Metric.E2E_LATENCY, stat);
+    String ttftStat = Figures.commonStat(lo, hi, Metric.TTFT).orElseThrow();
+    double ttftGrew = Figures.statMs(hi, Metric.TTFT, ttftStat) - Figures.statMs(lo, Metric.TTFT, ttftStat);
+    String share = Double.isNaN(e2eGrew) || e2eGrew <= 0 ? "" : String.format(Locale.ROOT, ", %s of the E2E latency's growth",
+        Formats.percent(Math.min(1, ttftGrew / e2eGrew)));
+    c.likely("a wait before the first token: a batch or slot limit below C, or prefill", ttftText(lo, hi) + share
+        + ", while each request's time per token kept its pace (" + perToken + ")", "raise the server's concurrent "
+        + "sequences (vLLM max_num_seqs, SGLang max_running_requests, llama.cpp -np) if its KV cache has room; its queue "
+        + "gauge (vllm:num_requests_waiting) tells a slot limit from prefill");
   }
 
   /** {@code at most 16.4 to 40.3 ms per token, derived from E2E latency and 512 tokens per request; ...}. */
@@ -148,7 +166,7 @@ final class Diagnosis {
     return value <= 0 ? Noise.ASSUMED : Noise.medianNanos(d.level(), from) / value;
   }
 
-  private static String ttftText(SweepLevelResult lo, SweepLevelResult hi) {
+  static String ttftText(SweepLevelResult lo, SweepLevelResult hi) {
     String stat = Figures.commonStat(lo, hi, Metric.TTFT).orElseThrow();
     return String.format(Locale.ROOT, "TTFT %s%.1f to %.1f ms", stat.equals("mean") ? "mean " : "",
         Figures.statMs(lo, Metric.TTFT, stat), Figures.statMs(hi, Metric.TTFT, stat));

@@ -198,6 +198,14 @@ public final class ScalingAnalysis {
         .evidence("scaling efficiency at " + levels.get(j).label(), later.efficiency(), "fraction")
         .evidence("efficiency noise at " + at.label(), efficiencyNoise(k), "fraction");
     b.add(ReadingCauses.cold(at)).add(ReadingCauses.sampleSize(at, Double.NaN)).add(ReadingCauses.client(at));
+    Optional<String> wholeLevel = ReadingCauses.firstRoundNoOutlier(at);
+    if (wholeLevel.isPresent()) {
+      // A summary whose first round cannot have been the slow part: the whole level was slow, not its start.
+      b.possible("something at " + at.label() + " alone", "every round of it was slow, not its first: " + wholeLevel.get()
+          + "; a batch of " + at.concurrency() + " the server runs on a slower path, or an event on the server while it ran",
+          "run " + at.label() + " again, alone and between its neighbours");
+    }
+    derivedEvidence(b, levels.get(0), at, levels.get(j));
     return b.build();
   }
 
@@ -304,9 +312,20 @@ public final class ScalingAnalysis {
     String output = Math.abs(tHi - tLo) <= 0.05 * tLo ? String.format(Locale.ROOT, "the same output (%.0f tokens", tHi)
         : String.format(Locale.ROOT, "%.0f tokens against %.0f (", tHi, tLo);
     double speed = (tHi / e2eHi) / (tLo / e2eLo);
+    String how;
+    if (Figures.commonStat(lo, hi, Metric.TTFT).isEmpty()) {
+      how = String.format(Locale.ROOT, "the %d were served at %.2fx the speed each, or one after another (no TTFT to tell)",
+          hi.concurrency(), speed);
+    } else if (Figures.rose(lo, hi, Metric.TTFT) && !x.get().decode().isEmpty() && !y.get().decode().isEmpty()
+        && !Diagnosis.decodeRose(x.get(), y.get())) {
+      how = "each waited longer for its first token (" + Diagnosis.ttftText(lo, hi) + ") while its time per token kept its "
+          + "pace: they were served fewer at a time, not slower";
+    } else {
+      how = String.format(Locale.ROOT, "the %d were served at %.2fx the speed each", hi.concurrency(), speed);
+    }
     return Optional.of(String.format(Locale.ROOT, "each request took %.2fx as long for %s; E2E latency %s %.2f to %.2f s; "
-        + "derived per-request rate %.1f to %.1f tok/s): the %d were served at %.2fx the speed each", e2eHi / e2eLo, output,
-        stat.get(), e2eLo / 1e3, e2eHi / 1e3, x.get().perRequestRate(), y.get().perRequestRate(), hi.concurrency(), speed));
+        + "derived per-request rate %.1f to %.1f tok/s): %s", e2eHi / e2eLo, output, stat.get(), e2eLo / 1e3, e2eHi / 1e3,
+        x.get().perRequestRate(), y.get().perRequestRate(), how));
   }
 
   /** The derived figures of two summaries a reading rests on: tokens per request, time per token, rate per request. */
@@ -348,13 +367,10 @@ public final class ScalingAnalysis {
           + "the %.1f-fold batch: decoding alone does not explain the drop", tpotHi / tpotLo, tpot, ratio), null);
     } else if (!Double.isNaN(tpotLo) && !Double.isNaN(tpotHi)) {
       c.ruledOut("decode steps that slow with the batch", tpot + ": each step kept its pace or got faster");
-    } else {
-      derivedContention(lo, hi, facts, ratio, c);
     }
-    if (Figures.rose(lo, hi, Metric.TTFT)) {
-      String ttft = String.format(Locale.ROOT, "TTFT %.1f to %.1f ms", Figures.medianMs(lo, Metric.TTFT),
-          Figures.medianMs(hi, Metric.TTFT));
-      Diagnosis.queueing(hi, Figures.gauge(hi, Figures.WAITING), ttft, c);
+    boolean waitRead = Double.isNaN(tpotLo) || Double.isNaN(tpotHi) ? derivedContention(lo, hi, facts, ratio, c) : false;
+    if (!waitRead && Figures.rose(lo, hi, Metric.TTFT)) {
+      Diagnosis.queueing(hi, Figures.gauge(hi, Figures.WAITING), Diagnosis.ttftText(lo, hi), c);
     }
     Figures.counter(hi, Figures.PREEMPTIONS).filter(p -> p > 0).ifPresent(p -> c.likely("KV-cache pressure",
         Math.round(p) + " preemptions at " + hi.label(), "give the KV cache more memory or lower the concurrent sequences"));
@@ -365,11 +381,11 @@ public final class ScalingAnalysis {
    * Contention read from two summaries without TPOT: each request's derived time per token against the batch's
    * growth, and the bound the deployment facts name, said to be likely from them, not measured per token.
    */
-  private static void derivedContention(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts, double ratio,
+  private static boolean derivedContention(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts, double ratio,
       FindingBuilder.Causes c) {
     Optional<Derived> x = Derived.of(lo);
     Optional<Derived> y = Derived.of(hi);
-    if (x.isEmpty() || y.isEmpty() || x.get().decode().isEmpty() || y.get().decode().isEmpty()) return;
+    if (x.isEmpty() || y.isEmpty() || x.get().decode().isEmpty() || y.get().decode().isEmpty()) return false;
     String perToken = Diagnosis.perToken(x.get(), y.get());
     double grew = y.get().decodeNanos() / x.get().decodeNanos();
     String confidence = "likely, from " + (facts.isEmpty() ? "" : "the facts and ") + "the growth of per-request time, "
@@ -384,6 +400,10 @@ public final class ScalingAnalysis {
           + "less than the %.1f-fold batch: decoding alone does not explain the drop", grew, perToken, ratio), null);
     } else {
       c.ruledOut("decode steps that slow with the batch", perToken + ": each request's time per token kept its pace");
+      if (Figures.rose(lo, hi, Metric.TTFT)) {
+        Diagnosis.waitBeforeFirstToken(lo, hi, perToken, c);
+        return true;
+      }
     }
     if (Figures.commonStat(lo, hi, Metric.TTFT).isEmpty()) {
       c.possible("a batch or slot limit below C", String.format(Locale.ROOT, "without TTFT a wait for a slot looks the same "
@@ -391,6 +411,7 @@ public final class ScalingAnalysis {
           + "the same throughput", lo.concurrency(), hi.concurrency(), ratio), "add TTFT (ttft p50, or median_ttft_ms) to "
           + "the table: it tells the wait for the first token from decoding");
     }
+    return false;
   }
 
   /** A latency's median falls from level {@code i - 1} to {@code i}, beyond the noise of both: the lower was not steady. */
