@@ -257,6 +257,13 @@ public final class Derived {
     return Optional.ofNullable(noiseWhy);
   }
 
+  /** What the level's throughput noise rests on, as a warning: {@code its noise, ±1.0%, is derived from its spread (...)}. */
+  public String noiseNote() {
+    return noise().map(x -> "its throughput noise, ±" + Formats.percent(x) + ", is derived from its spread ("
+        + spread.orElseThrow().describe() + ")").orElse("its throughput noise is not known (±" + Formats.percent(Noise.ASSUMED)
+        + " assumed): " + noiseWhy);
+  }
+
   /** {@code at most 16.4 ms}, {@code 16.4 ms}. */
   String decodeText() {
     return (decode == Decode.UPPER_BOUND ? "at most " : "") + Figures.ms(decodeMs());

@@ -299,6 +299,27 @@ class TableReadingTests {
         + "p50 and 8.400 s at p99 (20 requests, so p99 is their maximum): from that spread its throughput is known to ±1.0%");
   }
 
+  /** The same table as printed, cells missing as "-", footnote and starred percentiles included: read as the CSV is. */
+  @Test
+  void aPrintedTableReadsAsItsCsv() throws IOException {
+    Path txt = Files.writeString(dir.resolve("table.txt"), """
+        C= 1 |  4/ 4 ok (0 err) | wall= 33.4s |   61.3 tok/s | lat avg= 8.36 p50= 8.36 p99= 8.36*
+        C= 2 |  4/ 4 ok (0 err) | wall= 35.6s |   57.5 tok/s | lat avg=17.80 p50=17.80 p99=17.80*
+        C= 4 |  8/ 8 ok (0 err) | wall= 46.4s |   88.3 tok/s | lat avg=23.10 p50=23.00 p99=23.60*
+        C= 8 | 16/16 ok (0 err) | wall= 29.6s |  276.6 tok/s | lat avg=14.70 p50=14.60 p99=15.10* | ttft avg= -   p99= -
+        C=16 | 32/32 ok (0 err) | wall= 32.8s |  499.5 tok/s | lat avg=16.30 p50=16.20 p99= -
+        C=32 | 64/64 ok (0 err) | wall= 41.5s |  790.0 tok/s | lat avg=20.60 p50= -   p99=21.90*
+        * p99 of fewer than 100 requests is only their maximum
+        """);
+    SweepResult printed = SweepAnalysis.read(TP8_PCIE_MLA, txt);
+    SweepResult csv = SweepAnalysis.read(TP8_PCIE_MLA, issueTable());
+    assertThat(printed.levels()).extracting(SweepLevelResult::label).containsExactly("C=1", "C=2", "C=4", "C=8", "C=16", "C=32");
+    assertThat(printed.findings()).extracting(Finding::summary).containsExactlyElementsOf(
+        csv.findings().stream().map(Finding::summary).toList());
+    assertThat(printed.levels().get(4).e2eLatency().percentile(99)).isEmpty();
+    assertThat(printed.levels().get(5).e2eLatency().percentile(50)).isEmpty();
+  }
+
   @Test
   void theCommandLinePrintsWhatItDerived() throws IOException {
     AnalyseMainTests.Ran r = AnalyseMainTests.run(issueTable().toString(), "--tp", "8", "--interconnect", "pcie",
