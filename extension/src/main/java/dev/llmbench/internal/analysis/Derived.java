@@ -230,7 +230,7 @@ public final class Derived {
 
   /** Each request's rate over its whole latency, tokens / E2E, in tok/s; NaN when unknown. */
   double perRequestRate() {
-    return e2e.isEmpty() || Double.isNaN(tokens) ? Double.NaN : tokens / (e2e.get().toNanos() / 1e9);
+    return e2e.isEmpty() || !(tokens > 0) || e2e.get().isZero() ? Double.NaN : tokens / (e2e.get().toNanos() / 1e9);
   }
 
   /** Requests in flight on average over the window, by Little's law; NaN without a latency. */

@@ -126,15 +126,15 @@ final class ReadingCauses {
    */
   private static void summarySampleSize(SweepLevelResult l, Derived d, String who, double differenceInNoises,
       FindingBuilder.Causes c) {
-    String little = String.format(Locale.ROOT, "%.2f of %d in flight on average (Little's law: mean E2E x ok / wall)",
-        d.inFlight(), l.concurrency());
+    String little = String.format(Locale.ROOT, "by Little's law %.2f of %d were in flight on average", d.inFlight(),
+        l.concurrency());
     String spread = d.spread().orElseThrow().describe();
     if (!d.windowFull()) {
-      c.likely(who, "only " + little + ": ramp-up, drain or gaps between requests took "
+      c.likely(who, little + " (mean E2E x ok / wall): ramp-up, drain or gaps between requests took "
           + Formats.percent(1 - d.inFlight() / l.concurrency()) + " of its window", ROUNDS_STEP);
     } else if (l.succeeded() < 20 || Figures.rounds(l) < Measurement.MIN_ROUNDS) {
       c.possible(who, String.format(Locale.ROOT, "%d requests in %d round(s) of %d (%s): one slow request would move its "
-          + "figure, and its spread rests on a handful; ramp-up and drain took little of its window, though (%s)",
+          + "figure, and its spread rests on a handful; ramp-up and drain took little of its window, though: %s",
           l.succeeded(), Figures.rounds(l), l.concurrency(), spread, little), ROUNDS_STEP);
     } else {
       c.ruledOut(who, String.format(Locale.ROOT, "%d requests, noise ±%s from its spread (%s)%s", l.succeeded(),

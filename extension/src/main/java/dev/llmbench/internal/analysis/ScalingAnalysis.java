@@ -400,10 +400,9 @@ public final class ScalingAnalysis {
           + "less than the %.1f-fold batch: decoding alone does not explain the drop", grew, perToken, ratio), null);
     } else {
       c.ruledOut("decode steps that slow with the batch", perToken + ": each request's time per token kept its pace");
-      if (Figures.rose(lo, hi, Metric.TTFT)) {
-        Diagnosis.waitBeforeFirstToken(lo, hi, perToken, c);
-        return true;
-      }
+      if (Figures.rose(lo, hi, Metric.TTFT)) Diagnosis.waitBeforeFirstToken(lo, hi, perToken, c);
+      // A wait for a slot would have made each request longer: with its time kept, none is left to tell.
+      return true;
     }
     if (Figures.commonStat(lo, hi, Metric.TTFT).isEmpty()) {
       c.possible("a batch or slot limit below C", String.format(Locale.ROOT, "without TTFT a wait for a slot looks the same "

@@ -96,7 +96,8 @@ class TableReadingTests {
         .containsExactly("too few requests at C=2", "a batch or slot limit below C");
     assertThat(drop.causes()).filteredOn(c -> c.cause().equals("too few requests at C=2")).singleElement()
         .satisfies(c -> assertThat(c.reason()).startsWith("4 requests in 2 round(s) of 2 (p50 17.800 s, p99 17.800 s over 4 "
-            + "requests, so p99 is their maximum)").endsWith("(2.00 of 2 in flight on average (Little's law: mean E2E x ok / wall))"));
+            + "requests, so p99 is their maximum)").endsWith("ramp-up and drain took little of its window, though: by Little's law "
+            + "2.00 of 2 were in flight on average"));
     assertThat(drop.ruledOut()).extracting(Finding.Cause::cause).containsExactly("a cold start at C=2");
   }
 
@@ -257,6 +258,30 @@ class TableReadingTests {
         + "wall / ok); time per token not derived: needs an E2E latency column (lat avg or lat p50); throughput noise ±5.0% "
         + "assumed: needs an E2E latency column (lat avg, lat p50, lat p99)");
     assertThat(sweep.findings(FindingKind.STABLE)).isEmpty();
+  }
+
+  /**
+   * Requests as fast at C=8 as at C=4, but the window at C=8 holds 3.56 of 8 in flight by Little's law: the drop is
+   * the window's gaps (ramp-up, drain, a client that sent fewer), not the server.
+   */
+  @Test
+  void aWindowLittlesLawFindsHalfEmptyIsTheLikelyCauseOfItsDrop() throws IOException {
+    Path csv = Files.writeString(dir.resolve("gaps.csv"), """
+        concurrency,requests,failed,wall,tok/s,lat avg,lat p50,lat p99
+        4,16,0,40.0,204.8,10.00,10.00,10.10
+        8,32,0,90.0,182.0,10.00,10.00,10.10
+        """);
+    SweepResult sweep = SweepAnalysis.read(csv);
+    Finding drop = sweep.findings(FindingKind.THROUGHPUT_DROP).get(0);
+    assertThat(drop.causes().get(0).cause()).isEqualTo("too few requests at C=8");
+    assertThat(drop.causes().get(0).strength()).isEqualTo(Finding.Strength.LIKELY);
+    assertThat(drop.causes().get(0).reason()).isEqualTo("by Little's law 3.56 of 8 were in flight on average (mean E2E x ok / "
+        + "wall): ramp-up, drain or gaps between requests took 55.6% of its window");
+    assertThat(drop.causes()).extracting(Finding.Cause::cause).doesNotContain("a batch or slot limit below C",
+        "contention in the server");
+    assertThat(drop.ruledOut()).extracting(Finding.Cause::cause).contains("decode steps that slow with the batch");
+    Finding knee = sweep.findings(FindingKind.KNEE).get(0);
+    assertThat(knee.causes().get(0).cause()).isEqualTo("fewer than C in flight");
   }
 
   /** Latencies and a window that Little's law says are not of the same requests: no noise is derived from them. */
