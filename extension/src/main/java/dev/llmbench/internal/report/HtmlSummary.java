@@ -166,7 +166,7 @@ public final class HtmlSummary {
     return h.append("</div>").toString();
   }
 
-  /** The findings heaviest first; ramp-and-drain and cold-start notes folded under one line that counts them. */
+  /** The findings heaviest first; notes on the measurement ({@link Verdict#minor}) folded under one line that counts them. */
   static String rankedFindings(List<Finding> findings) {
     List<Finding> ranked = Verdict.ranked(findings);
     List<Finding> major = ranked.stream().filter(f -> !Verdict.minor(f)).toList();

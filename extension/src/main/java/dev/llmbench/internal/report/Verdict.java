@@ -71,14 +71,14 @@ record Verdict(List<String> answer, List<String> slo, List<String> failures) {
 
   /**
    * How much a finding weighs on the page: 0 first. What says the figures may be wrong or requests fail
-   * comes first, then what reads the server, then caveats about single levels; ramp-and-drain and cold-start
-   * notes are about the measurement, rarely the answer, and are folded.
+   * comes first, then what reads the server, then caveats about single levels; ramp-and-drain, cold-start and
+   * stable-level notes are about the measurement, rarely the answer, and are folded.
    */
   static int weight(FindingKind kind) {
     return switch (kind) {
       case ERROR_GROWTH, CLIENT_BOUND -> 0;
       case UNSTABLE, LATENCY_FALLS_WITH_LOAD, DIP -> 2;
-      case COLD_START, RAMP_AND_DRAIN -> 3;
+      case COLD_START, RAMP_AND_DRAIN, STABLE -> 3;
       default -> 1;
     };
   }
