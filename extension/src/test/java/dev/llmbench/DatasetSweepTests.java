@@ -78,6 +78,8 @@ class DatasetSweepTests {
       String html = Files.readString(run.sweepDir(ShareGptTestCases.class, "sweep").resolve("index.html"));
       assertThat(html).contains("workload: sharegpt:sharegpt-small.json rows 1-6 (4 sent; all 4").contains("input tokens");
       assertThat(html).contains("C=2: output tokens").contains("<svg");
+      assertThat(run.sweepDir(ShareGptTestCases.class, "sweep").resolve("C=2.output-lengths.svg")).exists();
+      assertThat(run.sweepDir(ShareGptTestCases.class, "sweep").resolve("C=2.input-lengths.svg")).exists();
     }
   }
 
