@@ -12,8 +12,11 @@ import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.shard.ShardRun;
+import dev.llmbench.internal.tokens.Alignment;
+import dev.llmbench.internal.tokens.TokenCountException;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.opentest4j.TestAbortedException;
 
@@ -37,14 +40,23 @@ final class LevelMeasurement {
     RunState run = RunState.of(context);
     // In a sharded run this JVM sends its share of the level, measuring from the level's slot; with no share it skips.
     ShardRun.Slot slot = run.shards().begin(sweep, plan, slo, percentiles);
-    LevelPlan mine = slot.share().orElseThrow(() -> new TestAbortedException(slot.skipReason()));
-    sweep.listener().levelStarted(sweep, new LevelStart(mine, index, total));
+    LevelPlan shared = slot.share().orElseThrow(() -> new TestAbortedException(slot.skipReason()));
+    sweep.listener().levelStarted(sweep, new LevelStart(shared, index, total));
+    LevelPlan mine = shared;
     Endpoint endpoint = deployment.map(d -> RunState.endpoint(context, EndpointSettings.of(context, d)))
         .orElseGet(() -> RunState.endpoint(context));
     EndpointInfo ready = endpoint.ensureReady();
     EndpointInfo info = deployment.map(d -> ready.asDeployment(d.name())).orElse(ready);
     List<MeasuredLevel> before = earlier(sweep, info);
     endpoint.ensureStillAnswering(before.isEmpty() ? "the readiness wait" : before.get(before.size() - 1).label());
+    try {
+      // Exact input lengths are aligned here, against the ready server and before the warm-up: never while measuring.
+      mine = Alignment.align(endpoint.client(), info.api(), info.model(), mine);
+    } catch (TokenCountException e) {
+      throw new ExtensionConfigurationException("Configuration error: sweep on method ["
+          + ConfigurationErrors.where(context.getRequiredTestMethod()) + "], " + plan.label() + ": the prompts could not be "
+          + "aligned to their exact length, so no load was sent: " + e.getMessage(), e);
+    }
     LevelInProgress progress = new LevelInProgress(sweep, mine, info, slo, percentiles);
     run.measuring(progress, endpoint);
     MeasuredLevel result;

@@ -129,10 +129,12 @@ final class SweepPlanner {
    * measures and warms up, the prompts, the objectives.
    */
   private record Common(Workload workload, Optional<StopRule> fixedRule, Count count, Warmup warmup, PromptSource prompts,
-      Double temperature, ServiceLevels slo, List<Double> percentiles) {
+      Double temperature, ServiceLevels slo, List<Double> percentiles, Optional<PromptSource.Exact> exact) {
 
     LevelPlan level(String label, Point p, int input, int maxTokens) {
       PromptSource source = input > 0 ? PromptSource.synthetic(input, workload.seed()) : prompts;
+      if (exact.isPresent()) source = source.exactly(exact.get());
+      if (input == 0 && source.inputTokens() > 0) input = source.inputTokens(); // a generated workload's own length
       StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(count.requests() > 0 ? count.requests()
           : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : p.autoRequests()));
       int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
@@ -155,8 +157,9 @@ final class SweepPlanner {
     }
     if (workload.maxTokens().length == 0) throw new IllegalArgumentException("@Workload 'maxTokens' must list at least one value");
     Double temperature = workload.temperature() < 0 ? null : workload.temperature();
-    return new Common(workload, fixedStopRule(measurement, count.requests(), percentiles), count, warmup, prompts(workload),
-        temperature, slo, percentiles);
+    PromptSource prompts = InputShapes.prompts(context, workload).orElseGet(() -> prompts(workload));
+    return new Common(workload, fixedStopRule(measurement, count.requests(), percentiles), count, warmup, prompts,
+        temperature, slo, percentiles, InputShapes.exact(context, workload));
   }
 
   /**

@@ -7,12 +7,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.ChatMessage;
 import dev.llmbench.CompletionRequest;
+import dev.llmbench.ExactInputTokens;
+import dev.llmbench.InputAlignment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.apiguardian.api.API;
 
@@ -43,18 +46,82 @@ public final class PromptSource {
   private final long seed;
   private final int first; // request i is this source's request first + i * step (a shard's slice)
   private final int step;
+  private final Exact exact; // asked for exact lengths; null for "about N words"
+  private final Generator generator; // makes each request's messages (aligned prompts, shared prefix); null otherwise
 
   private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed) {
     this(name, conversations, inputTokens, seed, 0, 1);
   }
 
   private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step) {
+    this(name, conversations, inputTokens, seed, first, step, null, null);
+  }
+
+  private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step,
+      Exact exact, Generator generator) {
     this.name = name;
     this.conversations = conversations;
     this.inputTokens = inputTokens;
     this.seed = seed;
     this.first = first;
     this.step = step;
+    this.exact = exact;
+    this.generator = generator;
+  }
+
+  /** Synthetic prompts to be aligned to exactly their length in tokens before load ({@link ExactInputTokens}). */
+  public record Exact(ExactInputTokens.Method method, String tokenizer) {}
+
+  /**
+   * Request {@code i}'s messages, made by code fixed before load: prompts aligned to a tokenizer
+   * ({@code internal.tokens}), the shared-prefix workload. A pure function of the index.
+   */
+  public interface Generator {
+    List<ChatMessage> messages(int index);
+
+    /** The message the unique marker goes into: 0, or 1 to keep a shared system prompt shared. */
+    default int markerMessage() {
+      return 0;
+    }
+
+    /** How the prompts were aligned, without the level's own figures; empty when they were not. */
+    default Optional<InputAlignment> alignment() {
+      return Optional.empty();
+    }
+  }
+
+  /** These synthetic prompts, to be aligned to exactly {@code inputTokens} tokens before load. */
+  public PromptSource exactly(Exact how) {
+    if (inputTokens < 1) throw new IllegalArgumentException("exact input lengths need synthetic prompts (inputTokens)");
+    return new PromptSource(name, conversations, inputTokens, seed, first, step, how, generator);
+  }
+
+  /** Asked for exact lengths, and how to count; empty for "about N words". */
+  public Optional<Exact> exact() {
+    return Optional.ofNullable(exact);
+  }
+
+  /** This source with its requests made by {@code g} (e.g. once aligned), same name, seed and slice. */
+  public PromptSource generatedBy(Generator g) {
+    return new PromptSource(name, conversations, inputTokens, seed, first, step, exact, g);
+  }
+
+  /** A source whose every request {@code g} makes, e.g. the shared-prefix workload. */
+  public static PromptSource generated(String name, int inputTokens, long seed, Generator g) {
+    return new PromptSource(name, List.of(), inputTokens, seed, 0, 1, null, g);
+  }
+
+  public Optional<Generator> generator() {
+    return Optional.ofNullable(generator);
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  /** The synthetic or generated prompts' length in tokens (about, unless aligned); 0 for a prompt set. */
+  public int inputTokens() {
+    return inputTokens;
   }
 
   /**
@@ -63,7 +130,8 @@ public final class PromptSource {
    */
   public PromptSource slice(int first, int step) {
     if (first < 0 || step < 1) throw new IllegalArgumentException("a slice needs first >= 0 and step >= 1, was " + first + ", " + step);
-    return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step);
+    return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step, exact,
+        generator);
   }
 
   /** A source known only by the name a result file recorded (e.g. {@code vllm:run=0.json}); it cannot make requests. */
@@ -133,10 +201,15 @@ public final class PromptSource {
 
   /** Request {@code requestIndex} of this source (or slice): the same index and seed always give the same request. */
   public CompletionRequest request(int requestIndex, int maxTokens, boolean ignoreEos, Double temperature) {
-    if (inputTokens == 0 && conversations.isEmpty()) throw new IllegalStateException(name + " is a recorded name only");
+    if (inputTokens == 0 && conversations.isEmpty() && generator == null) {
+      throw new IllegalStateException(name + " is a recorded name only");
+    }
+    if (exact != null && generator == null) throw new IllegalStateException(name + " is not aligned yet");
     int index = first + requestIndex * step;
     List<ChatMessage> messages;
-    if (inputTokens > 0) {
+    if (generator != null) {
+      messages = generator.messages(index);
+    } else if (inputTokens > 0) {
       SplittableRandom random = new SplittableRandom(seed * 31 + index);
       StringBuilder text = new StringBuilder();
       for (int i = 0; i < inputTokens; i++) {
@@ -166,6 +239,33 @@ public final class PromptSource {
       messages.set(i, new ChatMessage(m.role(), marker + m.content()));
     }
     return new CompletionRequest(messages, r.maxTokens(), r.temperature(), r.ignoreEos(), r.stream(), r.seed());
+  }
+
+  /**
+   * {@code r} with this source's unique marker: where {@link #withUniquePrefix} puts it, or, for generated prompts,
+   * at the start of the message their generator names; aligned prompts get {@link #digits} (a token count every
+   * current tokenizer keeps constant) instead of hex.
+   */
+  public CompletionRequest withMarker(CompletionRequest r, long salt, int index) {
+    if (generator == null && exact == null) return withUniquePrefix(r, salt, index);
+    String marker = (exact != null ? digits(salt, index) : marker(salt, index)) + " ";
+    List<ChatMessage> messages = new ArrayList<>(r.messages());
+    int at = Math.min(generator == null ? 0 : generator.markerMessage(), messages.size() - 1);
+    ChatMessage m = messages.get(at);
+    messages.set(at, new ChatMessage(m.role(), marker + m.content()));
+    return new CompletionRequest(messages, r.maxTokens(), r.temperature(), r.ignoreEos(), r.stream(), r.seed());
+  }
+
+  /**
+   * 10 decimal digits of the same mix: SentencePiece and Qwen tokenizers split digits one by one, Llama 3's in
+   * runs of at most 3, so the marker's token count does not depend on its value, as a hex marker's does.
+   */
+  static String digits(long salt, int index) {
+    long z = salt + 0x9E3779B97F4A7C15L * (index + 1L);
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    z ^= z >>> 31;
+    return String.format("%010d", Math.floorMod(z, 10_000_000_000L));
   }
 
   /** 8 hex digits: a 64-bit mix of the salt and the index (SplitMix64's finaliser), so neighbours share no digits. */
