@@ -26,7 +26,8 @@ import org.apiguardian.api.API;
  * An OpenAI-compatible server inside the JVM, on 127.0.0.1, driven by a {@link BatchScheduler}: the
  * default endpoint when no URL is configured, so benchmarks run on a machine with nothing installed.
  *
- * <p>Serves {@code /v1/chat/completions}, {@code /v1/completions} (streaming and not), {@code /v1/models},
+ * <p>Serves {@code /v1/chat/completions}, {@code /v1/completions} (streaming and not), vLLM's {@code POST /tokenize}
+ * (counting exactly as {@code usage.prompt_tokens} bills, chat template included), {@code /v1/models},
  * {@code /health} (503 until the startup delay has passed), {@code /version} and {@code /metrics}
  * (Prometheus text with vLLM's metric names, plus {@code llmbench:} counters of what the server received
  * and injected).
