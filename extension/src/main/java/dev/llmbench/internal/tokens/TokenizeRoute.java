@@ -20,7 +20,8 @@ import org.apiguardian.api.API;
  * <ul>
  *   <li>vLLM and SGLang: {@code POST /tokenize} with {@code {"model", "messages", "add_generation_prompt": true}}
  *       (the chat API: vLLM applies the chat template as its chat route does) or {@code {"model", "prompt"}}
- *       (completions); the answer {@code {"count": n, "tokens": [...], "max_model_len": ...}};</li>
+ *       (completions); the answer {@code {"count": n, "tokens": [...], "max_model_len": ...}}. SGLang's takes
+ *       {@code prompt} only and answers a chat request 422, so on its chat API the route is not used;</li>
  *   <li>llama-server: {@code POST /apply-template} with {@code {"messages"}} answers {@code {"prompt"}}, the
  *       templated text, which {@code POST /tokenize} with {@code {"content", "add_special": true}} turns into
  *       {@code {"tokens": [...]}}: its chat route tokenizes with BOS added and special tokens parsed, and the
