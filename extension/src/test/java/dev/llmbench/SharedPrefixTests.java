@@ -20,7 +20,10 @@ class SharedPrefixTests {
 
   @Test
   void theServerServesTheSharedSystemPromptsFromItsCacheAndUniquePromptsNotAtAll() {
-    BenchKit.run(SharedCases.class).assertAllPass(2);
+    BenchKit.Run run = BenchKit.run(SharedCases.class).assertAllPass(2);
+    String table = readTable(run.sweepDir(SharedCases.class, "sweep"));
+    assertThat(table).containsPattern("C= 4 \\| shared prefix: 2 groups x 4 questions, system prompt 512 \\+ question 16 "
+        + "words; prefix cache 9\\d\\.\\d% of prompt tokens \\(\\d+ of \\d+, vllm:prefix_cache_hits_total");
     BenchKit.run(UniqueCases.class).assertAllPass(1);
   }
 
@@ -29,6 +32,14 @@ class SharedPrefixTests {
     BenchKit.run(ConflictCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
         instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("ConflictCases#sweep")
             && m.contains("@SharedPrefix makes its own prompts: remove @Workload's inputTokens")))));
+  }
+
+  private static String readTable(java.nio.file.Path dir) {
+    try {
+      return java.nio.file.Files.readString(dir.resolve("table.txt"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @LlmEndpoint(embeddedProfile = "instant")

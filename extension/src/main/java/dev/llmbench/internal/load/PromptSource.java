@@ -84,6 +84,11 @@ public final class PromptSource {
       return 0;
     }
 
+    /** What the workload is, for the line under a sweep's table (e.g. its groups); empty to say nothing. */
+    default Optional<String> describe() {
+      return Optional.empty();
+    }
+
     /** How the prompts were aligned, without the level's own figures; empty when they were not. */
     default Optional<InputAlignment> alignment() {
       return Optional.empty();

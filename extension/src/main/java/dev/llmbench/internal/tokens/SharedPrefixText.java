@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.ChatMessage;
 import dev.llmbench.internal.load.PromptSource;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.apiguardian.api.API;
 
@@ -57,6 +58,12 @@ public final class SharedPrefixText implements PromptSource.Generator {
   /** The group request {@code index} belongs to. */
   public int group(int index) {
     return Math.floorMod(index, groups * perGroup) % groups;
+  }
+
+  @Override
+  public Optional<String> describe() {
+    return Optional.of("shared prefix: " + groups + " groups x " + perGroup + " questions, system prompt " + systemWords
+        + " + question " + questionWords + " words");
   }
 
   @Override
