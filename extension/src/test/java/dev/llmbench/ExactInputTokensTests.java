@@ -82,6 +82,14 @@ class ExactInputTokensTests {
   }
 
   @Test
+  void aLlamaServerWithoutApplyTemplateIsAlignedByUsageProbesInstead() {
+    // llama-server's /tokenize shape, with no /apply-template beside it: the route cannot count a chat template.
+    try (StubEngine stub = StubEngine.builder().tokenizeAnswer("{\"tokens\": []}").start()) {
+      BenchKit.run(AnyMethodCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+    }
+  }
+
+  @Test
   void aTokenizerFileThatDoesNotExistIsAConfigurationErrorNamingItsAbsolutePath() {
     Predicate<String> names = m -> m.contains("MissingTokenizerCases#sweep")
         && m.contains("the tokenizer file 'no/such/tokenizer.json' does not exist (looked at "
@@ -114,6 +122,15 @@ class ExactInputTokensTests {
     @ExactInputTokens
     void sweep(SweepLevelResult r) {
       allExact(r, "POST /tokenize (vLLM / SGLang)");
+    }
+  }
+
+  static class AnyMethodCases {
+    @ConcurrencySweep({2})
+    @Workload(maxTokens = 2, inputTokens = 50)
+    @ExactInputTokens
+    void sweep(SweepLevelResult r) {
+      allExact(r, "usage.prompt_tokens of probe requests");
     }
   }
 

@@ -51,7 +51,7 @@ public final class TokenizeRoute implements TokenCounter {
 
   /**
    * The server's tokenize route, when it has one: empty when it answers 404, 405 or (SGLang's, which takes no
-   * {@code messages}) a 4xx to a chat request.
+   * {@code messages}) a 4xx to a chat request, and for the chat API on a llama-server without {@code /apply-template}.
    *
    * @throws TokenCountException when the route answers 200 with something that is not a token count
    */
@@ -72,6 +72,16 @@ public final class TokenizeRoute implements TokenCounter {
       shape = Shape.LLAMA_SERVER; // llama-server reads "content" only, and answers {"tokens": []} without it
     } else {
       throw garbage(TOKENIZE, answer.toString());
+    }
+    if (shape == Shape.LLAMA_SERVER && api == ApiStyle.CHAT) {
+      // A llama-server from before /apply-template cannot say what its template adds: probes can.
+      try {
+        ObjectNode body = JSON.createObjectNode();
+        messages(body, probe);
+        if (post(client, APPLY_TEMPLATE, JSON.writeValueAsBytes(body)).isEmpty()) return Optional.empty();
+      } catch (IOException e) {
+        throw new TokenCountException("POST " + APPLY_TEMPLATE + " could not be sent (" + e.getMessage() + ")", e);
+      }
     }
     TokenizeRoute route = new TokenizeRoute(client, api, model, shape);
     route.count(probe); // the whole path once, /apply-template included, so a broken one fails here
