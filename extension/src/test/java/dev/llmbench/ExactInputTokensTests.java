@@ -107,6 +107,8 @@ class ExactInputTokensTests {
   }
 
   static void allExact(SweepLevelResult r, String method) {
+    // The server's counters moved by the level's own requests only: aligning (probes included) came before it.
+    LlmBenchAssertions.assertThat(r).hasServerTokenCountsMatching();
     InputAlignment a = r.inputAlignment().orElseThrow();
     assertThat(a.method()).isEqualTo(method);
     assertThat(a.plannedDeviation()).isZero();
