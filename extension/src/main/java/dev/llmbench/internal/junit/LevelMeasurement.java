@@ -40,9 +40,8 @@ final class LevelMeasurement {
     RunState run = RunState.of(context);
     // In a sharded run this JVM sends its share of the level, measuring from the level's slot; with no share it skips.
     ShardRun.Slot slot = run.shards().begin(sweep, plan, slo, percentiles);
-    LevelPlan shared = slot.share().orElseThrow(() -> new TestAbortedException(slot.skipReason()));
-    sweep.listener().levelStarted(sweep, new LevelStart(shared, index, total));
-    LevelPlan mine = shared;
+    LevelPlan mine = slot.share().orElseThrow(() -> new TestAbortedException(slot.skipReason()));
+    sweep.listener().levelStarted(sweep, new LevelStart(mine, index, total));
     Endpoint endpoint = deployment.map(d -> RunState.endpoint(context, EndpointSettings.of(context, d)))
         .orElseGet(() -> RunState.endpoint(context));
     EndpointInfo ready = endpoint.ensureReady();
