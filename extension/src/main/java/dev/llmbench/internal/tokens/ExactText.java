@@ -108,11 +108,20 @@ public final class ExactText implements PromptSource.Generator {
 
   /** Request {@code index}'s prompt text: the lead word and words worth {@code target - overhead} tokens. */
   public String text(int index) {
-    SplittableRandom random = new SplittableRandom(seed * 31 + index);
-    StringBuilder text = new StringBuilder(LEAD);
-    int left = target - overhead;
+    return LEAD + block(seed * 31 + index, target - overhead);
+  }
+
+  /**
+   * Words worth exactly {@code tokens} tokens, each with the space before it, drawn with {@code seed}: a block
+   * to append to an aligned prompt (a trace's {@code hash_ids} block: equal seeds, equal bytes), since a word
+   * costs the same wherever it stands.
+   */
+  public String block(long seed, int tokens) {
+    if (tokens < 0) throw new IllegalArgumentException("a block of " + tokens + " tokens");
+    SplittableRandom random = new SplittableRandom(seed);
+    StringBuilder text = new StringBuilder();
     int one = oneTokenUnit();
-    while (left > 0) {
+    for (int left = tokens; left > 0; ) {
       int u = random.nextInt(units.size());
       if (costs[u] > left) u = one;
       text.append(' ').append(units.get(u));

@@ -62,6 +62,17 @@ class ExactTextTests {
   }
 
   @Test
+  void blocksAreExactlyTheirTokensAndEqualForEqualSeeds() {
+    FakeTokenizer tokenizer = new FakeTokenizer(Map.of("the", 1, "model", 2, "latency", 4), 9);
+    ExactText text = ExactText.align(tokenizer, 100, 3, "the chat API", ExactTextTests::marked);
+    int shortest = tokenizer.count(marked(ExactText.LEAD, 0));
+    for (int tokens : new int[] {1, 2, 16, 512}) {
+      assertThat(tokenizer.count(marked(ExactText.LEAD + text.block(77, tokens), 0)) - shortest).isEqualTo(tokens);
+    }
+    assertThat(text.block(5, 512)).isEqualTo(text.block(5, 512)).isNotEqualTo(text.block(6, 512));
+  }
+
+  @Test
   void aTargetBelowTheShortestPromptNamesTheShortestLength() {
     FakeTokenizer tokenizer = new FakeTokenizer(Map.of("the", 1), 9);
     // template 9 + marker 3 + 1 (first word) + lead word 3 = 16
