@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Builds the Maven Central bundle as a release does (the release profile: sources, javadoc with every doclint
+# check, signatures, central-publishing-maven-plugin) without uploading it, then checks what it holds: the
+# parent's pom and llmbench-junit's pom, jar, sources and javadoc, each with its md5/sha1/sha256/sha512
+# checksums (checked against the file), and nothing else; signatures only with --sign.
+#
+#   scripts/release-check.sh [--sign] [maven options...]
+#
+# Without --sign no key is needed: gpg is skipped and the bundle must hold no .asc. With --sign, gpg's default
+# key signs (or -Dgpg.keyname=ID; MAVEN_GPG_PASSPHRASE for its passphrase) and every file must carry a
+# signature that gpg verifies. The plugin bundles release versions only, so the build runs on a copy of the
+# tree at the release version (-SNAPSHOT dropped, as release:prepare sets it), under target/release-check/.
+# Nothing is installed into ~/.m2 and nothing is uploaded. Needs git, unzip, and Maven 3.9 (./mvnw brings it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+die() { echo "release-check: $*" >&2; exit 1; }
+
+sign=false
+if [ "${1:-}" = "--sign" ]; then sign=true; shift; fi
+for tool in git unzip sha256sum; do command -v "$tool" >/dev/null || die "$tool is needed"; done
+if $sign; then command -v gpg >/dev/null || die "--sign needs gpg and a secret key"; fi
+for arg in "$@"; do
+  case "$arg" in -o|--offline) die "not offline: central-publishing-maven-plugin does nothing in an offline build" ;; esac
+done
+
+snapshot=$(grep -m1 '^  <version>' pom.xml | sed 's:.*<version>\(.*\)</version>.*:\1:')
+release=${snapshot%-SNAPSHOT}
+[ -n "$release" ] || die "no project version in pom.xml"
+
+work=target/release-check
+rm -rf "$work"
+mkdir -p "$work/tree"
+# The files git knows (committed or not, less what .gitignore leaves out), at the release version.
+git ls-files -z --cached --others --exclude-standard \
+  | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$work/tree"
+find "$work/tree" -name pom.xml -not -path "$work/tree/examples/*" \
+  -exec sed -i "s:<version>$snapshot</version>:<version>$release</version>:" {} +
+
+maven=(-Prelease -pl extension -am deploy -Dmaven.test.skip=true -Dmaven.install.skip=true -DskipUpload=true)
+$sign || maven+=(-Dgpg.skip=true)
+echo "release-check: ./mvnw ${maven[*]} $* (version $release, in $work/tree)"
+(cd "$work/tree" && ./mvnw -q "${maven[@]}" "$@") || die "the release build failed (javadoc: every public member of the API needs its comment, @param and @return)"
+
+bundle="$work/tree/target/central-publishing/central-bundle.zip"
+[ -f "$bundle" ] || die "central-publishing-maven-plugin wrote no $bundle"
+cp "$bundle" "$work/central-bundle.zip"
+mkdir -p "$work/bundle"
+unzip -q -o "$bundle" -d "$work/bundle"
+
+# What the bundle must hold, and may hold: nothing else.
+parent="dev/llmbench/llmbench-parent/$release/llmbench-parent-$release"
+junit="dev/llmbench/llmbench-junit/$release/llmbench-junit-$release"
+files=("$parent.pom" "$junit.pom" "$junit.jar" "$junit-sources.jar" "$junit-javadoc.jar")
+expected=()
+for f in "${files[@]}"; do
+  for sum in md5 sha1 sha256 sha512; do expected+=("$f.$sum"); done
+  expected+=("$f")
+  if $sign; then expected+=("$f.asc"); fi
+done
+actual=$(cd "$work/bundle" && find . -type f | sed 's:^\./::' | grep -v '\.asc\.\(md5\|sha1\|sha256\|sha512\)$' | sort)
+wanted=$(printf '%s\n' "${expected[@]}" | sort)
+if [ "$actual" != "$wanted" ]; then
+  diff <(echo "$wanted") <(echo "$actual") >&2 || true
+  die "the bundle does not hold what it should (< expected, > in $work/central-bundle.zip)"
+fi
+
+cd "$work/bundle"
+for f in "${files[@]}"; do
+  for sum in md5 sha1 sha256 sha512; do
+    [ "$("${sum}sum" "$f" | cut -d' ' -f1)" = "$(tr -d ' \n' < "$f.$sum")" ] || die "$f.$sum does not match $f"
+  done
+  if $sign; then gpg --batch --verify "$f.asc" "$f" 2>/dev/null || die "$f.asc is not a good signature of $f"; fi
+done
+has() { unzip -Z1 "$1" | grep -qx "$2" || die "$1 lacks $2"; }
+has "$junit.jar" 'dev/llmbench/LlmClient.class'
+has "$junit.jar" 'META-INF/LICENSE'
+has "$junit-sources.jar" 'dev/llmbench/LlmClient.java'
+has "$junit-javadoc.jar" 'index.html'
+has "$junit-javadoc.jar" 'dev/llmbench/LlmClient.html'
+if unzip -Z1 "$junit-javadoc.jar" | grep -q '^dev/llmbench/internal/'; then die "the javadoc documents dev.llmbench.internal"; fi
+unzip -p "$junit.jar" META-INF/MANIFEST.MF | grep -q '^Automatic-Module-Name: dev.llmbench' \
+  || die "$junit.jar has no Automatic-Module-Name"
+# Central's required metadata: on the parent, which llmbench-junit inherits; name and description on both.
+for tag in '<url>https://github.com/llmbench/llmbench</url>' '<licenses>' '<name>Apache-2.0</name>' '<developers>' '<scm' \
+           '<connection>scm:git:https://github.com/llmbench/llmbench.git</connection>' '<description>'; do
+  grep -qF "$tag" "$parent.pom" || die "$parent.pom lacks $tag"
+done
+grep -qF '<description>' "$junit.pom" || die "$junit.pom lacks <description>"
+grep -qF '<name>' "$junit.pom" || die "$junit.pom lacks <name>"
+
+signatures="none (no key: gpg skipped)"
+if $sign; then signatures="one per file, verified by gpg"; fi
+echo "release-check: $work/central-bundle.zip ($(unzip -Z1 "../central-bundle.zip" | wc -l) files): llmbench-parent pom;" \
+  "llmbench-junit pom, jar, sources, javadoc; md5, sha1, sha256, sha512 each, matching; signatures: $signatures"
