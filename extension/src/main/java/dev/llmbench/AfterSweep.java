@@ -34,6 +34,6 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface AfterSweep {
 
-  /** The sweep method's name; empty when its class declares exactly one sweep. */
+  /** {@return the sweep method's name; empty when its class declares exactly one sweep} */
   String value() default "";
 }

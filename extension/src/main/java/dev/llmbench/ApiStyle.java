@@ -18,6 +18,7 @@ public enum ApiStyle {
     this.path = path;
   }
 
+  /** {@return the route requests of this style go to, e.g. {@code /v1/chat/completions}} */
   public String path() {
     return path;
   }

@@ -36,24 +36,24 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface Baseline {
 
-  /** The baseline file; empty for {@code <llmbench.baseline.dir>/<class's full name>.<method>.json}. */
+  /** {@return the baseline file; empty for {@code <llmbench.baseline.dir>/<class's full name>.<method>.json}} */
   String file() default "";
 
-  /** The worsening beyond noise that fails a level, a fraction: 0.10 fails a figure more than 10% worse. */
+  /** {@return the worsening beyond noise that fails a level, a fraction: 0.10 fails a figure more than 10% worse} */
   double maxRegression() default 0.10;
 
   /**
-   * The figures compared: output throughput, TTFT, TPOT, ITL and E2E latency by default (these, not others,
-   * are what a baseline file keeps). ITL's median is the steadiest: one sample per token gap.
+   * {@return the figures compared: output throughput, TTFT, TPOT, ITL and E2E latency by default (these, not others,
+   * are what a baseline file keeps)} ITL's median is the steadiest: one sample per token gap.
    */
   Metric[] metrics() default {Metric.OUTPUT_THROUGHPUT, Metric.TTFT, Metric.TPOT, Metric.ITL, Metric.E2E_LATENCY};
 
   /**
-   * The percentiles latencies are compared at; the median by default, whose run-to-run spread is small.
+   * {@return the percentiles latencies are compared at; the median by default, whose run-to-run spread is small}
    * A tail such as 90 is compared only where both runs have the samples it needs (10 for p90).
    */
   double[] percentiles() default {50};
 
-  /** Whether a regression fails its level; false only reports it. */
+  /** {@return whether a regression fails its level; false only reports it} */
   boolean failOnRegression() default true;
 }

@@ -19,20 +19,29 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public record BaselineComparison(String source, String level, double maxRegression, List<Delta> deltas) {
 
+  /**
+   * Copies {@code deltas}, so the comparison cannot change.
+   *
+   * @param source        the baseline: its file, and for a vLLM result file which of its runs
+   * @param level         the level compared, e.g. {@code C=8}
+   * @param maxRegression the worsening allowed before a figure counts as regressed, a fraction (0.1 for 10%)
+   * @param deltas        one per figure, in the order of {@link Metric}; empty when the baseline has no such level
+   */
   public BaselineComparison {
     deltas = List.copyOf(deltas);
   }
 
-  /** The figures worse than the baseline beyond noise and beyond {@link #maxRegression()}. */
+  /** {@return the figures worse than the baseline beyond noise and beyond {@link #maxRegression()}} */
   public List<Delta> regressions() {
     return deltas.stream().filter(d -> d.verdict() == Delta.Verdict.REGRESSED).toList();
   }
 
+  /** {@return whether any figure regressed: {@link #regressions()} is not empty} */
   public boolean hasRegressions() {
     return !regressions().isEmpty();
   }
 
-  /** Whether the baseline had this level at all. */
+  /** {@return whether the baseline had this level at all} */
   public boolean isEmpty() {
     return deltas.isEmpty();
   }
@@ -46,7 +55,7 @@ public record BaselineComparison(String source, String level, double maxRegressi
     return "baseline of " + level;
   }
 
-  /** One line per figure, under a heading naming the baseline. */
+  /** {@return one line per figure, under a heading naming the baseline} */
   public String report() {
     if (deltas.isEmpty()) return level + ": no baseline level to compare with in " + source;
     StringBuilder s = new StringBuilder(level + " against " + source + " (regressed: worse beyond noise and by more than "

@@ -43,16 +43,30 @@ public record Capacity(Outcome outcome, ServiceLevels slo, boolean closedLoop, d
     STOPPED
   }
 
+  /**
+   * Copies {@code probes}, so the result cannot change.
+   *
+   * @param outcome      how the search ended
+   * @param slo          the objectives searched under
+   * @param closedLoop   a concurrency (true) or a request rate (false) was searched
+   * @param low          the searched range's lower bound
+   * @param high         its upper bound
+   * @param step         the answer's precision
+   * @param atCapacity   the highest level that met the SLO
+   * @param beyond       the lowest level above it that missed the SLO
+   * @param probes       every level measured, in the order they ran
+   * @param deployment   the deployment searched, in a suite of several
+   */
   public Capacity {
     probes = List.copyOf(probes);
   }
 
-  /** The highest load that met the SLO, in the searched unit (C, or requests per second); 0 when none did. */
+  /** {@return the highest load that met the SLO, in the searched unit (C, or requests per second); 0 when none did} */
   public double load() {
     return atCapacity.map(Capacity::loadOf).orElse(0.0);
   }
 
-  /** The capacity as a concurrency; for a closed-loop search only. */
+  /** {@return the capacity as a concurrency; for a closed-loop search only} */
   public int concurrency() {
     if (!closedLoop) throw new IllegalStateException("this search was over request rates: use load()");
     return (int) load();
@@ -68,9 +82,9 @@ public record Capacity(Outcome outcome, ServiceLevels slo, boolean closedLoop, d
   }
 
   /**
-   * The answer in a sentence, with its evidence: {@code capacity under the SLO (TPOT ≤ 52.5 ms at p90):
+   * {@return the answer in a sentence, with its evidence: {@code capacity under the SLO (TPOT ≤ 52.5 ms at p90):
    * C=9; holds at C=9 (TPOT p90 50.3 ms ≤ 52.5 ms; ...), fails at C=10 (TPOT p90 55.4 ms > 52.5 ms; ...);
-   * searched C=4..C=16 in 6 probes, to within 1}.
+   * searched C=4..C=16 in 6 probes, to within 1}}
    */
   public String statement() {
     String who = deployment.map(d -> d + ": ").orElse("");

@@ -13,7 +13,12 @@ public final class CapacityAssert extends AbstractAssert<CapacityAssert, Capacit
     super(actual, CapacityAssert.class);
   }
 
-  /** The SLO held at {@code load} (C, or requests per second) or above. */
+  /**
+   * The SLO held at {@code load} (C, or requests per second) or above.
+   *
+   * @return this assertion
+   * @param load the least load (C, or requests per second) the capacity must reach
+   */
   public CapacityAssert isAtLeast(double load) {
     isNotNull();
     if (actual.outcome() == Capacity.Outcome.STOPPED || actual.outcome() == Capacity.Outcome.SEARCHING || actual.load() < load) {

@@ -44,18 +44,18 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface CapacitySearch {
 
-  /** The concurrency range {@code {low, high}} of a closed-loop search. */
+  /** {@return the concurrency range {@code {low, high}} of a closed-loop search} */
   int[] concurrency() default {};
 
-  /** The request rate range {@code {low, high}} in requests per second of an open-loop search. */
+  /** {@return the request rate range {@code {low, high}} in requests per second of an open-loop search} */
   double[] rate() default {};
 
-  /** The answer's precision: 0 for 1 request in flight, or a sixteenth of the rate range. */
+  /** {@return the answer's precision: 0 for 1 request in flight, or a sixteenth of the rate range} */
   double step() default 0;
 
-  /** Gamma shape of an open loop's arrival gaps, as {@link RateSweep#burstiness()}. */
+  /** {@return gamma shape of an open loop's arrival gaps, as {@link RateSweep#burstiness()}} */
   double burstiness() default 1.0;
 
-  /** An open loop's cap on requests in flight, as {@link RateSweep#maxConcurrency()}; 0 for none. */
+  /** {@return an open loop's cap on requests in flight, as {@link RateSweep#maxConcurrency()}; 0 for none} */
   int maxConcurrency() default 0;
 }

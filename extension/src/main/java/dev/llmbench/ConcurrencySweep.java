@@ -47,12 +47,12 @@ public @interface ConcurrencySweep {
   /** The name used when only the concurrency varies. */
   String DEFAULT_NAME = "C={concurrency}";
 
-  /** Concurrency levels, each positive and distinct, run in this order. */
+  /** {@return concurrency levels, each positive and distinct, run in this order} */
   int[] value();
 
   /**
-   * Display name of each level: {@value #CONCURRENCY_PLACEHOLDER}, {@value Workload#MAX_TOKENS_PLACEHOLDER},
-   * {@value Workload#INPUT_TOKENS_PLACEHOLDER}, {@value Workload#INDEX_PLACEHOLDER}. Empty for
+   * {@return display name of each level: {@value #CONCURRENCY_PLACEHOLDER}, {@value Workload#MAX_TOKENS_PLACEHOLDER},
+   * {@value Workload#INPUT_TOKENS_PLACEHOLDER}, {@value Workload#INDEX_PLACEHOLDER}} Empty for
    * {@value #DEFAULT_NAME}, plus the crossed settings.
    */
   String name() default "";

@@ -16,7 +16,7 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public record ConfidenceInterval(double estimate, double lower, double upper, double level) {
 
-  /** Half the interval's width relative to the estimate, e.g. 0.05 for ±5%. */
+  /** {@return half the interval's width relative to the estimate, e.g. 0.05 for ±5%} */
   public double relativeHalfWidth() {
     if (estimate == 0) return upper == lower ? 0 : Double.POSITIVE_INFINITY;
     return (upper - lower) / 2 / Math.abs(estimate);

@@ -17,6 +17,7 @@ public record DecodeRates(double client, double server) {
   /** How far the two may differ: the client's TPOT also carries network and chunking jitter. */
   public static final double TOLERANCE = 0.10;
 
+  /** {@return whether the two rates differ by at most {@link #TOLERANCE} of the server's} */
   public boolean agree() {
     return Math.abs(client - server) <= TOLERANCE * server;
   }

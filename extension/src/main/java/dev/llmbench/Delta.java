@@ -39,12 +39,12 @@ public record Delta(Metric metric, OptionalDouble percentile, double reference, 
     REGRESSED
   }
 
-  /** {@code output throughput} or {@code TTFT p50}. */
+  /** {@return {@code output throughput} or {@code TTFT p50}} */
   public String figure() {
     return metric.label() + (percentile.isPresent() ? " " + Formats.percentile(percentile.getAsDouble()) : "");
   }
 
-  /** Lower is better for latencies and the error rate; higher for throughputs, goodput and SLO attainment. */
+  /** {@return lower is better for latencies and the error rate; higher for throughputs, goodput and SLO attainment} */
   public boolean lowerIsBetter() {
     return metric.isLatency() || metric == Metric.ERROR_RATE;
   }

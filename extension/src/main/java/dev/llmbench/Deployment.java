@@ -39,18 +39,20 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface Deployment {
 
-  /** How reports and tests call it: letters, digits, {@code .}, {@code _} and {@code -}; unique in the suite. */
+  /**
+   * {@return how reports and tests call it: letters, digits, {@code .}, {@code _} and {@code -}; unique in the suite}
+   */
   String name();
 
-  /** Server root such as {@code http://gpu-node-2:8000}; empty for an embedded engine. */
+  /** {@return server root such as {@code http://gpu-node-2:8000}; empty for an embedded engine} */
   String baseUrl() default "";
 
-  /** Model id; empty for {@link LlmEndpoint#model()}, else the first id {@code /v1/models} lists. */
+  /** {@return model id; empty for {@link LlmEndpoint#model()}, else the first id {@code /v1/models} lists} */
   String model() default "";
 
-  /** {@code chat} or {@code completions}; empty for {@link LlmEndpoint#api()}. */
+  /** {@return {@code chat} or {@code completions}; empty for {@link LlmEndpoint#api()}} */
   String api() default "";
 
-  /** The embedded engine's profile when {@link #baseUrl()} is empty, e.g. {@code mla-pcie}. */
+  /** {@return the embedded engine's profile when {@link #baseUrl()} is empty, e.g. {@code mla-pcie}} */
   String embeddedProfile() default "";
 }

@@ -17,9 +17,24 @@ public record DeploymentDescription(String gpus, DeploymentFacts.Interconnect in
     int pipelineParallel, int dataParallel, int expertParallel, DeploymentFacts.Attention attention, String quantisation,
     String engine, String notes) {
 
+  /** Nothing said about the deployment. */
   public static final DeploymentDescription NONE = new DeploymentDescription("", DeploymentFacts.Interconnect.UNSPECIFIED,
       0, 0, 0, 0, DeploymentFacts.Attention.UNSPECIFIED, "", "", "");
 
+  /**
+   * Rejects a missing component; an unsaid one is empty, 0 or {@code UNSPECIFIED}.
+   *
+   * @param gpus the accelerators, e.g. {@code 8x H20 96GB}; empty when not said
+   * @param interconnect how the accelerators of one replica are connected
+   * @param tensorParallel tensor-parallel size; 0 when not said
+   * @param pipelineParallel pipeline-parallel size; 0 when not said
+   * @param dataParallel data-parallel size; 0 when not said
+   * @param expertParallel expert-parallel size; 0 when not said
+   * @param attention the model's attention
+   * @param quantisation weight (and KV-cache) quantisation; empty when not said
+   * @param engine the serving engine and its notable flags; empty when not said
+   * @param notes anything else a reader should know; empty when none
+   */
   public DeploymentDescription {
     Objects.requireNonNull(gpus, "gpus");
     Objects.requireNonNull(interconnect, "interconnect");
@@ -32,17 +47,22 @@ public record DeploymentDescription(String gpus, DeploymentFacts.Interconnect in
     }
   }
 
+  /**
+   * {@return the facts an annotation states}
+   *
+   * @param d the annotation
+   */
   public static DeploymentDescription of(DeploymentFacts d) {
     return new DeploymentDescription(d.gpus().strip(), d.interconnect(), d.tensorParallel(), d.pipelineParallel(),
         d.dataParallel(), d.expertParallel(), d.attention(), d.quantisation().strip(), d.engine().strip(), d.notes().strip());
   }
 
-  /** Whether nothing was said. */
+  /** {@return whether nothing was said} */
   public boolean isEmpty() {
     return equals(NONE);
   }
 
-  /** One line for reports: {@code 8x H20 96GB · PCIe · TP=8 · MLA · FP8 · vLLM 0.11}. */
+  /** {@return one line for reports: {@code 8x H20 96GB · PCIe · TP=8 · MLA · FP8 · vLLM 0.11}} */
   public String describe() {
     List<String> parts = new ArrayList<>();
     if (!gpus.isEmpty()) parts.add(gpus);
@@ -58,7 +78,7 @@ public record DeploymentDescription(String gpus, DeploymentFacts.Interconnect in
     return parts.isEmpty() ? "not described" : String.join(" · ", parts);
   }
 
-  /** {@code PCIe}, {@code NVLink}, ... as people write them. */
+  /** {@return {@code PCIe}, {@code NVLink}, ..} as people write them. */
   public String interconnectName() {
     return switch (interconnect) {
       case PCIE -> "PCIe";

@@ -29,43 +29,55 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface DeploymentFacts {
 
-  /** The accelerators, e.g. {@code 8x H20 96GB}; empty when not said. */
+  /** {@return the accelerators, e.g. {@code 8x H20 96GB}; empty when not said} */
   String gpus() default "";
 
-  /** How the accelerators of one replica talk to each other. */
+  /** {@return how the accelerators of one replica talk to each other} */
   Interconnect interconnect() default Interconnect.UNSPECIFIED;
 
-  /** Tensor-parallel size; 0 when not said. */
+  /** {@return tensor-parallel size; 0 when not said} */
   int tensorParallel() default 0;
 
-  /** Pipeline-parallel size; 0 when not said. */
+  /** {@return pipeline-parallel size; 0 when not said} */
   int pipelineParallel() default 0;
 
-  /** Data-parallel size (replicas behind the endpoint, or data-parallel attention); 0 when not said. */
+  /** {@return data-parallel size (replicas behind the endpoint, or data-parallel attention); 0 when not said} */
   int dataParallel() default 0;
 
-  /** Expert-parallel size of a mixture-of-experts model; 0 when not said. */
+  /** {@return expert-parallel size of a mixture-of-experts model; 0 when not said} */
   int expertParallel() default 0;
 
-  /** The model's attention. */
+  /** {@return the model's attention} */
   Attention attention() default Attention.UNSPECIFIED;
 
-  /** Weight (and KV-cache) quantisation, e.g. {@code FP8}, {@code AWQ INT4}; empty when not said. */
+  /** {@return weight (and KV-cache) quantisation, e.g. {@code FP8}, {@code AWQ INT4}; empty when not said} */
   String quantisation() default "";
 
-  /** The serving engine and its notable flags, e.g. {@code vLLM 0.11 --enable-expert-parallel}. */
+  /** {@return the serving engine and its notable flags, e.g. {@code vLLM 0.11 --enable-expert-parallel}} */
   String engine() default "";
 
-  /** Anything else a reader should know. */
+  /** {@return anything else a reader should know} */
   String notes() default "";
 
   /** How the accelerators of one replica are connected. */
   enum Interconnect {
-    UNSPECIFIED, PCIE, NVLINK, INFINIBAND, ETHERNET, SINGLE_DEVICE
+    /** Not said. */
+    UNSPECIFIED,
+    /** PCI Express between the accelerators. */
+    PCIE,
+    /** NVIDIA's NVLink between the accelerators. */
+    NVLINK,
+    /** InfiniBand, between machines. */
+    INFINIBAND,
+    /** Ethernet, between machines. */
+    ETHERNET,
+    /** One accelerator: nothing to connect. */
+    SINGLE_DEVICE
   }
 
   /** The attention a model uses, which sets the size of its KV cache per token. */
   enum Attention {
+    /** Not said. */
     UNSPECIFIED,
     /** Multi-head attention: one KV head per query head. */
     MHA,

@@ -24,20 +24,28 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public interface DeploymentLevels {
 
-  /** The load, as levels are named without the deployment: {@code C=8}. */
+  /** {@return the load, as levels are named without the deployment: {@code C=8}} */
   String load();
 
-  /** Every deployment of the sweep, in declared order. */
+  /** {@return every deployment of the sweep, in declared order} */
   List<String> deployments();
 
-  /** The deployment's level at this load, once measured. */
+  /**
+   * {@return the deployment's level at this load, once measured}
+   *
+   * @param deployment the deployment's name
+   */
   Optional<SweepLevelResult> of(String deployment);
 
   /**
-   * How {@code metric} changed from {@code reference} to {@code candidate} at this load, noise-aware, once
-   * both are measured; a latency at {@code percentile}, a single value (throughput) ignores it.
+   * {@return how {@code metric} changed from {@code reference} to {@code candidate} at this load, noise-aware, once
+   * both are measured; a latency at {@code percentile}, a single value (throughput) ignores it}
    *
    * @param allowedWorsening the worsening that is not yet {@link Delta.Verdict#REGRESSED}, a fraction
+   * @param candidate the deployment compared
+   * @param reference the deployment it is compared with
+   * @param metric the figure compared
+   * @param percentile the percentile of a latency metric; ignored for a single-valued one
    */
   Optional<Delta> delta(String candidate, String reference, Metric metric, double percentile, double allowedWorsening);
 }

@@ -28,28 +28,59 @@ public final class DeploymentLevelsAssert extends AbstractAssert<DeploymentLevel
     this.subject = subject;
   }
 
-  /** The deployment the following assertions are about. */
+  /**
+   *  The deployment the following assertions are about.
+   *
+   * @param name a deployment of the comparison
+   * @return assertions on that deployment at this load
+   */
   public DeploymentLevelsAssert deployment(String name) {
     isNotNull();
     return new DeploymentLevelsAssert(actual, known(name));
   }
 
-  /** Output throughput is not lower than {@code reference}'s beyond noise. */
+  /**
+   * Output throughput is not lower than {@code reference}'s beyond noise.
+   *
+   * @return this assertion
+   * @param reference the deployment it is compared with
+   */
   public DeploymentLevelsAssert isAtLeastAsFastAs(String reference) {
     return isAtLeastAsFastAs(reference, 0);
   }
 
-  /** Output throughput is not lower than {@code reference}'s by more than {@code tolerance} (0.05 for 5%) beyond noise. */
+  /**
+   * Output throughput is not lower than {@code reference}'s by more than {@code tolerance} (0.05 for 5%) beyond noise.
+   *
+   * @return this assertion
+   * @param reference the deployment it is compared with
+   * @param tolerance the share by which it may be lower, 0.05 for 5%
+   */
   public DeploymentLevelsAssert isAtLeastAsFastAs(String reference, double tolerance) {
     return notWorse(reference, Metric.OUTPUT_THROUGHPUT, 50, tolerance, "slower than");
   }
 
-  /** The latency's {@code percentile} is not higher than {@code reference}'s beyond noise. */
+  /**
+   * The latency's {@code percentile} is not higher than {@code reference}'s beyond noise.
+   *
+   * @return this assertion
+   * @param reference the deployment it is compared with
+   * @param latency the latency metric, such as {@link Metric#TTFT}
+   * @param percentile the percentile compared, e.g. 90
+   */
   public DeploymentLevelsAssert hasLatencyAtMostThatOf(String reference, Metric latency, double percentile) {
     return hasLatencyAtMostThatOf(reference, latency, percentile, 0);
   }
 
-  /** The latency's {@code percentile} is not higher than {@code reference}'s by more than {@code tolerance} beyond noise. */
+  /**
+   * The latency's {@code percentile} is not higher than {@code reference}'s by more than {@code tolerance} beyond noise.
+   *
+   * @return this assertion
+   * @param reference the deployment it is compared with
+   * @param latency the latency metric, such as {@link Metric#TTFT}
+   * @param percentile the percentile compared, e.g. 90
+   * @param tolerance the share by which it may be higher, 0.05 for 5%
+   */
   public DeploymentLevelsAssert hasLatencyAtMostThatOf(String reference, Metric latency, double percentile, double tolerance) {
     if (!latency.isLatency()) throw new IllegalArgumentException(latency + " is not a latency; use isAtLeastAsFastAs for throughput");
     return notWorse(reference, latency, percentile, tolerance, "slower in " + latency.label() + " than");

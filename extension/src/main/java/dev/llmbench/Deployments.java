@@ -16,5 +16,6 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface Deployments {
 
+  /** {@return the repeated annotations, in declared order} */
   Deployment[] value();
 }

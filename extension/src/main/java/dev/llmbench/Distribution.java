@@ -13,32 +13,47 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public interface Distribution {
 
+  /** {@return how many samples there are} */
   int count();
 
+  /** {@return whether there is no sample} */
   default boolean isEmpty() {
     return count() == 0;
   }
 
+  /** {@return the arithmetic mean; empty without samples} */
   Optional<Duration> mean();
 
-  /** Population standard deviation, as vLLM reports {@code std_*_ms}. */
+  /** {@return population standard deviation, as vLLM reports {@code std_*_ms}} */
   Optional<Duration> stdDev();
 
+  /** {@return the smallest sample; empty without samples} */
   Optional<Duration> min();
 
+  /** {@return the largest sample; empty without samples} */
   Optional<Duration> max();
 
-  /** The {@code p}-th percentile, 0 &lt; p &le; 100; empty without samples. */
+  /**
+   * {@return the {@code p}-th percentile, 0 &lt; p &le; 100; empty without samples}
+   *
+   * @param p the percentile, as numpy's linear interpolation computes it
+   */
   Optional<Duration> percentile(double p);
 
-  /** Whether there are enough samples for the {@code p}-th percentile to be more than the maximum. */
+  /**
+   * {@return whether there are enough samples for the {@code p}-th percentile to be more than the maximum}
+   *
+   * @param p the percentile
+   */
   default boolean supports(double p) {
     return count() >= samplesNeeded(p);
   }
 
   /**
-   * The fewest samples for which the {@code p}-th percentile is more than the largest sample: p99 needs
-   * 100, p99.9 needs 1000, p90 needs 10. Below that it is only the maximum (guidellm#243).
+   * {@return the fewest samples for which the {@code p}-th percentile is more than the largest sample: p99 needs
+   * 100, p99.9 needs 1000, p90 needs 10} Below that it is only the maximum (guidellm#243).
+   *
+   * @param p the percentile
    */
   static int samplesNeeded(double p) {
     if (p >= 100) return 1;

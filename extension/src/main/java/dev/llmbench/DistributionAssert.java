@@ -40,36 +40,51 @@ public final class DistributionAssert extends AbstractAssert<DistributionAssert,
     this.allowFewSamples = allowFewSamples;
   }
 
+  /** {@return an assertion on the mean} */
   public AbstractDurationAssert<?> mean() {
     return statistic("mean", actual.mean().orElse(null));
   }
 
+  /** {@return an assertion on the largest sample} */
   public AbstractDurationAssert<?> max() {
     return statistic("max", actual.max().orElse(null));
   }
 
+  /** {@return an assertion on the median} */
   public AbstractDurationAssert<?> p50() {
     return percentile(50);
   }
 
+  /** {@return an assertion on the 90th percentile} */
   public AbstractDurationAssert<?> p90() {
     return percentile(90);
   }
 
+  /** {@return an assertion on the 95th percentile} */
   public AbstractDurationAssert<?> p95() {
     return percentile(95);
   }
 
+  /** {@return an assertion on the 99th percentile} */
   public AbstractDurationAssert<?> p99() {
     return percentile(99);
   }
 
+  /**
+   * {@return an assertion on the {@code p}-th percentile}
+   *
+   * @param p the percentile, 0 &lt; p &le; 100
+   */
   public AbstractDurationAssert<?> percentile(double p) {
     requireSamples(p);
     return statistic(Formats.percentile(p), actual.percentile(p).orElse(null));
   }
 
-  /** The upper bound of the 95% interval of a percentile: a gate on it does not flake on noise. */
+  /**
+   * {@return the upper bound of the 95% interval of a percentile: a gate on it does not flake on noise}
+   *
+   * @param p the percentile, 0 &lt; p &le; 100
+   */
   public AbstractDurationAssert<?> percentileUpperBound(double p) {
     requireSamples(p);
     double upper = level.percentileCi(metric, p).upper();

@@ -24,13 +24,16 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public interface EarlierLevels {
 
+  /** {@return every earlier level, in the order they ran} */
   List<SweepLevelResult> all();
 
+  /** {@return the level just before this one, if any} */
   default Optional<SweepLevelResult> last() {
     List<SweepLevelResult> all = all();
     return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
   }
 
+  /** {@return the sweep's first level, if this is not it} */
   default Optional<SweepLevelResult> first() {
     return all().stream().findFirst();
   }

@@ -10,6 +10,12 @@ public class EndpointNotReadyException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An endpoint that did not become ready, and why.
+   *
+   * @param message what the wait saw and how long it waited
+   * @param cause what the last probe failed with, or null
+   */
   public EndpointNotReadyException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -26,6 +26,17 @@ import org.apiguardian.api.API;
 public record Finding(FindingKind kind, List<String> levels, String summary, List<Evidence> evidence, List<Cause> causes,
     List<Cause> ruledOut, List<String> nextSteps) {
 
+  /**
+   * Rejects a missing kind or summary, and copies the lists, so the finding cannot change.
+   *
+   * @param kind      what it is about
+   * @param levels    the labels of the levels it concerns, lowest load first
+   * @param summary   one line, e.g. {@code throughput fell from 100.0 tok/s at C=1 to 80.0 tok/s at C=2 ...}
+   * @param evidence  the numbers it rests on, with their units
+   * @param causes    causes the numbers point to ({@link Strength#LIKELY}), then those they allow, most likely first
+   * @param ruledOut  causes the numbers contradict, each with why
+   * @param nextSteps what to try next
+   */
   public Finding {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(summary, "summary");
@@ -77,7 +88,7 @@ public record Finding(FindingKind kind, List<String> levels, String summary, Lis
     RULED_OUT
   }
 
-  /** The summary, then the evidence, the likely causes, what was ruled out and what to try, one per line. */
+  /** {@return the summary, then the evidence, the likely causes, what was ruled out and what to try, one per line} */
   public String text() {
     List<String> lines = new ArrayList<>();
     lines.add(summary);

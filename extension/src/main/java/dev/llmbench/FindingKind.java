@@ -49,12 +49,14 @@ public enum FindingKind {
     this.anomaly = anomaly;
   }
 
-  /** Whether the finding says a figure is not what it seems or something went wrong, rather than describing the server. */
+  /**
+   * {@return whether the finding says a figure is not what it seems or something went wrong, rather than describing the server}
+   */
   public boolean isAnomaly() {
     return anomaly;
   }
 
-  /** {@code throughput drop}: the kind as text reads it. */
+  /** {@return {@code throughput drop}: the kind as text reads it} */
   public String label() {
     return name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
   }

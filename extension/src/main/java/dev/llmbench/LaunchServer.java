@@ -38,18 +38,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface LaunchServer {
 
-  /** {@code llmbench.launch.command} (one line there): the program and its arguments. */
+  /** {@return {@code llmbench.launch.command} (one line there): the program and its arguments} */
   String[] command();
 
-  /** {@code llmbench.launch.working-dir}: where it runs; empty for the JVM's. */
+  /** {@return {@code llmbench.launch.working-dir}: where it runs; empty for the JVM's} */
   String workingDir() default "";
 
-  /** {@code llmbench.launch.env}: extra environment, {@code NAME=value} each. */
+  /** {@return {@code llmbench.launch.env}: extra environment, {@code NAME=value} each} */
   String[] environment() default {};
 
-  /** {@code llmbench.launch.log-file}: where its output goes; empty for {@code <report dir>/server-<port>.log}. */
+  /**
+   * {@return {@code llmbench.launch.log-file}: where its output goes; empty for {@code <report dir>/server-<port>.log}}
+   */
   String logFile() default "";
 
-  /** {@code llmbench.launch.stop-grace}: how long it may take to stop after SIGTERM before it is killed. */
+  /** {@return {@code llmbench.launch.stop-grace}: how long it may take to stop after SIGTERM before it is killed} */
   String stopGrace() default "";
 }

@@ -13,25 +13,50 @@ public final class LlmBenchAssertions {
 
   private LlmBenchAssertions() {}
 
+  /**
+   * {@return assertions on one measured level of a sweep}
+   *
+   * @param actual the level, as injected into the sweep method
+   */
   public static SweepLevelResultAssert assertThat(SweepLevelResult actual) {
     return new SweepLevelResultAssert(actual, false);
   }
 
-  /** Assertions on how the deployments of a comparison fare at one load. */
+  /**
+   *  Assertions on how the deployments of a comparison fare at one load.
+   *
+   * @param actual the deployments' levels at one load, as injected into the sweep method
+   * @return assertions on them
+   */
   public static DeploymentLevelsAssert assertThat(DeploymentLevels actual) {
     return new DeploymentLevelsAssert(actual, null);
   }
 
-  /** Assertions on what a capacity search found. */
+  /**
+   *  Assertions on what a capacity search found.
+   *
+   * @param actual what the search found, as injected into its last test
+   * @return assertions on it
+   */
   public static CapacityAssert assertThat(Capacity actual) {
     return new CapacityAssert(actual);
   }
 
-  /** Assertions on a whole sweep, for a method annotated {@link AfterSweep}. */
+  /**
+   *  Assertions on a whole sweep, for a method annotated {@link AfterSweep}.
+   *
+   * @param actual the sweep, as injected into the method
+   * @return assertions on it
+   */
   public static SweepResultAssert assertThat(SweepResult actual) {
     return new SweepResultAssert(actual);
   }
 
+  /**
+   * {@return assertions on one reply to a prompt}
+   *
+   * @param actual the reply, as {@link LlmClient} returns it
+   */
   public static LlmReplyAssert assertThat(LlmReply actual) {
     return new LlmReplyAssert(actual);
   }

@@ -14,9 +14,15 @@ public interface LlmClient {
 
   /** Greedy decoding, so that smoke answers repeat. */
   double DEFAULT_TEMPERATURE = 0.0;
+  /** The {@code max_tokens} of {@link #chat(String)}. */
   int DEFAULT_MAX_TOKENS = 1024;
 
-  /** Sends one user message with temperature 0 and up to {@value #DEFAULT_MAX_TOKENS} tokens. */
+  /**
+   *  Sends one user message with temperature 0 and up to {@value #DEFAULT_MAX_TOKENS} tokens.
+   *
+   * @param prompt the user message's text
+   * @return the reply, once it is complete
+   */
   default LlmReply chat(String prompt) {
     return send(CompletionRequest.of(prompt).withTemperature(DEFAULT_TEMPERATURE).withMaxTokens(DEFAULT_MAX_TOKENS));
   }
@@ -25,8 +31,11 @@ public interface LlmClient {
    * Sends a request as it is.
    *
    * @throws LlmHttpException when it fails, with the status and an excerpt of the server's answer
+   * @param request the request, sent to the endpoint's API style
+   * @return the reply, once it is complete
    */
   LlmReply send(CompletionRequest request);
 
+  /** {@return the endpoint this client sends to} */
   EndpointInfo endpoint();
 }

@@ -35,42 +35,44 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface LlmEndpoint {
 
-  /** {@code llmbench.base-url}: server root such as {@code http://127.0.0.1:8000}; empty for the embedded engine. */
+  /**
+   * {@return {@code llmbench.base-url}: server root such as {@code http://127.0.0.1:8000}; empty for the embedded engine}
+   */
   String baseUrl() default "";
 
-  /** {@code llmbench.model}: model id; empty for the first id that {@code /v1/models} lists. */
+  /** {@return {@code llmbench.model}: model id; empty for the first id that {@code /v1/models} lists} */
   String model() default "";
 
-  /** {@code llmbench.api}: {@code chat} or {@code completions}. */
+  /** {@return {@code llmbench.api}: {@code chat} or {@code completions}} */
   String api() default "";
 
-  /** {@code llmbench.api-key-env}: the environment variable holding the bearer token; never printed. */
+  /** {@return {@code llmbench.api-key-env}: the environment variable holding the bearer token; never printed} */
   String apiKeyEnv() default "";
 
-  /** {@code llmbench.ready.timeout}: how long to wait for the server to be ready. */
+  /** {@return {@code llmbench.ready.timeout}: how long to wait for the server to be ready} */
   String readyTimeout() default "";
 
-  /** {@code llmbench.ready.poll-interval}: time between readiness probes. */
+  /** {@return {@code llmbench.ready.poll-interval}: time between readiness probes} */
   String readyPollInterval() default "";
 
-  /** {@code llmbench.ready.progress-interval}: time between progress lines while waiting. */
+  /** {@return {@code llmbench.ready.progress-interval}: time between progress lines while waiting} */
   String readyProgressInterval() default "";
 
-  /** {@code llmbench.request-timeout}: the longest one whole request may take. */
+  /** {@return {@code llmbench.request-timeout}: the longest one whole request may take} */
   String requestTimeout() default "";
 
-  /** {@code llmbench.idle-timeout}: the longest gap between two bytes of a response. */
+  /** {@return {@code llmbench.idle-timeout}: the longest gap between two bytes of a response} */
   String idleTimeout() default "";
 
-  /** {@code llmbench.embedded.profile}: the embedded engine's performance profile. */
+  /** {@return {@code llmbench.embedded.profile}: the embedded engine's performance profile} */
   String embeddedProfile() default "";
 
-  /** {@code llmbench.embedded.startup-delay}: how long the embedded engine answers 503 before it is ready. */
+  /** {@return {@code llmbench.embedded.startup-delay}: how long the embedded engine answers 503 before it is ready} */
   String embeddedStartupDelay() default "";
 
   /**
-   * {@code llmbench.embedded.faults}: the embedded engine fails on purpose, e.g. {@code http500:5%,reset:2%}, to
-   * test a suite's own assertions and error handling (docs/failures.md lists the kinds).
+   * {@return {@code llmbench.embedded.faults}: the embedded engine fails on purpose, e.g. {@code http500:5%,reset:2%}, to
+   * test a suite's own assertions and error handling (docs/failures.md lists the kinds)}
    */
   String embeddedFaults() default "";
 }

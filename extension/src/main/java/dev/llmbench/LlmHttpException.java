@@ -12,15 +12,23 @@ public class LlmHttpException extends RuntimeException {
 
   private final transient RequestFailure failure;
 
+  /**
+   * A failed request.
+   *
+   * @param url the URL the request went to
+   * @param failure how it failed
+   */
   public LlmHttpException(String url, RequestFailure failure) {
     super(failure.key() + " from " + url + ": " + failure.message());
     this.failure = failure;
   }
 
+  /** {@return the HTTP status of the failure, as {@link RequestFailure#status()} gives it} */
   public int status() {
     return failure.status();
   }
 
+  /** {@return how the request failed} */
   public RequestFailure failure() {
     return failure;
   }

@@ -27,16 +27,21 @@ public record LlmReply(String prompt, String content, String reasoning, Optional
 
   private static final Pattern FENCE = Pattern.compile("```([\\w+#.-]*)[^\\n]*\\n(.*?)```", Pattern.DOTALL);
 
-  /** The body of the first fenced code block in the content, of any language. */
+  /** {@return the body of the first fenced code block in the content, of any language} */
   public Optional<String> codeBlock() {
     return codeBlocks().stream().findFirst().map(CodeBlock::code);
   }
 
-  /** The body of the first fenced code block tagged {@code language} (e.g. {@code python}). */
+  /**
+   * {@return the body of the first fenced code block tagged {@code language} (e.g. {@code python})}
+   *
+   * @param language the tag after the opening fence
+   */
   public Optional<String> codeBlock(String language) {
     return codeBlocks().stream().filter(b -> b.language().equalsIgnoreCase(language)).findFirst().map(CodeBlock::code);
   }
 
+  /** {@return every fenced code block of the content, in order} */
   public List<CodeBlock> codeBlocks() {
     List<CodeBlock> blocks = new ArrayList<>();
     Matcher m = FENCE.matcher(content);

@@ -18,6 +18,12 @@ public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmRepl
     super(actual, LlmReplyAssert.class);
   }
 
+  /**
+   * The content contains {@code expected}.
+   *
+   * @param expected the text to find
+   * @return this assertion
+   */
   public LlmReplyAssert contentContains(String expected) {
     isNotNull();
     if (!actual.content().contains(expected)) {
@@ -27,6 +33,12 @@ public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmRepl
     return this;
   }
 
+  /**
+   * The content contains {@code expected}, in any case.
+   *
+   * @param expected the text to find
+   * @return this assertion
+   */
   public LlmReplyAssert contentContainsIgnoringCase(String expected) {
     isNotNull();
     if (!actual.content().toLowerCase(Locale.ROOT).contains(expected.toLowerCase(Locale.ROOT))) {
@@ -36,11 +48,17 @@ public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmRepl
     return this;
   }
 
+  /** {@return an assertion on the content} */
   public AbstractStringAssert<?> content() {
     isNotNull();
     return Assertions.assertThat(actual.content()).as("content of the reply to %s", quote(actual.prompt()));
   }
 
+  /**
+   * The reply has reasoning ({@code reasoning_content} or {@code reasoning}).
+   *
+   * @return this assertion
+   */
   public LlmReplyAssert hasReasoning() {
     isNotNull();
     if (actual.reasoning().isEmpty()) {
@@ -50,6 +68,11 @@ public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmRepl
     return this;
   }
 
+  /**
+   * The reply has no reasoning.
+   *
+   * @return this assertion
+   */
   public LlmReplyAssert hasNoReasoning() {
     isNotNull();
     if (!actual.reasoning().isEmpty()) {
@@ -59,7 +82,12 @@ public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmRepl
     return this;
   }
 
-  /** The reasoning is at least {@code min} characters long. */
+  /**
+   * The reasoning is at least {@code min} characters long.
+   *
+   * @return this assertion
+   * @param min the fewest characters
+   */
   public LlmReplyAssert hasReasoningOfAtLeast(int min) {
     hasReasoning();
     if (actual.reasoning().length() < min) {
@@ -69,6 +97,12 @@ public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmRepl
     return this;
   }
 
+  /**
+   * The server ended the reply with this {@code finish_reason}.
+   *
+   * @param finishReason e.g. {@code stop} or {@code length}
+   * @return this assertion
+   */
   public LlmReplyAssert finishedWith(String finishReason) {
     isNotNull();
     Optional<String> actualReason = actual.finishReason();
@@ -79,7 +113,11 @@ public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmRepl
     return this;
   }
 
-  /** The content has a fenced code block in {@code language}; returns an assertion on its code. */
+  /**
+   * {@return the content has a fenced code block in {@code language}; returns an assertion on its code}
+   *
+   * @param language the tag after the opening fence
+   */
   public AbstractStringAssert<?> codeBlock(String language) {
     isNotNull();
     Optional<String> code = actual.codeBlock(language);

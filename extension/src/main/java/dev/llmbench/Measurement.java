@@ -36,6 +36,8 @@ public @interface Measurement {
    * and at least 10 requests ({@code C x max(3, ceil(10 / C))}); for an open loop {@code max(10, 10 s x rate)}.
    * p90 needs 10 samples, p99 needs 100. A closed-loop count that is not a multiple of C ends with a partial
    * round, run with fewer than C in flight, and the level says so.
+   *
+   * @return the requests per level, or 0
    */
   int requests() default 0;
 
@@ -43,30 +45,36 @@ public @interface Measurement {
   int MIN_ROUNDS = 3;
 
   /**
-   * Closed loop only: whole rounds of C requests per level ({@code requests = rounds x C}), so every level
-   * runs with C in flight from its first request to its last round; 0 for {@link #requests()}. Set one of
+   * {@return closed loop only: whole rounds of C requests per level ({@code requests = rounds x C}), so every level
+   * runs with C in flight from its first request to its last round; 0 for {@link #requests()}} Set one of
    * the two, not both.
    */
   int rounds() default 0;
 
-  /** Bound each level by time instead ({@code 30s}, {@code 2m}); requests in flight get {@link #grace()} to finish. */
+  /**
+   * {@return bound each level by time instead ({@code 30s}, {@code 2m}); requests in flight get {@link #grace()} to finish}
+   */
   String duration() default "";
 
-  /** How long requests in flight may finish after a duration-bounded level stops sending. */
+  /** {@return how long requests in flight may finish after a duration-bounded level stops sending} */
   String grace() default "30s";
 
   /**
-   * Adaptive mode when above 0: keep adding requests until the 95% interval of output throughput is within
-   * this relative half-width (0.05 = ±5%) and every percentile has the samples it needs, or a cap is hit.
+   * {@return adaptive mode when above 0: keep adding requests until the 95% interval of output throughput is within
+   * this relative half-width (0.05 = ±5%) and every percentile has the samples it needs, or a cap is hit}
    */
   double targetCiHalfWidth() default 0;
 
-  /** Adaptive mode's request cap; 0 for 1000. */
+  /** {@return adaptive mode's request cap; 0 for 1000} */
   int maxRequests() default 0;
 
-  /** Adaptive mode's time cap per level. */
+  /** {@return adaptive mode's time cap per level} */
   String maxDuration() default "5m";
 
-  /** Percentiles to report, e.g. {@code {50, 90, 95, 99, 99.9}}. */
+  /**
+   *  Percentiles to report, e.g. {@code {50, 90, 95, 99, 99.9}}.
+   *
+   * @return the percentiles
+   */
   double[] percentiles() default {50, 90, 99};
 }

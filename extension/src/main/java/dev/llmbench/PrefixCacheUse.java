@@ -19,7 +19,7 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public record PrefixCacheUse(long cachedTokens, long promptTokens, String source) {
 
-  /** Cached over looked-up prompt tokens, 0..1; 0 when none were looked up. */
+  /** {@return cached over looked-up prompt tokens, 0..1; 0 when none were looked up} */
   public double hitRate() {
     return promptTokens == 0 ? 0 : (double) cachedTokens / promptTokens;
   }

@@ -16,19 +16,31 @@ public record Rate(double perSecond, Unit unit) {
 
   /** What a rate counts. */
   public enum Unit {
+    /** Tokens. */
     TOKENS,
+    /** Requests. */
     REQUESTS;
 
-    /** {@code tok/s} or {@code req/s}. */
+    /** {@return {@code tok/s} or {@code req/s}} */
     public String symbol() {
       return this == TOKENS ? "tok/s" : "req/s";
     }
   }
 
+  /**
+   * {@return so many tokens per second}
+   *
+   * @param value tokens per second
+   */
   public static Rate tokensPerSecond(double value) {
     return new Rate(value, Unit.TOKENS);
   }
 
+  /**
+   * {@return so many requests per second}
+   *
+   * @param value requests per second
+   */
   public static Rate requestsPerSecond(double value) {
     return new Rate(value, Unit.REQUESTS);
   }

@@ -45,15 +45,19 @@ public @interface RateSweep {
   /** The name used when only the rate varies. */
   String DEFAULT_NAME = "rate={rate}/s";
 
-  /** Request rates in requests per second, each positive and distinct, run in this order. */
+  /** {@return request rates in requests per second, each positive and distinct, run in this order} */
   double[] value();
 
-  /** Gamma shape of the arrival gaps: 1 is Poisson, below 1 burstier, above 1 more even. */
+  /** {@return gamma shape of the arrival gaps: 1 is Poisson, below 1 burstier, above 1 more even} */
   double burstiness() default 1.0;
 
-  /** At most this many requests in flight (a due request waits for a slot; the wait is its queue time); 0 for no cap. */
+  /**
+   * {@return at most this many requests in flight (a due request waits for a slot; the wait is its queue time); 0 for no cap}
+   */
   int maxConcurrency() default 0;
 
-  /** Display name of each level; {@value #RATE_PLACEHOLDER} and the placeholders of {@link ConcurrencySweep#name()}. */
+  /**
+   * {@return display name of each level; {@value #RATE_PLACEHOLDER} and the placeholders of {@link ConcurrencySweep#name()}}
+   */
   String name() default "";
 }

@@ -14,7 +14,7 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public record RequestFailure(ErrorKind kind, int status, String message) {
 
-  /** The key failures are counted by: {@code HTTP 503}, {@code TIMEOUT}, {@code CUT_STREAM}, ... */
+  /** {@return the key failures are counted by: {@code HTTP 503}, {@code TIMEOUT}, {@code CUT_STREAM}, ..} */
   public String key() {
     return kind == ErrorKind.HTTP_STATUS ? "HTTP " + status : kind.name();
   }

@@ -15,46 +15,55 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public interface RequestResult {
 
-  /** Wall-clock time it was sent. */
+  /** {@return wall-clock time it was sent} */
   Instant startedAt();
 
-  /** How long it waited in the client for a concurrency slot (open loop with a cap), else about zero. */
+  /** {@return how long it waited in the client for a concurrency slot (open loop with a cap), else about zero} */
   Duration queueTime();
 
-  /** Last {@code choices} chunk (or the whole body, or the failure) minus send. */
+  /** {@return last {@code choices} chunk (or the whole body, or the failure) minus send} */
   Duration e2eLatency();
 
-  /** First chunk carrying a content or reasoning token, minus send. */
+  /** {@return first chunk carrying a content or reasoning token, minus send} */
   Optional<Duration> ttft();
 
-  /** First chunk carrying content (not reasoning), minus send. */
+  /** {@return first chunk carrying content (not reasoning), minus send} */
   Optional<Duration> ttfo();
 
-  /** (E2E - TTFT) / (output tokens - 1); empty with fewer than 2 tokens. */
+  /** {@return (E2E - TTFT) / (output tokens - 1); empty with fewer than 2 tokens} */
   Optional<Duration> tpot();
 
-  /** Gaps between successive token-bearing chunks (vLLM's ITL, AIPerf's inter-chunk latency). */
+  /**
+   *  Gaps between successive token-bearing chunks (vLLM's ITL, AIPerf's inter-chunk latency).
+   *
+   * @return the gaps, in order
+   */
   List<Duration> itls();
 
-  /** Output tokens, reasoning included. */
+  /** {@return output tokens, reasoning included} */
   int outputTokens();
 
+  /** {@return the reasoning tokens among the output tokens} */
   int reasoningTokens();
 
-  /** {@code usage.prompt_tokens}, or the client's estimate when the server sent none. */
+  /** {@return {@code usage.prompt_tokens}, or the client's estimate when the server sent none} */
   int promptTokens();
 
+  /** {@return where the output-token count came from} */
   TokenSource tokenSource();
 
+  /** {@return the server's {@code finish_reason}, when it sent one} */
   Optional<String> finishReason();
 
+  /** {@return how the request failed; empty when it succeeded} */
   Optional<RequestFailure> failure();
 
+  /** {@return whether the request succeeded} */
   default boolean succeeded() {
     return failure().isEmpty();
   }
 
-  /** Output tokens per second seen by this one user: 1 / TPOT, as AIPerf defines it. */
+  /** {@return output tokens per second seen by this one user: 1 / TPOT, as AIPerf defines it} */
   default Optional<Double> outputTokensPerSecondPerUser() {
     return tpot().filter(d -> !d.isZero()).map(d -> 1e9 / d.toNanos());
   }

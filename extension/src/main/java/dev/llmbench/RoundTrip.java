@@ -18,20 +18,28 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public record RoundTrip(String request, List<Duration> samples) {
 
+  /**
+   * Rejects an empty list of samples, and copies it.
+   *
+   * @param request what was timed, e.g. {@code GET /health}
+   * @param samples each round trip, in the order they were timed (a first, untimed one opened the connection)
+   */
   public RoundTrip {
     if (samples.isEmpty()) throw new IllegalArgumentException("a round trip needs at least one sample");
     samples = List.copyOf(samples);
   }
 
+  /** {@return the fastest round trip} */
   public Duration min() {
     return samples.stream().min(Duration::compareTo).orElseThrow();
   }
 
+  /** {@return the slowest round trip} */
   public Duration max() {
     return samples.stream().max(Duration::compareTo).orElseThrow();
   }
 
-  /** The middle sample (the mean of the two middle ones for an even count): robust to one slow sample. */
+  /** {@return the middle sample (the mean of the two middle ones for an even count): robust to one slow sample} */
   public Duration median() {
     List<Duration> sorted = samples.stream().sorted().toList();
     int n = sorted.size();

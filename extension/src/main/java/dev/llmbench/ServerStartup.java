@@ -25,6 +25,15 @@ public record ServerStartup(Optional<String> engine, List<Phase> phases, List<En
   /** No log read, or no engine recognised in it. */
   public static final ServerStartup NONE = new ServerStartup(Optional.empty(), List.of(), List.of(), Optional.empty(), "");
 
+  /**
+   * Copies the lists, so the value cannot change.
+   *
+   * @param engine           {@code llama.cpp}, {@code vLLM}, {@code SGLang}
+   * @param phases           in the order the log entered them
+   * @param engineDurations  durations the engine printed, e.g. loading weights 15.1 s
+   * @param readySinceLaunch from launching the process to ready, when LLMBench launched it
+   * @param summary          one line: {@code llama.cpp: starting 0.3 s → loading model 0.6 s → listening}
+   */
   public ServerStartup {
     phases = List.copyOf(phases);
     engineDurations = List.copyOf(engineDurations);

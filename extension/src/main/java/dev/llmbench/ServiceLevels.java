@@ -36,22 +36,43 @@ public final class ServiceLevels {
     this.percentile = percentile;
   }
 
+  /** {@return no objective at all} */
   public static ServiceLevels none() {
     return NONE;
   }
 
+  /**
+   * {@return these objectives with a limit on TTFT}
+   *
+   * @param max the longest TTFT allowed, positive
+   */
   public ServiceLevels withTtft(Duration max) {
     return new ServiceLevels(positive(max, "TTFT"), tpot, e2eLatency, percentile);
   }
 
+  /**
+   * {@return these objectives with a limit on TPOT}
+   *
+   * @param max the longest TPOT allowed, positive
+   */
   public ServiceLevels withTpot(Duration max) {
     return new ServiceLevels(ttft, positive(max, "TPOT"), e2eLatency, percentile);
   }
 
+  /**
+   * {@return these objectives with a limit on E2E latency}
+   *
+   * @param max the longest E2E latency allowed, positive
+   */
   public ServiceLevels withE2eLatency(Duration max) {
     return new ServiceLevels(ttft, tpot, positive(max, "E2E latency"), percentile);
   }
 
+  /**
+   * {@return these objectives, checked at another percentile}
+   *
+   * @param percentile the percentile each limit applies at, in (0, 100]
+   */
   public ServiceLevels atPercentile(double percentile) {
     return new ServiceLevels(ttft, tpot, e2eLatency, percentile);
   }
@@ -61,27 +82,36 @@ public final class ServiceLevels {
     return d;
   }
 
+  /** {@return the TTFT limit, if any} */
   public Optional<Duration> ttft() {
     return Optional.ofNullable(ttft);
   }
 
+  /** {@return the TPOT limit, if any} */
   public Optional<Duration> tpot() {
     return Optional.ofNullable(tpot);
   }
 
+  /** {@return the E2E latency limit, if any} */
   public Optional<Duration> e2eLatency() {
     return Optional.ofNullable(e2eLatency);
   }
 
+  /** {@return the percentile each limit applies at} */
   public double percentile() {
     return percentile;
   }
 
+  /** {@return whether there is no limit} */
   public boolean isEmpty() {
     return ttft == null && tpot == null && e2eLatency == null;
   }
 
-  /** Whether one request succeeded and met every threshold. */
+  /**
+   * {@return whether one request succeeded and met every threshold}
+   *
+   * @param r one request's result
+   */
   public boolean isMetBy(RequestResult r) {
     if (!r.succeeded()) return false;
     if (ttft != null && r.ttft().map(t -> t.compareTo(ttft) > 0).orElse(true)) return false;

@@ -22,15 +22,15 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface Slo {
 
-  /** Time to first token, per request. */
+  /** {@return time to first token, per request} */
   String ttft() default "";
 
-  /** Time per output token, per request. */
+  /** {@return time per output token, per request} */
   String tpot() default "";
 
-  /** End-to-end latency, per request. */
+  /** {@return end-to-end latency, per request} */
   String e2eLatency() default "";
 
-  /** The percentile each objective must hold at, and the share of requests that must meet all of them. */
+  /** {@return the percentile each objective must hold at, and the share of requests that must meet all of them} */
   double percentile() default 99;
 }

@@ -20,12 +20,12 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public record SteadyState(int inFlight, Duration ramp, Duration steady, Duration drain, Rate outputThroughput) {
 
-  /** The whole window: ramp, steady part and drain. */
+  /** {@return the whole window: ramp, steady part and drain} */
   public Duration window() {
     return ramp.plus(steady).plus(drain);
   }
 
-  /** The share of the window spent ramping up or draining, 0..1. */
+  /** {@return the share of the window spent ramping up or draining, 0..1} */
   public double rampAndDrainShare() {
     long window = window().toNanos();
     return window == 0 ? 0 : (double) (ramp.toNanos() + drain.toNanos()) / window;

@@ -32,17 +32,32 @@ public final class SweepAnalysis {
    * JSON, LLMBench level JSON.
    *
    * @throws IllegalArgumentException naming the file and what was expected, when one cannot be read
+   * @param paths files or folders of earlier results
+   * @return the levels read and what the analysis finds in them
    */
   public static SweepResult read(Path... paths) {
     return OfflineAnalysis.read(List.of(paths), Optional.empty(), Optional.empty());
   }
 
-  /** As {@link #read(Path...)}, reading the levels with what is known of the deployment. */
+  /**
+   *  As {@link #read(Path...)}, reading the levels with what is known of the deployment.
+   *
+   * @param deployment what is known of the deployment the levels ran on
+   * @param paths files or folders of earlier results
+   * @return the levels read and what the analysis finds in them
+   */
   public static SweepResult read(DeploymentDescription deployment, Path... paths) {
     return OfflineAnalysis.read(List.of(paths), Optional.of(deployment), Optional.empty());
   }
 
-  /** The analysis of levels at hand, e.g. collected from several sweeps or runs. */
+  /**
+   *  The analysis of levels at hand, e.g. collected from several sweeps or runs.
+   *
+   * @param title what reports call the sweep
+   * @param levels the levels, in the order they ran
+   * @param deployment what is known of the deployment the levels ran on
+   * @return the levels and what the analysis finds in them
+   */
   public static SweepResult of(String title, List<? extends SweepLevelResult> levels, DeploymentDescription deployment) {
     return OfflineAnalysis.of(title, levels, deployment);
   }

@@ -22,93 +22,113 @@ public interface SweepLevelResult {
 
   // ----- what was asked
 
-  /** The display name: {@code C=8}, {@code rate=4/s}, {@code C=8, max_tokens=128}. */
+  /** {@return the display name: {@code C=8}, {@code rate=4/s}, {@code C=8, max_tokens=128}} */
   String label();
 
-  /** How the level offered load. */
+  /** {@return how the level offered load} */
   LoadShape load();
 
-  /** C for a closed loop; for an open loop its cap, or 0 when uncapped. */
+  /** {@return c for a closed loop; for an open loop its cap, or 0 when uncapped} */
   default int concurrency() {
     return load().concurrency();
   }
 
-  /** {@code max_tokens} of every request. */
+  /** {@return {@code max_tokens} of every request} */
   int maxTokens();
 
-  /** The synthetic prompt length, or 0 when prompts came from a prompt set. */
+  /** {@return the synthetic prompt length, or 0 when prompts came from a prompt set} */
   int inputTokens();
 
-  /** Where prompts came from: {@code builtin}, {@code prompt}, {@code jsonl:file}, {@code synthetic-512}. */
+  /** {@return where prompts came from: {@code builtin}, {@code prompt}, {@code jsonl:file}, {@code synthetic-512}} */
   String prompts();
 
+  /** {@return the endpoint the level ran against} */
   EndpointInfo endpoint();
 
+  /** {@return the service-level objectives the level is checked against} */
   ServiceLevels serviceLevels();
 
-  /** The percentiles reports show, e.g. {@code [50, 90, 99]}. */
+  /** {@return the percentiles reports show, e.g. {@code [50, 90, 99]}} */
   List<Double> percentiles();
 
   // ----- counts
 
-  /** Every request of the level, in the order they were sent. */
+  /** {@return every request of the level, in the order they were sent} */
   List<RequestResult> requests();
 
+  /** {@return how many requests the level sent} */
   default long requestCount() {
     return requests().size();
   }
 
+  /** {@return how many requests succeeded} */
   long succeeded();
 
+  /** {@return how many requests failed} */
   default long failed() {
     return requestCount() - succeeded();
   }
 
-  /** Failures by key: {@code HTTP 503}, {@code TIMEOUT}, {@code CUT_STREAM}, ... in order of first sight. */
+  /**
+   *  Failures by key: {@code HTTP 503}, {@code TIMEOUT}, {@code CUT_STREAM}, ... in order of first sight.
+   *
+   * @return the count of each kind of failure
+   */
   Map<String, Long> errorsByType();
 
-  /** Failed requests over all requests, 0..1. */
+  /** {@return failed requests over all requests, 0..1} */
   default double errorRate() {
     return requestCount() == 0 ? 0 : (double) failed() / requestCount();
   }
 
+  /** {@return the output tokens the level's requests produced, reasoning included} */
   long outputTokens();
 
+  /** {@return the reasoning tokens among the output tokens} */
   long reasoningTokens();
 
+  /** {@return the prompt tokens the level's requests sent} */
   long promptTokens();
 
+  /** {@return where the output-token counts came from} */
   TokenSource tokenSource();
 
   // ----- rates over the window
 
-  /** First request sent to last request finished (vLLM's {@code duration}). */
+  /** {@return first request sent to last request finished (vLLM's {@code duration})} */
   Duration window();
 
+  /** {@return output tokens per second over the window (vLLM's {@code output_throughput})} */
   Rate outputThroughput();
 
-  /** 95% bootstrap interval of output throughput, in tokens per second. */
+  /** {@return 95% bootstrap interval of output throughput, in tokens per second} */
   ConfidenceInterval outputThroughputCi();
 
+  /** {@return prompt and output tokens per second over the window (vLLM's {@code total_token_throughput})} */
   Rate totalTokenThroughput();
 
+  /** {@return completed requests per second over the window (vLLM's {@code request_throughput})} */
   Rate requestThroughput();
 
-  /** Requests that met every SLO, per second (vLLM's {@code request_goodput}). */
+  /**
+   *  Requests that met every SLO, per second (vLLM's {@code request_goodput}).
+   *
+   * @return the goodput, in requests per second
+   */
   Rate goodput();
 
-  /** Share of all sent requests (failures count as missed) that met every SLO, 0..1. */
+  /** {@return share of all sent requests (failures count as missed) that met every SLO, 0..1} */
   double sloAttainment();
 
-  /** The most output tokens in any one second of the window (vLLM's {@code max_output_tokens_per_s}). */
+  /** {@return the most output tokens in any one second of the window (vLLM's {@code max_output_tokens_per_s})} */
   Rate peakOutputThroughput();
 
-  /** The most requests in flight at once (vLLM's {@code max_concurrent_requests}). */
+  /** {@return the most requests in flight at once (vLLM's {@code max_concurrent_requests})} */
   int peakConcurrency();
 
   /**
-   * A closed loop's steady part, with all C in flight, and its output throughput; empty for an open loop,
-   * or when C were never in flight together.
+   * {@return a closed loop's steady part, with all C in flight, and its output throughput; empty for an open loop,
+   * or when C were never in flight together}
    */
   default Optional<SteadyState> steadyState() {
     return Optional.empty();
@@ -116,42 +136,56 @@ public interface SweepLevelResult {
 
   // ----- latency distributions of the successful requests
 
+  /** {@return time to first token, content or reasoning, of the successful requests} */
   Distribution ttft();
 
+  /** {@return time to first output token, reasoning not counted, of the successful requests} */
   Distribution ttfo();
 
+  /** {@return time per output token after the first, of the successful requests} */
   Distribution tpot();
 
+  /** {@return every gap between token-bearing chunks of the successful requests} */
   Distribution itl();
 
+  /** {@return end-to-end latency of the successful requests} */
   Distribution e2eLatency();
 
+  /** {@return how long requests waited under an open loop's cap before they were sent} */
   Distribution queueTime();
 
-  /** 95% bootstrap interval of the {@code p}-th percentile of one of this level's distributions. */
+  /**
+   * {@return 95% bootstrap interval of the {@code p}-th percentile of one of this level's distributions}
+   *
+   * @param latency a latency metric, such as {@link Metric#TTFT}
+   * @param p the percentile, 0 &lt; p &le; 100
+   */
   ConfidenceInterval percentileCi(Metric latency, double p);
 
   // ----- context
 
+  /** {@return why the level stopped sending requests} */
   StopReason stopReason();
 
-  /** What measuring the level cost the client itself (CPU, wake-up lag, events read); empty when not measured. */
+  /**
+   * {@return what measuring the level cost the client itself (CPU, wake-up lag, events read); empty when not measured}
+   */
   default Optional<ClientLoad> clientLoad() {
     return Optional.empty();
   }
 
-  /** What the level's warm-up did; empty when it had none. */
+  /** {@return what the level's warm-up did; empty when it had none} */
   default Optional<WarmupReport> warmup() {
     return Optional.empty();
   }
 
-  /** What the server's Prometheus {@code /metrics} said about the level, when it has them. */
+  /** {@return what the server's Prometheus {@code /metrics} said about the level, when it has them} */
   Optional<ServerMetrics> serverMetrics();
 
-  /** The client's token totals next to the server's counter deltas, when the server's family is known. */
+  /** {@return the client's token totals next to the server's counter deltas, when the server's family is known} */
   Optional<TokenCrossCheck> tokenCrossCheck();
 
-  /** How much of the level's prompts the server says it took from its prefix cache, when it says so. */
+  /** {@return how much of the level's prompts the server says it took from its prefix cache, when it says so} */
   default Optional<PrefixCacheUse> prefixCache() {
     return Optional.empty();
   }
@@ -167,18 +201,22 @@ public interface SweepLevelResult {
   /** The client's decode rate next to the one the server reports in {@code timings}, when it does (llama.cpp). */
   Optional<DecodeRates> decodeRates();
 
-  /** Things a reader should know before trusting the figures: estimates, too few samples, mismatches. */
+  /**
+   *  Things a reader should know before trusting the figures: estimates, too few samples, mismatches.
+   *
+   * @return the warnings, one sentence each
+   */
   List<String> warnings();
 
   /**
-   * What the level says about itself, as data: a cold start, instability, ramp and drain, a client that
-   * may have set its figures (docs/findings.md). Findings across levels come with the sweep's {@link SweepResult}.
+   * {@return what the level says about itself, as data: a cold start, instability, ramp and drain, a client that
+   * may have set its figures (docs/findings.md)} Findings across levels come with the sweep's {@link SweepResult}.
    */
   default List<Finding> findings() {
     return List.of();
   }
 
-  /** What the suite said about its deployment with {@link DeploymentFacts}, when it said anything. */
+  /** {@return what the suite said about its deployment with {@link DeploymentFacts}, when it said anything} */
   default Optional<DeploymentDescription> deploymentDescription() {
     return Optional.empty();
   }

@@ -33,14 +33,22 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     this.allowFewSamples = allowFewSamples;
   }
 
-  /** Lets percentile assertions use a percentile that rests on fewer samples than it needs. */
+  /**
+   *  Lets percentile assertions use a percentile that rests on fewer samples than it needs.
+   *
+   * @return a copy of this assertion that allows them
+   */
   public SweepLevelResultAssert allowingFewSamples() {
     return new SweepLevelResultAssert(actual, true);
   }
 
   // ----- failures and objectives
 
-  /** Every request succeeded; otherwise lists each error type with its count and an example. */
+  /**
+   * Every request succeeded; otherwise lists each error type with its count and an example.
+   *
+   * @return this assertion
+   */
   public SweepLevelResultAssert hasNoErrors() {
     isNotNull();
     if (actual.failed() > 0) {
@@ -50,7 +58,12 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return this;
   }
 
-  /** The share of failed requests is at most {@code maxFraction} (0.01 for 1%). */
+  /**
+   * The share of failed requests is at most {@code maxFraction} (0.01 for 1%).
+   *
+   * @return this assertion
+   * @param maxFraction the largest share allowed, 0..1
+   */
   public SweepLevelResultAssert hasErrorRateAtMost(double maxFraction) {
     isNotNull();
     if (maxFraction < 0 || maxFraction > 1) {
@@ -77,11 +90,20 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
   /**
    * Every objective of the level's {@link Slo} holds at its percentile, and at least that share of requests
    * met all of them; every violation is listed.
+   *
+   * @return this assertion
    */
   public SweepLevelResultAssert meetsSlo() {
     return meetsSlo(actual.serviceLevels());
   }
 
+  /**
+   * Every objective of {@code slo} holds at its percentile, and at least that share of requests met all of them;
+   * every violation is listed.
+   *
+   * @param slo the objectives, in place of the level's {@link Slo}
+   * @return this assertion
+   */
   public SweepLevelResultAssert meetsSlo(ServiceLevels slo) {
     isNotNull();
     if (slo.isEmpty()) failWithMessage("%s: no SLO to check; declare @Slo on the method or class, or pass ServiceLevels", actual.label());
@@ -121,6 +143,9 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
   /**
    * The level says none of the given kinds about itself ({@link SweepLevelResult#findings()}: a cold start,
    * instability, ramp and drain, a saturated client); each one it does say is listed with its evidence.
+   *
+   * @return this assertion
+   * @param kinds the kinds that must not be said
    */
   public SweepLevelResultAssert hasNoFindings(FindingKind... kinds) {
     isNotNull();
@@ -136,39 +161,48 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
 
   // ----- throughputs and fractions
 
+  /** {@return an assertion on output throughput, in tokens per second} */
   public AbstractDoubleAssert<?> outputThroughput() {
     return value(Metric.OUTPUT_THROUGHPUT);
   }
 
-  /** The lower bound of the 95% interval of output throughput: a gate on it does not flake on noise. */
+  /** {@return the lower bound of the 95% interval of output throughput: a gate on it does not flake on noise} */
   public AbstractDoubleAssert<?> outputThroughputLowerBound() {
     isNotNull();
     return number(Metric.OUTPUT_THROUGHPUT.label() + " 95% CI lower bound (" + Metric.OUTPUT_THROUGHPUT.unit() + ")",
         actual.outputThroughputCi().lower());
   }
 
+  /** {@return an assertion on total token throughput, in tokens per second} */
   public AbstractDoubleAssert<?> totalTokenThroughput() {
     return value(Metric.TOTAL_TOKEN_THROUGHPUT);
   }
 
+  /** {@return an assertion on request throughput, in requests per second} */
   public AbstractDoubleAssert<?> requestThroughput() {
     return value(Metric.REQUEST_THROUGHPUT);
   }
 
+  /** {@return an assertion on goodput, in requests per second} */
   public AbstractDoubleAssert<?> goodput() {
     return value(Metric.GOODPUT);
   }
 
+  /** {@return an assertion on peak output throughput, in tokens per second} */
   public AbstractDoubleAssert<?> peakOutputThroughput() {
     return value(Metric.PEAK_OUTPUT_THROUGHPUT);
   }
 
-  /** SLO attainment, a fraction (0..1). */
+  /** {@return SLO attainment, a fraction (0..1)} */
   public AbstractDoubleAssert<?> sloAttainment() {
     return value(Metric.SLO_ATTAINMENT);
   }
 
-  /** Any single-valued metric, in its unit. */
+  /**
+   * {@return any single-valued metric, in its unit}
+   *
+   * @param metric a single-valued metric, such as {@link Metric#GOODPUT}
+   */
   public AbstractDoubleAssert<?> value(Metric metric) {
     isNotNull();
     return number(metric.heading(), metric.valueOf(actual));
@@ -180,31 +214,41 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
 
   // ----- latencies
 
+  /** {@return assertions on TTFT's distribution} */
   public DistributionAssert ttft() {
     return latency(Metric.TTFT);
   }
 
+  /** {@return assertions on TTFO's distribution} */
   public DistributionAssert ttfo() {
     return latency(Metric.TTFO);
   }
 
+  /** {@return assertions on TPOT's distribution} */
   public DistributionAssert tpot() {
     return latency(Metric.TPOT);
   }
 
+  /** {@return assertions on ITL's distribution} */
   public DistributionAssert itl() {
     return latency(Metric.ITL);
   }
 
+  /** {@return assertions on E2E latency's distribution} */
   public DistributionAssert e2eLatency() {
     return latency(Metric.E2E_LATENCY);
   }
 
+  /** {@return assertions on queue time's distribution} */
   public DistributionAssert queueTime() {
     return latency(Metric.QUEUE_TIME);
   }
 
-  /** Any latency metric. */
+  /**
+   * {@return any latency metric}
+   *
+   * @param metric a latency metric, such as {@link Metric#TTFT}
+   */
   public DistributionAssert latency(Metric metric) {
     isNotNull();
     return new DistributionAssert(actual, metric, allowFewSamples);
@@ -212,7 +256,11 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
 
   // ----- server side
 
-  /** The server's counters agreed with the client's token counts (no cross-check warning). */
+  /**
+   * The server's counters agreed with the client's token counts (no cross-check warning).
+   *
+   * @return this assertion
+   */
   public SweepLevelResultAssert hasServerTokenCountsMatching() {
     isNotNull();
     if (actual.serverMetrics().isEmpty()) {
@@ -226,7 +274,11 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return this;
   }
 
-  /** The client's decode rate (1 / TPOT) is within {@link DecodeRates#TOLERANCE} of the server's own timing. */
+  /**
+   * The client's decode rate (1 / TPOT) is within {@link DecodeRates#TOLERANCE} of the server's own timing.
+   *
+   * @return this assertion
+   */
   public SweepLevelResultAssert hasDecodeRateMatchingServer() {
     isNotNull();
     DecodeRates d = actual.decodeRates().orElse(null);
@@ -239,12 +291,20 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return this;
   }
 
-  /** A server counter's rise during the level, e.g. {@code vllm:num_preemptions_total}. */
+  /**
+   * {@return a server counter's rise during the level, e.g. {@code vllm:num_preemptions_total}}
+   *
+   * @param name the counter family
+   */
   public AbstractDoubleAssert<?> serverCounter(String name) {
     return server("counter", name, m -> m.counter(name), ServerMetrics::deltas);
   }
 
-  /** A server gauge's peak during the level, e.g. {@code vllm:num_requests_waiting}. */
+  /**
+   * {@return a server gauge's peak during the level, e.g. {@code vllm:num_requests_waiting}}
+   *
+   * @param name the gauge family
+   */
   public AbstractDoubleAssert<?> serverGaugePeak(String name) {
     return server("gauge peak", name, m -> m.gaugePeak(name), ServerMetrics::gaugePeaks);
   }

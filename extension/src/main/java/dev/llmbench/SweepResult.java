@@ -14,26 +14,33 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public interface SweepResult {
 
-  /** What reports call the sweep, e.g. {@code EmbeddedDeploymentBenchmarkTest.throughput}. */
+  /** {@return what reports call the sweep, e.g. {@code EmbeddedDeploymentBenchmarkTest.throughput}} */
   String title();
 
-  /** Every level, in the order they ran. */
+  /** {@return every level, in the order they ran} */
   List<SweepLevelResult> levels();
 
-  /** Every finding, each workload's readings first, then each level's own. */
+  /** {@return every finding, each workload's readings first, then each level's own} */
   List<Finding> findings();
 
+  /**
+   * {@return the findings of one kind}
+   *
+   * @param kind the kind
+   */
   default List<Finding> findings(FindingKind kind) {
     return findings().stream().filter(f -> f.kind() == kind).toList();
   }
 
-  /** What the suite said about its deployment, when it said anything. */
+  /** {@return what the suite said about its deployment, when it said anything} */
   Optional<DeploymentDescription> deploymentDescription();
 
   /**
-   * Throughput at {@code concurrency} over {@code concurrency} times the per-request throughput of the
+   * {@return throughput at {@code concurrency} over {@code concurrency} times the per-request throughput of the
    * lowest closed-loop level of the same workload (the first, when several were crossed); empty when no
-   * closed-loop level ran at that concurrency.
+   * closed-loop level ran at that concurrency}
+   *
+   * @param concurrency a level's concurrency
    */
   Optional<Double> scalingEfficiency(int concurrency);
 }

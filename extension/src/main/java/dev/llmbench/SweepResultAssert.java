@@ -24,7 +24,11 @@ public final class SweepResultAssert extends AbstractAssert<SweepResultAssert, S
     super(actual, SweepResultAssert.class);
   }
 
-  /** Scaling efficiency at {@code concurrency} (0..1); fails when no closed-loop level ran at it. */
+  /**
+   * {@return scaling efficiency at {@code concurrency} (0..1); fails when no closed-loop level ran at it}
+   *
+   * @param concurrency a level's concurrency
+   */
   public AbstractDoubleAssert<?> scalingEfficiencyAt(int concurrency) {
     isNotNull();
     double e = actual.scalingEfficiency(concurrency).orElseGet(() -> {
@@ -35,7 +39,13 @@ public final class SweepResultAssert extends AbstractAssert<SweepResultAssert, S
     return Assertions.assertThat(e).as("[%s] scaling efficiency at C=%d", actual.title(), concurrency);
   }
 
-  /** Scaling efficiency at {@code concurrency} is at least {@code fraction} (0.8 for 80%). */
+  /**
+   * Scaling efficiency at {@code concurrency} is at least {@code fraction} (0.8 for 80%).
+   *
+   * @return this assertion
+   * @param concurrency a level's concurrency
+   * @param fraction the least efficiency, 0..1
+   */
   public SweepResultAssert hasScalingEfficiencyAtLeast(int concurrency, double fraction) {
     isNotNull();
     if (!(fraction > 0 && fraction <= 1)) {
@@ -53,12 +63,21 @@ public final class SweepResultAssert extends AbstractAssert<SweepResultAssert, S
     return this;
   }
 
-  /** No level's throughput fell beyond noise as concurrency rose. */
+  /**
+   * No level's throughput fell beyond noise as concurrency rose.
+   *
+   * @return this assertion
+   */
   public SweepResultAssert hasNoThroughputDrop() {
     return hasNoFindings(FindingKind.THROUGHPUT_DROP);
   }
 
-  /** None of the given kinds was found; each one that was is listed with its evidence and causes. */
+  /**
+   * None of the given kinds was found; each one that was is listed with its evidence and causes.
+   *
+   * @return this assertion
+   * @param kinds the kinds that must not be found
+   */
   public SweepResultAssert hasNoFindings(FindingKind... kinds) {
     isNotNull();
     if (kinds.length == 0) throw new IllegalArgumentException("name the kinds, e.g. hasNoFindings(FindingKind.COLD_START)");
@@ -71,12 +90,21 @@ public final class SweepResultAssert extends AbstractAssert<SweepResultAssert, S
     return this;
   }
 
-  /** No anomaly ({@link FindingKind#isAnomaly()}) was found. */
+  /**
+   * No anomaly ({@link FindingKind#isAnomaly()}) was found.
+   *
+   * @return this assertion
+   */
   public SweepResultAssert hasNoAnomalies() {
     return hasNoFindings(Arrays.stream(FindingKind.values()).filter(FindingKind::isAnomaly).toArray(FindingKind[]::new));
   }
 
-  /** A finding of {@code kind} was found. */
+  /**
+   * A finding of {@code kind} was found.
+   *
+   * @return this assertion
+   * @param kind the kind
+   */
   public SweepResultAssert hasFinding(FindingKind kind) {
     isNotNull();
     if (actual.findings(kind).isEmpty()) {

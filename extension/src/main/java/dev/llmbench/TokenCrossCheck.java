@@ -20,14 +20,17 @@ import org.apiguardian.api.API;
 public record TokenCrossCheck(String outputCounter, long clientOutput, double serverOutput, String promptCounter,
     long clientPrompt, double serverPrompt) {
 
+  /** {@return whether the server's output counter rose by exactly the client's output tokens} */
   public boolean outputMatches() {
     return serverOutput == clientOutput;
   }
 
+  /** {@return whether the server's prompt counters rose by exactly the client's prompt tokens} */
   public boolean promptMatches() {
     return serverPrompt == clientPrompt;
   }
 
+  /** {@return whether both totals match} */
   public boolean matches() {
     return outputMatches() && promptMatches();
   }

@@ -25,14 +25,14 @@ import org.apiguardian.api.API;
 public @interface Warmup {
 
   /**
-   * Warm-up requests before each level; 0 for none; -1 for automatic: C for a closed loop, 2 for an open
-   * loop (sent on the level's own arrival schedule).
+   * {@return warm-up requests before each level; 0 for none; -1 for automatic: C for a closed loop, 2 for an open
+   * loop (sent on the level's own arrival schedule)}
    */
   int requests() default -1;
 
   /**
-   * {@code max_tokens} of each warm-up request; -1 for the level's own, so that the warm-up runs the
-   * level's batch for as long as a measured request does (at every sequence length it will reach).
+   * {@return {@code max_tokens} of each warm-up request; -1 for the level's own, so that the warm-up runs the
+   * level's batch for as long as a measured request does (at every sequence length it will reach)}
    */
   int maxTokens() default -1;
 }

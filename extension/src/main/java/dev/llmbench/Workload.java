@@ -38,7 +38,7 @@ public @interface Workload {
   /** Placeholder for the 1-based index of the level in a sweep's {@code name}. */
   String INDEX_PLACEHOLDER = "{index}";
 
-  /** {@code max_tokens} per request; several values cross with the levels. */
+  /** {@return {@code max_tokens} per request; several values cross with the levels} */
   int[] maxTokens() default {128};
 
   /**
@@ -52,36 +52,42 @@ public @interface Workload {
    * {@code uniform(64,512)}, {@code normal(480,240,min=1,max=2048)}, {@code lognormal(512,400,max=8192)} (mean,
    * median) or {@code empirical(128:50,512:30,2048:20)} (length:weight); drawn per request from {@link #seed()}.
    * The setting {@code llmbench.workload.input-length} overrides it.
+   *
+   * @return the distribution, or empty for {@link #inputTokens()}
    */
   String inputLength() default "";
 
   /**
    * Each request's {@code max_tokens} drawn from a distribution (the syntax of {@link #inputLength()}) instead
    * of {@link #maxTokens()}. The setting {@code llmbench.workload.output-length} overrides it.
+   *
+   * @return the distribution, or empty for {@link #maxTokens()}
    */
   String outputLength() default "";
 
-  /** One prompt for every request; empty for {@link #prompts()}. */
+  /** {@return one prompt for every request; empty for {@link #prompts()}} */
   String prompt() default "";
 
-  /** {@code builtin}, or the path of a JSONL file of {@code {"prompt": ...}} or {@code {"messages": [...]}} lines. */
+  /**
+   * {@return {@code builtin}, or the path of a JSONL file of {@code {"prompt": ...}} or {@code {"messages": [...]}} lines}
+   */
   String prompts() default "builtin";
 
-  /** Send {@code ignore_eos} so that every request generates exactly {@code max_tokens}, as benchmarks do. */
+  /** {@return send {@code ignore_eos} so that every request generates exactly {@code max_tokens}, as benchmarks do} */
   boolean ignoreEos() default true;
 
-  /** {@code temperature}; negative for the server's default. */
+  /** {@return {@code temperature}; negative for the server's default} */
   double temperature() default -1;
 
-  /** Seed of the prompt order, the synthetic prompts and an open loop's arrival times. */
+  /** {@return seed of the prompt order, the synthetic prompts and an open loop's arrival times} */
   long seed() default 42;
 
   /**
-   * Whether requests may be served from the server's prefix cache: by default ({@link PrefixCache#AVOID})
+   * {@return whether requests may be served from the server's prefix cache: by default ({@link PrefixCache#AVOID})
    * every prompt begins with a marker unique to the run, the level and the request, so no level reads an
    * earlier level's (or the warm-up's) cached prompts and levels stay comparable (a {@link SharedPrefix}
    * workload's marker starts its question, after the shared system prompt); {@link PrefixCache#REUSE}
-   * sends the prompts as they are, to measure with reuse on purpose.
+   * sends the prompts as they are, to measure with reuse on purpose}
    */
   PrefixCache prefixCache() default PrefixCache.AVOID;
 
