@@ -71,15 +71,17 @@ for f in "${files[@]}"; do
   done
   if $sign; then gpg --batch --verify "$f.asc" "$f" 2>/dev/null || die "$f.asc is not a good signature of $f"; fi
 done
-has() { unzip -Z1 "$1" | grep -qx "$2" || die "$1 lacks $2"; }
+# Listings into variables first: grep -q closing the pipe early would fail unzip under pipefail.
+has() { local listing; listing=$(unzip -Z1 "$1"); grep -qx "$2" <<< "$listing" || die "$1 lacks $2"; }
 has "$junit.jar" 'dev/llmbench/LlmClient.class'
 has "$junit.jar" 'META-INF/LICENSE'
 has "$junit-sources.jar" 'dev/llmbench/LlmClient.java'
 has "$junit-javadoc.jar" 'index.html'
 has "$junit-javadoc.jar" 'dev/llmbench/LlmClient.html'
-if unzip -Z1 "$junit-javadoc.jar" | grep -q '^dev/llmbench/internal/'; then die "the javadoc documents dev.llmbench.internal"; fi
-unzip -p "$junit.jar" META-INF/MANIFEST.MF | grep -q '^Automatic-Module-Name: dev.llmbench' \
-  || die "$junit.jar has no Automatic-Module-Name"
+javadoc=$(unzip -Z1 "$junit-javadoc.jar")
+if grep -q '^dev/llmbench/internal/' <<< "$javadoc"; then die "the javadoc documents dev.llmbench.internal"; fi
+manifest=$(unzip -p "$junit.jar" META-INF/MANIFEST.MF)
+grep -q '^Automatic-Module-Name: dev.llmbench' <<< "$manifest" || die "$junit.jar has no Automatic-Module-Name"
 # Central's required metadata: on the parent, which llmbench-junit inherits; name and description on both.
 for tag in '<url>https://github.com/llmbench/llmbench</url>' '<licenses>' '<name>Apache-2.0</name>' '<developers>' '<scm' \
            '<connection>scm:git:https://github.com/llmbench/llmbench.git</connection>' '<description>'; do
