@@ -114,9 +114,10 @@ public final class LlmReplyAssert extends AbstractAssert<LlmReplyAssert, LlmRepl
   }
 
   /**
-   * {@return the content has a fenced code block in {@code language}; returns an assertion on its code}
+   * The content has a fenced code block in {@code language}.
    *
    * @param language the tag after the opening fence
+   * @return an assertion on the block's code
    */
   public AbstractStringAssert<?> codeBlock(String language) {
     isNotNull();

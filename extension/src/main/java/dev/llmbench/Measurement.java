@@ -52,7 +52,8 @@ public @interface Measurement {
   int rounds() default 0;
 
   /**
-   * {@return bound each level by time instead ({@code 30s}, {@code 2m}); requests in flight get {@link #grace()} to finish}
+   * {@return how long each level sends, instead of a count ({@code 30s}, {@code 2m}); requests in flight get
+   * {@link #grace()} to finish}
    */
   String duration() default "";
 
@@ -60,8 +61,9 @@ public @interface Measurement {
   String grace() default "30s";
 
   /**
-   * {@return adaptive mode when above 0: keep adding requests until the 95% interval of output throughput is within
-   * this relative half-width (0.05 = ±5%) and every percentile has the samples it needs, or a cap is hit}
+   * {@return the target of adaptive mode, which runs when it is above 0: it keeps adding requests until the 95%
+   * interval of output throughput is within this relative half-width (0.05 = ±5%) and every percentile has the
+   * samples it needs, or a cap is hit}
    */
   double targetCiHalfWidth() default 0;
 

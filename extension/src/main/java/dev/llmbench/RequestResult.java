@@ -21,7 +21,7 @@ public interface RequestResult {
   /** {@return how long it waited in the client for a concurrency slot (open loop with a cap), else about zero} */
   Duration queueTime();
 
-  /** {@return last {@code choices} chunk (or the whole body, or the failure) minus send} */
+  /** {@return the last {@code choices} chunk (or the whole body, or the failure) minus send} */
   Duration e2eLatency();
 
   /** {@return first chunk carrying a content or reasoning token, minus send} */

@@ -28,7 +28,7 @@ public interface SweepLevelResult {
   /** {@return how the level offered load} */
   LoadShape load();
 
-  /** {@return c for a closed loop; for an open loop its cap, or 0 when uncapped} */
+  /** {@return C for a closed loop; for an open loop its cap, or 0 when uncapped} */
   default int concurrency() {
     return load().concurrency();
   }

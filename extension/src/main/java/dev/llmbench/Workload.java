@@ -73,7 +73,10 @@ public @interface Workload {
    */
   String prompts() default "builtin";
 
-  /** {@return send {@code ignore_eos} so that every request generates exactly {@code max_tokens}, as benchmarks do} */
+  /**
+   * {@return whether requests send {@code ignore_eos}, so that each generates exactly {@code max_tokens}, as
+   * benchmarks do}
+   */
   boolean ignoreEos() default true;
 
   /** {@return {@code temperature}; negative for the server's default} */
