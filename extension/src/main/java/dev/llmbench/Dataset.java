@@ -35,36 +35,42 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface Dataset {
 
-  /** The file, relative to the working directory (a module's folder under Maven) or absolute. */
+  /** {@return the file, relative to the working directory (a module's folder under Maven) or absolute} */
   String path();
 
-  /** What the file holds. */
+  /** {@return what the file holds} */
   Format format();
 
-  /** How many rows to send from (requests cycle through them); 0 for every row of the file. */
+  /** {@return how many rows to send from (requests cycle through them); 0 for every row of the file} */
   int rows() default 0;
 
-  /** Which rows: the first {@link #rows()} of the file, or a seeded random sample of the whole file. */
+  /** {@return which rows: the first {@link #rows()} of the file, or a seeded random sample of the whole file} */
   Sample sample() default Sample.FIRST;
 
   /**
-   * Each request's {@code max_tokens}: the row's own (a ShareGPT reply's length, {@code max_tokens},
+   * {@return each request's {@code max_tokens}: the row's own (a ShareGPT reply's length, {@code max_tokens},
    * {@code output_tokens}) where it has one, else the {@link Workload}'s; or always the {@link Workload}'s
-   * ({@code maxTokens} or {@code outputLength}), as vLLM's {@code --sharegpt-output-len} fixes it.
+   * ({@code maxTokens} or {@code outputLength}), as vLLM's {@code --sharegpt-output-len} fixes it}
    */
   OutputLength outputLength() default OutputLength.FROM_ROWS;
 
   /**
-   * ShareGPT only, vLLM's filter: conversations whose prompt or reply is shorter than this many tokens are
-   * skipped (the reply not checked when the output length is fixed); 0 for none. Lengths are estimated from
-   * the text at 4 characters a token.
+   * {@return the length filter, ShareGPT only, as vLLM's: conversations whose prompt or reply is shorter than
+   * this many tokens are skipped (the reply not checked when the output length is fixed); 0 for none} Lengths
+   * are estimated from the text at 4 characters a token.
    */
   int minTokens() default 4;
 
-  /** ShareGPT only, vLLM's filter: conversations whose prompt is longer than this are skipped; 0 for no bound. */
+  /**
+   * {@return the length filter, ShareGPT only, as vLLM's: conversations whose prompt is longer than this are
+   * skipped; 0 for no bound}
+   */
   int maxInputTokens() default 1024;
 
-  /** ShareGPT only, vLLM's filter: conversations whose prompt and reply together are longer are skipped; 0 for no bound. */
+  /**
+   * {@return the length filter, ShareGPT only, as vLLM's: conversations whose prompt and reply together are
+   * longer are skipped; 0 for no bound}
+   */
   int maxTotalTokens() default 2048;
 
   /** Dataset formats; {@code docs/workloads.md} has each one's fields. */
