@@ -29,7 +29,7 @@ public final class DeploymentLevelsAssert extends AbstractAssert<DeploymentLevel
   }
 
   /**
-   *  The deployment the following assertions are about.
+   * The deployment the following assertions are about.
    *
    * @param name a deployment of the comparison
    * @return assertions on that deployment at this load

@@ -52,7 +52,7 @@ public record EndpointInfo(
   }
 
   /**
-   *  An endpoint without a startup log or a network baseline, outside any comparison of deployments.
+   * An endpoint without a startup log or a network baseline, outside any comparison of deployments.
    *
    * @param url the server root
    * @param model the model id requests send

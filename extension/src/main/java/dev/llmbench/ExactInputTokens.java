@@ -33,10 +33,16 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface ExactInputTokens {
 
-  /** How prompt tokens are counted; {@link Method#AUTO} tries the server's route, then probes, then {@link #tokenizer()}. */
+  /**
+   * {@return how prompt tokens are counted; {@link Method#AUTO} tries the server's route, then probes, then
+   * {@link #tokenizer()}}
+   */
   Method method() default Method.AUTO;
 
-  /** Path of the served model's {@code tokenizer.json}, for {@link Method#TOKENIZER_JSON} (and as AUTO's last resort). */
+  /**
+   * {@return the path of the served model's {@code tokenizer.json}, for {@link Method#TOKENIZER_JSON} (and as
+   * AUTO's last resort)}
+   */
   String tokenizer() default "";
 
   /** How a prompt's tokens are counted while aligning. */

@@ -20,12 +20,12 @@ import org.apiguardian.api.API;
 public record InputAlignment(int requestedTokens, String method, int templateTokens, int plannedDeviation,
     OptionalInt largestDeviation, int checkedRequests) {
 
-  /** True when every checked request had exactly the requested length (and at least one was checked). */
+  /** {@return whether every checked request had exactly the requested length (and at least one was checked)} */
   public boolean exact() {
     return largestDeviation.isPresent() && largestDeviation.getAsInt() == 0;
   }
 
-  /** One line for tables and summaries. */
+  /** {@return one line for tables and summaries} */
   public String describe() {
     return requestedTokens + " prompt tokens " + (largestDeviation.isEmpty() ? "(no usage to check against)"
         : exact() ? "exact" : "within " + largestDeviation.getAsInt())

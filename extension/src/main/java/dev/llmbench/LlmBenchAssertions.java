@@ -23,7 +23,7 @@ public final class LlmBenchAssertions {
   }
 
   /**
-   *  Assertions on how the deployments of a comparison fare at one load.
+   * Assertions on how the deployments of a comparison fare at one load.
    *
    * @param actual the deployments' levels at one load, as injected into the sweep method
    * @return assertions on them
@@ -33,7 +33,7 @@ public final class LlmBenchAssertions {
   }
 
   /**
-   *  Assertions on what a capacity search found.
+   * Assertions on what a capacity search found.
    *
    * @param actual what the search found, as injected into its last test
    * @return assertions on it
@@ -43,7 +43,7 @@ public final class LlmBenchAssertions {
   }
 
   /**
-   *  Assertions on a whole sweep, for a method annotated {@link AfterSweep}.
+   * Assertions on a whole sweep, for a method annotated {@link AfterSweep}.
    *
    * @param actual the sweep, as injected into the method
    * @return assertions on it

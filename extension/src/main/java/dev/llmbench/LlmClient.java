@@ -18,7 +18,7 @@ public interface LlmClient {
   int DEFAULT_MAX_TOKENS = 1024;
 
   /**
-   *  Sends one user message with temperature 0 and up to {@value #DEFAULT_MAX_TOKENS} tokens.
+   * Sends one user message with temperature 0 and up to {@value #DEFAULT_MAX_TOKENS} tokens.
    *
    * @param prompt the user message's text
    * @return the reply, once it is complete

@@ -11,7 +11,7 @@ import org.apiguardian.api.API;
 public sealed interface LoadShape {
 
   /**
-   *  One function per shape: Java 17 has no pattern switch, and this one cannot miss a case.
+   * One function per shape: Java 17 has no pattern switch, and this one cannot miss a case.
    *
    * @param <T> what the functions return
    * @param closed applied to a closed loop
@@ -21,7 +21,7 @@ public sealed interface LoadShape {
   <T> T match(Function<ClosedLoop, T> closed, Function<OpenLoop, T> open);
 
   /**
-   *  Requests in flight this shape allows: C for a closed loop; an open loop's cap, or 0 when uncapped.
+   * Requests in flight this shape allows: C for a closed loop; an open loop's cap, or 0 when uncapped.
    *
    * @return the concurrency, the cap, or 0
    */

@@ -74,7 +74,7 @@ public @interface Measurement {
   String maxDuration() default "5m";
 
   /**
-   *  Percentiles to report, e.g. {@code {50, 90, 95, 99, 99.9}}.
+   * Percentiles to report, e.g. {@code {50, 90, 95, 99, 99.9}}.
    *
    * @return the percentiles
    */

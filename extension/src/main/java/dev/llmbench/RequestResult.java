@@ -34,7 +34,7 @@ public interface RequestResult {
   Optional<Duration> tpot();
 
   /**
-   *  Gaps between successive token-bearing chunks (vLLM's ITL, AIPerf's inter-chunk latency).
+   * Gaps between successive token-bearing chunks (vLLM's ITL, AIPerf's inter-chunk latency).
    *
    * @return the gaps, in order
    */

@@ -28,15 +28,15 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface SharedPrefix {
 
-  /** Distinct system prompts (SGLang {@code --gsp-num-groups}, inference-perf {@code num_groups}). */
+  /** {@return the distinct system prompts (SGLang {@code --gsp-num-groups}, inference-perf {@code num_groups})} */
   int groups() default 4;
 
-  /** Questions per system prompt ({@code --gsp-prompts-per-group}, {@code num_prompts_per_group}). */
+  /** {@return the questions per system prompt ({@code --gsp-prompts-per-group}, {@code num_prompts_per_group})} */
   int promptsPerGroup() default 16;
 
-  /** Tokens of each system prompt ({@code --gsp-system-prompt-len}, {@code system_prompt_len}). */
+  /** {@return the tokens of each system prompt ({@code --gsp-system-prompt-len}, {@code system_prompt_len})} */
   int systemPromptTokens() default 1024;
 
-  /** Tokens of each question ({@code --gsp-question-len}, {@code question_len}). */
+  /** {@return the tokens of each question ({@code --gsp-question-len}, {@code question_len})} */
   int questionTokens() default 64;
 }

@@ -40,7 +40,7 @@ public final class SweepAnalysis {
   }
 
   /**
-   *  As {@link #read(Path...)}, reading the levels with what is known of the deployment.
+   * As {@link #read(Path...)}, reading the levels with what is known of the deployment.
    *
    * @param deployment what is known of the deployment the levels ran on
    * @param paths files or folders of earlier results
@@ -51,7 +51,7 @@ public final class SweepAnalysis {
   }
 
   /**
-   *  The analysis of levels at hand, e.g. collected from several sweeps or runs.
+   * The analysis of levels at hand, e.g. collected from several sweeps or runs.
    *
    * @param title what reports call the sweep
    * @param levels the levels, in the order they ran

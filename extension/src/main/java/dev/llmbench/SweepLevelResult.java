@@ -70,7 +70,7 @@ public interface SweepLevelResult {
   }
 
   /**
-   *  Failures by key: {@code HTTP 503}, {@code TIMEOUT}, {@code CUT_STREAM}, ... in order of first sight.
+   * Failures by key: {@code HTTP 503}, {@code TIMEOUT}, {@code CUT_STREAM}, ... in order of first sight.
    *
    * @return the count of each kind of failure
    */
@@ -111,7 +111,7 @@ public interface SweepLevelResult {
   Rate requestThroughput();
 
   /**
-   *  Requests that met every SLO, per second (vLLM's {@code request_goodput}).
+   * Requests that met every SLO, per second (vLLM's {@code request_goodput}).
    *
    * @return the goodput, in requests per second
    */
@@ -191,18 +191,20 @@ public interface SweepLevelResult {
   }
 
   /**
-   * How the level's prompts were aligned to an exact length ({@link ExactInputTokens}) and the largest
-   * |{@code usage.prompt_tokens} - requested| of its requests; empty when they were not aligned.
+   * {@return how the level's prompts were aligned to an exact length ({@link ExactInputTokens}) and the largest
+   * |{@code usage.prompt_tokens} - requested| of its requests; empty when they were not aligned}
    */
   default Optional<InputAlignment> inputAlignment() {
     return Optional.empty();
   }
 
-  /** The client's decode rate next to the one the server reports in {@code timings}, when it does (llama.cpp). */
+  /**
+   * {@return the client's decode rate next to the one the server reports in {@code timings}, when it does (llama.cpp)}
+   */
   Optional<DecodeRates> decodeRates();
 
   /**
-   *  Things a reader should know before trusting the figures: estimates, too few samples, mismatches.
+   * Things a reader should know before trusting the figures: estimates, too few samples, mismatches.
    *
    * @return the warnings, one sentence each
    */

@@ -34,7 +34,7 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
   }
 
   /**
-   *  Lets percentile assertions use a percentile that rests on fewer samples than it needs.
+   * Lets percentile assertions use a percentile that rests on fewer samples than it needs.
    *
    * @return a copy of this assertion that allows them
    */

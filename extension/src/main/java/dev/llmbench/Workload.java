@@ -42,8 +42,8 @@ public @interface Workload {
   int[] maxTokens() default {128};
 
   /**
-   * Synthetic prompts of about this many tokens (one word each) instead of a prompt set; several values cross
-   * with the levels. With {@link ExactInputTokens} beside it, exactly this many prompt tokens on the server.
+   * {@return synthetic prompts of about this many tokens (one word each) instead of a prompt set; several values cross
+   * with the levels} With {@link ExactInputTokens} beside it, exactly this many prompt tokens on the server.
    */
   int[] inputTokens() default {};
 
