@@ -10,14 +10,15 @@
 # key signs (or -Dgpg.keyname=ID; MAVEN_GPG_PASSPHRASE for its passphrase) and every file must carry a
 # signature that gpg verifies. The plugin bundles release versions only, so the build runs on a copy of the
 # tree at the release version (-SNAPSHOT dropped, as release:prepare sets it), under target/release-check/.
-# Nothing is installed into ~/.m2 and nothing is uploaded. Needs git, unzip, and Maven 3.9 (./mvnw brings it).
+# Nothing is installed into ~/.m2 and nothing is uploaded. Needs git, a JDK (its jar tool reads the zips) and
+# Maven 3.9 (./mvnw brings it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 die() { echo "release-check: $*" >&2; exit 1; }
 
 sign=false
 if [ "${1:-}" = "--sign" ]; then sign=true; shift; fi
-for tool in git unzip sha256sum; do command -v "$tool" >/dev/null || die "$tool is needed"; done
+for tool in git jar sha256sum; do command -v "$tool" >/dev/null || die "$tool is needed"; done
 if $sign; then command -v gpg >/dev/null || die "--sign needs gpg and a secret key"; fi
 for arg in "$@"; do
   case "$arg" in -o|--offline) die "not offline: central-publishing-maven-plugin does nothing in an offline build" ;; esac
@@ -45,7 +46,7 @@ bundle="$work/tree/target/central-publishing/central-bundle.zip"
 [ -f "$bundle" ] || die "central-publishing-maven-plugin wrote no $bundle"
 cp "$bundle" "$work/central-bundle.zip"
 mkdir -p "$work/bundle"
-unzip -q -o "$bundle" -d "$work/bundle"
+(cd "$work/bundle" && jar xf "$OLDPWD/$bundle")
 
 # What the bundle must hold, and may hold: nothing else.
 parent="dev/llmbench/llmbench-parent/$release/llmbench-parent-$release"
@@ -71,16 +72,16 @@ for f in "${files[@]}"; do
   done
   if $sign; then gpg --batch --verify "$f.asc" "$f" 2>/dev/null || die "$f.asc is not a good signature of $f"; fi
 done
-# Listings into variables first: grep -q closing the pipe early would fail unzip under pipefail.
-has() { local listing; listing=$(unzip -Z1 "$1"); grep -qx "$2" <<< "$listing" || die "$1 lacks $2"; }
+# Listings into variables first: grep -q closing the pipe early would fail jar under pipefail.
+has() { local listing; listing=$(jar tf "$1"); grep -qx "$2" <<< "$listing" || die "$1 lacks $2"; }
 has "$junit.jar" 'dev/llmbench/LlmClient.class'
 has "$junit.jar" 'META-INF/LICENSE'
 has "$junit-sources.jar" 'dev/llmbench/LlmClient.java'
 has "$junit-javadoc.jar" 'index.html'
 has "$junit-javadoc.jar" 'dev/llmbench/LlmClient.html'
-javadoc=$(unzip -Z1 "$junit-javadoc.jar")
+javadoc=$(jar tf "$junit-javadoc.jar")
 if grep -q '^dev/llmbench/internal/' <<< "$javadoc"; then die "the javadoc documents dev.llmbench.internal"; fi
-manifest=$(unzip -p "$junit.jar" META-INF/MANIFEST.MF)
+manifest=$(mkdir -p ../manifest && cd ../manifest && jar xf "$OLDPWD/$junit.jar" META-INF/MANIFEST.MF && cat META-INF/MANIFEST.MF)
 grep -q '^Automatic-Module-Name: dev.llmbench' <<< "$manifest" || die "$junit.jar has no Automatic-Module-Name"
 # Central's required metadata: on the parent, which llmbench-junit inherits; name and description on both.
 for tag in '<url>https://github.com/llmbench/llmbench</url>' '<licenses>' '<name>Apache-2.0</name>' '<developers>' '<scm' \
@@ -92,5 +93,5 @@ grep -qF '<name>' "$junit.pom" || die "$junit.pom lacks <name>"
 
 signatures="none (no key: gpg skipped)"
 if $sign; then signatures="one per file, verified by gpg"; fi
-echo "release-check: $work/central-bundle.zip ($(unzip -Z1 "../central-bundle.zip" | wc -l) files): llmbench-parent pom;" \
+echo "release-check: $work/central-bundle.zip ($(jar tf "../central-bundle.zip" | grep -vc /$) files): llmbench-parent pom;" \
   "llmbench-junit pom, jar, sources, javadoc; md5, sha1, sha256, sha512 each, matching; signatures: $signatures"
