@@ -19,7 +19,7 @@ set -euo pipefail
 
 ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 LLAMA_ROOT="${LLAMA_ROOT:-$ROOT_DIR/.llama/root}"
-IMAGE="${LLMBENCH_CONTAINER_TEST_IMAGE:-llmbench/llama-server:local}"
+IMAGE=llmbench/llama-server:local
 STATE_DIR="$ROOT_DIR/.llama"
 STARTED="$STATE_DIR/dockerd.started-by-llmbench"
 DOCKERD_LOG="$STATE_DIR/dockerd.log"

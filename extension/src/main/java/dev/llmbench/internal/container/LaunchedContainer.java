@@ -2,6 +2,7 @@ package dev.llmbench.internal.container;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.command.PullImageResultCallback;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
@@ -74,6 +75,7 @@ final class LaunchedContainer implements RunningServer {
 
   static LaunchedContainer start(ContainerSpec spec, Path logFile, int recentLines) {
     DockerClient docker = dockerClient(spec);
+    pullIfMissing(docker, spec);
     LogWriter writer = LogWriter.open(logFile);
     GenericContainer<?> container = configure(spec, writer);
     long launchedAt = System.nanoTime();
@@ -127,6 +129,27 @@ final class LaunchedContainer implements RunningServer {
           ? "exists" : "does not exist") + "). Start the Docker daemon (sudo systemctl start docker, or dockerd; "
           + "in this project's CI: bash scripts/containers.sh start) or set DOCKER_HOST to one that runs, then check "
           + "with docker info", e);
+    }
+  }
+
+  /**
+   * Pulls the image when the Docker host does not have it, once: Testcontainers would retry a pull that
+   * cannot succeed (no registry, a name that does not exist) for minutes before saying so.
+   */
+  private static void pullIfMissing(DockerClient docker, ContainerSpec spec) {
+    if (imageIsThere(docker, spec.image())) return;
+    DockerImageName name = DockerImageName.parse(spec.image());
+    try {
+      docker.pullImageCmd(name.getUnversionedPart()).withTag(name.getVersionPart()).exec(new PullImageResultCallback())
+          .awaitCompletion();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ServerLaunchException("interrupted while pulling the image " + spec.image(), e);
+    } catch (RuntimeException e) {
+      throw new ServerLaunchException(startFailure(spec, e, false), e);
+    }
+    if (!imageIsThere(docker, spec.image())) {
+      throw new ServerLaunchException(startFailure(spec, new IllegalStateException("the pull ended without it"), false), null);
     }
   }
 
