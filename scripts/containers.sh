@@ -109,6 +109,11 @@ ci() {
   image
   echo "== the container tests: llama-server from $IMAGE through Testcontainers, and the faults"
   (cd "$ROOT_DIR" && timeout 900 mvn -B -Pcontainer test "$@")
+  # The sample's report carries the startup phases read from the container's log.
+  local level="$ROOT_DIR/sample-tests/target/llmbench/dev.llmbench.samples.container.LlamaServerContainerTest.sweep/C=1.json"
+  grep -A2 '"startup"' "$level" | grep -q '"engine" : "llama.cpp"' \
+    || die "the container sample's report $level has no llama.cpp startup phases"
+  echo "startup phases in the report: $(grep -o '"summary" : "[^"]*"' "$level" | head -n1)"
   check
 }
 
