@@ -122,14 +122,25 @@ final class LaunchedContainer implements RunningServer {
     try {
       return DockerClientFactory.instance().client();
     } catch (RuntimeException e) {
-      String host = System.getenv("DOCKER_HOST");
-      throw new ServerLaunchException("no Docker daemon answers, so the container " + spec.image() + " cannot start: "
-          + "Testcontainers found no working Docker environment (" + e.getMessage() + "; DOCKER_HOST is "
-          + (host == null ? "unset" : host) + ", /var/run/docker.sock " + (Files.exists(Path.of("/var/run/docker.sock"))
-          ? "exists" : "does not exist") + "). Start the Docker daemon (sudo systemctl start docker, or dockerd; "
-          + "in this project's CI: bash scripts/containers.sh start) or set DOCKER_HOST to one that runs, then check "
-          + "with docker info", e);
+      throw new ServerLaunchException(noDocker(spec, e, System.getenv("DOCKER_HOST"),
+          Files.exists(Path.of("/var/run/docker.sock"))), e);
     }
+  }
+
+  /** Why Testcontainers found no Docker to use, and the fix. */
+  static String noDocker(ContainerSpec spec, Throwable e, String dockerHost, boolean socketExists) {
+    String causes = causes(e);
+    if (causes.toLowerCase(Locale.ROOT).contains("network bridge not found")) {
+      return "a Docker daemon answers but has no bridge network (dockerd --bridge=none), which Testcontainers looks "
+          + "up, running in a container itself, to find the daemon's address (" + causes + "), so the container "
+          + spec.image() + " cannot start: set the environment variable TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 "
+          + "(the containers share the host's network)";
+    }
+    return "no Docker daemon answers, so the container " + spec.image() + " cannot start: Testcontainers found no "
+        + "working Docker environment (" + causes + "; DOCKER_HOST is " + (dockerHost == null ? "unset" : dockerHost)
+        + ", /var/run/docker.sock " + (socketExists ? "exists" : "does not exist") + "). Start the Docker daemon "
+        + "(sudo systemctl start docker, or dockerd; in this project's CI: bash scripts/containers.sh start) or set "
+        + "DOCKER_HOST to one that runs, then check with docker info";
   }
 
   /**

@@ -94,6 +94,18 @@ class ContainerSpecTests {
         .endsWith("Try it by hand: " + s.dockerRun()).doesNotContain("hf_secret");
   }
 
+  /** A daemon started with --bridge=none answers, but Testcontainers in a container needs the host override. */
+  @Test
+  void noDockerSaysWhetherADaemonAnswersAndTheFix() {
+    ContainerSpec s = spec(List.of(), Map.of());
+    assertThat(LaunchedContainer.noDocker(s, new IllegalStateException("Could not find a valid Docker environment"),
+        null, false)).startsWith("no Docker daemon answers, so the container vllm/vllm-openai:v0.11.0 cannot start")
+        .contains("DOCKER_HOST is unset, /var/run/docker.sock does not exist").contains("Start the Docker daemon");
+    assertThat(LaunchedContainer.noDocker(s, new RuntimeException("Status 404: {\"message\":\"network bridge not found\"}"),
+        null, true)).startsWith("a Docker daemon answers but has no bridge network")
+        .endsWith("set the environment variable TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 (the containers share the host's network)");
+  }
+
   /** An engine's own words for a port it could not bind (llama.cpp, uvicorn in vLLM and SGLang) bring the fix. */
   @Test
   void anExitOverATakenPortSaysSo() {
@@ -114,5 +126,12 @@ class ContainerSpecTests {
               + Containers.TESTCONTAINERS_VERSION + "</version><scope>test</scope>");
     }
     Containers.requireTestcontainers(getClass().getClassLoader()); // here it is
+  }
+
+  /** The version the message names is the one the build uses. */
+  @Test
+  void theMessageNamesTheVersionTheBuildUses() throws Exception {
+    assertThat(java.nio.file.Files.readString(java.nio.file.Path.of("..", "pom.xml")))
+        .contains("<testcontainers.version>" + Containers.TESTCONTAINERS_VERSION + "</testcontainers.version>");
   }
 }
