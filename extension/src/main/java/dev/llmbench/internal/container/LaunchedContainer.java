@@ -130,6 +130,13 @@ final class LaunchedContainer implements RunningServer {
   /** Why Testcontainers found no Docker to use, and the fix. */
   static String noDocker(ContainerSpec spec, Throwable e, String dockerHost, boolean socketExists) {
     String causes = causes(e);
+    if (causes.toLowerCase(Locale.ROOT).contains("ryuk")) {
+      // Testcontainers starts its resource reaper, an image from a registry, when it first connects.
+      return "a Docker daemon answers, but Testcontainers could not start its resource reaper (Ryuk), an image it pulls "
+          + "from a registry (" + causes + "), so the container " + spec.image() + " cannot start: where no registry "
+          + "is reachable, set the environment variable TESTCONTAINERS_RYUK_DISABLED=true (LLMBench stops and removes "
+          + "its containers itself), or load that image onto the Docker host (docker load)";
+    }
     if (causes.toLowerCase(Locale.ROOT).contains("network bridge not found")) {
       return "a Docker daemon answers but has no bridge network (dockerd --bridge=none), which Testcontainers looks "
           + "up, running in a container itself, to find the daemon's address (" + causes + "), so the container "
@@ -143,19 +150,26 @@ final class LaunchedContainer implements RunningServer {
         + "DOCKER_HOST to one that runs, then check with docker info";
   }
 
+
+  private static void pull(DockerClient docker, String image) {
+    DockerImageName name = DockerImageName.parse(image);
+    try {
+      docker.pullImageCmd(name.getUnversionedPart()).withTag(name.getVersionPart()).exec(new PullImageResultCallback())
+          .awaitCompletion();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while pulling " + image, e);
+    }
+  }
+
   /**
    * Pulls the image when the Docker host does not have it, once: Testcontainers would retry a pull that
    * cannot succeed (no registry, a name that does not exist) for minutes before saying so.
    */
   private static void pullIfMissing(DockerClient docker, ContainerSpec spec) {
     if (imageIsThere(docker, spec.image())) return;
-    DockerImageName name = DockerImageName.parse(spec.image());
     try {
-      docker.pullImageCmd(name.getUnversionedPart()).withTag(name.getVersionPart()).exec(new PullImageResultCallback())
-          .awaitCompletion();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ServerLaunchException("interrupted while pulling the image " + spec.image(), e);
+      pull(docker, spec.image());
     } catch (RuntimeException e) {
       throw new ServerLaunchException(startFailure(spec, e, false), e);
     }

@@ -104,6 +104,10 @@ class ContainerSpecTests {
     assertThat(LaunchedContainer.noDocker(s, new RuntimeException("Status 404: {\"message\":\"network bridge not found\"}"),
         null, true)).startsWith("a Docker daemon answers but has no bridge network")
         .endsWith("set the environment variable TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 (the containers share the host's network)");
+    // What Testcontainers says when its reaper's image cannot be pulled (it retries the pull first).
+    assertThat(LaunchedContainer.noDocker(s, new IllegalStateException("Could not pull image: testcontainers/ryuk:0.14.0",
+        new RuntimeException("no such host")), null, true)).startsWith("a Docker daemon answers, but Testcontainers could "
+        + "not start its resource reaper (Ryuk)").contains("set the environment variable TESTCONTAINERS_RYUK_DISABLED=true");
   }
 
   /** An engine's own words for a port it could not bind (llama.cpp, uvicorn in vLLM and SGLang) bring the fix. */
