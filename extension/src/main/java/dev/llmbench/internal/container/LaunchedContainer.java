@@ -197,13 +197,6 @@ final class LaunchedContainer implements RunningServer {
           + "Pull it (docker pull " + spec.image() + "), build or import it (docker build, docker import), or name an "
           + "image that docker images lists";
     }
-    if (lower.contains("ryuk")) {
-      return head + ". Testcontainers' resource reaper (Ryuk) is an image from a registry; where none is reachable, set "
-          + "TESTCONTAINERS_RYUK_DISABLED=true (LLMBench removes its containers itself)";
-    }
-    if (lower.contains("network bridge not found")) {
-      return head + ". The daemon has no bridge network (dockerd --bridge=none): set TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1";
-    }
     if (lower.contains("could not select device driver") || lower.contains("nvidia")) {
       return head + ". The container asks for GPUs (" + spec.gpus() + "): install the NVIDIA container toolkit on the "
           + "Docker host (nvidia-ctk runtime configure --runtime=docker, then restart dockerd), or ask for no GPU";
