@@ -15,6 +15,8 @@ import org.apiguardian.api.API;
  * or on its class or an enclosing class for every sweep inside; without it, the defaults below apply.
  * Several {@link #maxTokens()} or {@link #inputTokens()} values cross with the sweep's levels, and each
  * combination (a workload) is its own level, grouped as one curve in tables, charts and the analysis.
+ * {@link #inputLength()} and {@link #outputLength()} draw each request's lengths from a distribution instead;
+ * a {@link Dataset} beside it gives the prompts from a file, and this annotation how they are sent.
  *
  * <pre>{@code
  * @ConcurrencySweep({1, 4, 16})
@@ -39,8 +41,25 @@ public @interface Workload {
   /** {@code max_tokens} per request; several values cross with the levels. */
   int[] maxTokens() default {128};
 
-  /** Synthetic prompts of about this many tokens instead of a prompt set; several values cross with the levels. */
+  /**
+   * Synthetic prompts of about this many tokens (one word each) instead of a prompt set; several values cross
+   * with the levels. With {@link ExactInputTokens} beside it, exactly this many prompt tokens on the server.
+   */
   int[] inputTokens() default {};
+
+  /**
+   * Synthetic prompts whose lengths follow a distribution, instead of {@link #inputTokens()}: {@code 512},
+   * {@code uniform(64,512)}, {@code normal(480,240,min=1,max=2048)}, {@code lognormal(512,400,max=8192)} (mean,
+   * median) or {@code empirical(128:50,512:30,2048:20)} (length:weight); drawn per request from {@link #seed()}.
+   * The setting {@code llmbench.workload.input-length} overrides it.
+   */
+  String inputLength() default "";
+
+  /**
+   * Each request's {@code max_tokens} drawn from a distribution (the syntax of {@link #inputLength()}) instead
+   * of {@link #maxTokens()}. The setting {@code llmbench.workload.output-length} overrides it.
+   */
+  String outputLength() default "";
 
   /** One prompt for every request; empty for {@link #prompts()}. */
   String prompt() default "";
@@ -60,7 +79,8 @@ public @interface Workload {
   /**
    * Whether requests may be served from the server's prefix cache: by default ({@link PrefixCache#AVOID})
    * every prompt begins with a marker unique to the run, the level and the request, so no level reads an
-   * earlier level's (or the warm-up's) cached prompts and levels stay comparable; {@link PrefixCache#REUSE}
+   * earlier level's (or the warm-up's) cached prompts and levels stay comparable (a {@link SharedPrefix}
+   * workload's marker starts its question, after the shared system prompt); {@link PrefixCache#REUSE}
    * sends the prompts as they are, to measure with reuse on purpose.
    */
   PrefixCache prefixCache() default PrefixCache.AVOID;

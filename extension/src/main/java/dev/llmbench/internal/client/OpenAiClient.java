@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.llmbench.ApiStyle;
 import dev.llmbench.CompletionRequest;
 import dev.llmbench.ErrorKind;
@@ -176,6 +177,8 @@ public final class OpenAiClient implements AutoCloseable {
     if (request.temperature() != null) node.put("temperature", request.temperature());
     if (request.seed() != null) node.put("seed", request.seed());
     if (request.ignoreEos()) node.put("ignore_eos", true);
+    // A dataset row's tools or response_format: JSON the reader already checked, written as it is.
+    request.bodyFields().forEach((name, value) -> node.putRawValue(name, new RawValue(value)));
     node.put("stream", request.stream());
     if (request.stream()) node.putObject("stream_options").put("include_usage", true);
     try {
@@ -188,6 +191,15 @@ public final class OpenAiClient implements AutoCloseable {
   /** GETs a path; the status and body (secrets masked), or an IOException when the server could not be reached. */
   public Optional<HttpAnswer> get(String path) throws IOException {
     Request request = new Request.Builder().url(HttpUrl.get(url(path))).header("Accept", "application/json").get().build();
+    try (Response response = http.newCall(request).execute()) {
+      return Optional.of(new HttpAnswer(response.code(), options.redact(response.body().string())));
+    }
+  }
+
+  /** POSTs a JSON body to a path (a control-plane route such as {@code /tokenize}); the status and body, secrets masked. */
+  public Optional<HttpAnswer> post(String path, byte[] json) throws IOException {
+    Request request = new Request.Builder().url(HttpUrl.get(url(path))).header("Accept", "application/json")
+        .post(okhttp3.RequestBody.create(json, okhttp3.MediaType.get("application/json"))).build();
     try (Response response = http.newCall(request).execute()) {
       return Optional.of(new HttpAnswer(response.code(), options.redact(response.body().string())));
     }

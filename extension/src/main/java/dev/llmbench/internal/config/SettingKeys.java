@@ -10,6 +10,7 @@ import dev.llmbench.internal.embedded.FaultPlan;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.embedded.ServerMode;
 import dev.llmbench.internal.launch.LaunchCommand;
+import dev.llmbench.internal.workload.LengthDistribution;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -131,6 +132,12 @@ public final class SettingKeys {
   public static final Setting<Integer> SWEEP_ROUNDS = new Setting<>("llmbench.sweep.rounds", "", "the annotation's",
       "whole rounds of C requests per level of every `@ConcurrencySweep` (`@Measurement(rounds)`)",
       SettingKeys::positiveInt);
+  public static final Setting<LengthDistribution> WORKLOAD_INPUT_LENGTH = new Setting<>("llmbench.workload.input-length", "",
+      "the annotation's", "synthetic prompt lengths of every sweep (`@Workload(inputLength)`), e.g. "
+          + "`normal(480,240,min=1,max=2048)`; see [docs/workloads.md](docs/workloads.md)", LengthDistribution::parse);
+  public static final Setting<LengthDistribution> WORKLOAD_OUTPUT_LENGTH = new Setting<>("llmbench.workload.output-length", "",
+      "the annotation's", "`max_tokens` of every sweep's requests drawn from a distribution (`@Workload(outputLength)`), "
+          + "e.g. `lognormal(256,180,max=1024)`", LengthDistribution::parse);
   public static final Setting<Path> BASELINE_DIR = new Setting<>("llmbench.baseline.dir", "llmbench-baselines", null,
       "folder of `@Baseline` files, one per sweep: `<class>.<method>.json`", Path::of);
   public static final Setting<Boolean> BASELINE_SAVE = new Setting<>("llmbench.baseline.save", "false", null,
@@ -167,7 +174,8 @@ public final class SettingKeys {
         EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE,
         CONTAINER_IMAGE, CONTAINER_COMMAND, CONTAINER_ENV, CONTAINER_GPUS, CONTAINER_VOLUMES, CONTAINER_IPC, CONTAINER_LOG_FILE,
         CONTAINER_STOP_GRACE, SERVER_LOG_FILE,
-        DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS, BASELINE_DIR, BASELINE_SAVE,
+        DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
+        WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, BASELINE_DIR, BASELINE_SAVE,
         BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
         SHARD_START, SHARD_SLOT);
   }

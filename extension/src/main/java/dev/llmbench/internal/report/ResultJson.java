@@ -152,6 +152,7 @@ public final class ResultJson {
       own.put("decode_rate_server", d.server());
     });
     own.put("prefix_cache_mode", r.plan().workload().prefixCache().name());
+    LevelWorkload.of(r).ifPresent(w -> own.set("workload", w.json()));
     readings(own, r);
 
     Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));
@@ -270,6 +271,16 @@ public final class ResultJson {
       n.put("prompt_tokens", p.promptTokens());
       n.put("hit_rate", p.hitRate());
       n.put("source", p.source());
+    });
+    r.inputAlignment().ifPresent(a -> {
+      ObjectNode n = own.putObject("input_alignment");
+      n.put("requested_tokens", a.requestedTokens());
+      n.put("method", a.method());
+      n.put("template_tokens", a.templateTokens());
+      n.put("planned_deviation", a.plannedDeviation());
+      if (a.largestDeviation().isPresent()) n.put("largest_deviation", a.largestDeviation().getAsInt());
+      else n.putNull("largest_deviation");
+      n.put("checked_requests", a.checkedRequests());
     });
     r.deploymentDescription().ifPresent(d -> own.set("deployment_facts", deployment(d)));
     own.set("findings", findings(r.findings()));
