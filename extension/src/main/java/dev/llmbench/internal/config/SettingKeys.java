@@ -4,6 +4,8 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ApiStyle;
 import dev.llmbench.internal.client.ConnectionSettings;
+import dev.llmbench.internal.container.Bind;
+import dev.llmbench.internal.container.GpuRequest;
 import dev.llmbench.internal.embedded.FaultPlan;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.embedded.ServerMode;
@@ -92,6 +94,27 @@ public final class SettingKeys {
       "`<report dir>/server-<port>.log`", "where the launched server's output goes", Path::of);
   public static final Setting<Duration> LAUNCH_STOP_GRACE = new Setting<>("llmbench.launch.stop-grace", "30s", null,
       "how long the launched server may take to stop after SIGTERM before it is killed", SettingKeys::notNegative);
+  public static final Setting<String> CONTAINER_IMAGE = new Setting<>("llmbench.container.image", "", "none",
+      "start the server in a container of this image instead (Testcontainers, host network; [docs/containers.md]"
+          + "(docs/containers.md)), e.g. `vllm/vllm-openai:v0.11.0`", t -> t);
+  public static final Setting<List<String>> CONTAINER_COMMAND = new Setting<>("llmbench.container.command", "",
+      "the image's", "the arguments after the image, e.g. `--model Qwen/Qwen2.5-7B --port ${port}` (quotes as in a "
+          + "shell; `${port}` becomes a free port)", LaunchCommand::words);
+  public static final Setting<List<String>> CONTAINER_ENV = new Setting<>("llmbench.container.env", "", "none",
+      "variables set in the container, `NAME=value` words, or `NAME` alone to pass this JVM's value (never printed)",
+      LaunchCommand::words);
+  public static final Setting<GpuRequest> CONTAINER_GPUS = new Setting<>("llmbench.container.gpus", "", "none",
+      "GPUs the container asks for, as `docker run --gpus` takes them: `all`, a count such as `2`, or `device=0,1`",
+      GpuRequest::parse);
+  public static final Setting<List<Bind>> CONTAINER_VOLUMES = new Setting<>("llmbench.container.volumes", "", "none",
+      "host paths mounted in the container, `/host/path:/container/path[:ro]` words", t -> Bind.parseAll(LaunchCommand.words(t)));
+  public static final Setting<String> CONTAINER_IPC = new Setting<>("llmbench.container.ipc", "", "Docker's",
+      "the container's IPC mode, e.g. `host`, as vLLM and SGLang want for their shared memory", t -> t);
+  public static final Setting<Path> CONTAINER_LOG_FILE = new Setting<>("llmbench.container.log-file", "",
+      "`<report dir>/container-<port>.log`", "where the container's output goes", Path::of);
+  public static final Setting<Duration> CONTAINER_STOP_GRACE = new Setting<>("llmbench.container.stop-grace", "30s", null,
+      "how long the container may take to stop after SIGTERM (`docker stop`) before it is killed; it is removed then",
+      SettingKeys::notNegative);
   public static final Setting<Path> SERVER_LOG_FILE = new Setting<>("llmbench.server.log-file", "", "none",
       "a server log to follow for the startup phases, for a server started elsewhere", Path::of);
   public static final Setting<List<DeploymentSpec>> DEPLOYMENTS = new Setting<>("llmbench.deployments", "", "the `@Deployment`s",
@@ -148,7 +171,9 @@ public final class SettingKeys {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
-        EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE, SERVER_LOG_FILE,
+        EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE,
+        CONTAINER_IMAGE, CONTAINER_COMMAND, CONTAINER_ENV, CONTAINER_GPUS, CONTAINER_VOLUMES, CONTAINER_IPC, CONTAINER_LOG_FILE,
+        CONTAINER_STOP_GRACE, SERVER_LOG_FILE,
         DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
         WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, BASELINE_DIR, BASELINE_SAVE,
         BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,

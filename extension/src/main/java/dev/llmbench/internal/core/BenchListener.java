@@ -26,6 +26,9 @@ public interface BenchListener {
   /** The run started a server itself: its command (without environment values), process id and log. */
   default void serverLaunched(String command, long pid, Path log) {}
 
+  /** The run started a server in a container: what (container id, image and command, no environment values) and its log. */
+  default void containerStarted(String container, Path log) {}
+
   /** The run stopped the server it started: how it ended. */
   default void serverStopped(String command, String ending) {}
 

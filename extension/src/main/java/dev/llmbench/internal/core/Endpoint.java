@@ -13,6 +13,8 @@ import dev.llmbench.internal.client.ConnectionOptions;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
+import dev.llmbench.internal.container.ContainerSpec;
+import dev.llmbench.internal.container.Containers;
 import dev.llmbench.internal.client.Timeouts;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.format.Excerpt;
@@ -20,12 +22,15 @@ import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.launch.Engine;
 import dev.llmbench.internal.launch.LaunchCommand;
 import dev.llmbench.internal.launch.LaunchedServer;
+import dev.llmbench.internal.launch.RunningServer;
 import dev.llmbench.internal.launch.PhaseHistory;
 import dev.llmbench.internal.launch.ServerExitedException;
 import dev.llmbench.internal.launch.ServerLaunchException;
 import dev.llmbench.internal.launch.ServerLog;
 import dev.llmbench.internal.launch.StartupPhase;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.ProtocolException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -59,7 +64,8 @@ public final class Endpoint implements AutoCloseable {
   private final BenchListener listener;
   private final Path reportDir;
   private EmbeddedLlmServer embedded;
-  private LaunchedServer launched;
+  /** A server the run started: a process or a container. */
+  private RunningServer launched;
   private ServerLog startupLog;
   private OpenAiClient client;
   private OpenAiClient probe;
@@ -88,6 +94,8 @@ public final class Endpoint implements AutoCloseable {
     URI url;
     if (config.launch().isPresent()) {
       url = launch(config.launch().get());
+    } else if (config.container().isPresent()) {
+      url = startContainer(config.container().get());
     } else if (config.isEmbedded()) {
       embedded = EmbeddedLlmServer.start(config.embedded());
       url = embedded.baseUrl();
@@ -121,10 +129,52 @@ public final class Endpoint implements AutoCloseable {
     }
     LaunchCommand command = spec.command().resolve(port == null ? Map.of() : Map.of("port", port));
     Path log = spec.logFile().orElse(reportDir.resolve("server-" + (port == null ? "launched" : port) + ".log"));
-    launched = LaunchedServer.launch(command, log, ServerLog.DEFAULT_RECENT_LINES, spec.stopGrace());
+    LaunchedServer process = LaunchedServer.launch(command, log, ServerLog.DEFAULT_RECENT_LINES, spec.stopGrace());
+    launched = process;
     startupLog = config.serverLogFile().map(ServerLog::follow).orElse(launched.log());
-    listener.serverLaunched(command.describe(), launched.pid(), log);
+    listener.serverLaunched(command.describe(), process.pid(), log);
     return config.baseUrl() != null ? config.baseUrl() : URI.create("http://127.0.0.1:" + port);
+  }
+
+  /** Starts the container (host network) as {@link #launch} starts a process: {@code ${port}} a free port. */
+  private URI startContainer(ContainerSpec spec) {
+    String port = spec.placeholders().contains("port") ? Integer.toString(LaunchCommand.freeLocalPort()) : null;
+    if (port == null && config.baseUrl() == null) {
+      throw new ServerLaunchException("the container's command and environment have no ${port} and llmbench.base-url is "
+          + "unset, so LLMBench cannot know where the server listens; add --port ${port} to the command (or the engine's "
+          + "own way, e.g. OLLAMA_HOST=127.0.0.1:${port} in the environment), or set llmbench.base-url", null);
+    }
+    URI url = config.baseUrl() != null ? config.baseUrl() : URI.create("http://127.0.0.1:" + port);
+    if (port == null) requireFreeLocalPort(url);
+    ContainerSpec resolved = spec.resolve(port == null ? Map.of() : Map.of("port", port));
+    Path log = spec.logFile().orElse(reportDir.resolve("container-" + (port == null ? portOf(url) : port) + ".log"));
+    launched = Containers.start(resolved, log, ServerLog.DEFAULT_RECENT_LINES);
+    startupLog = config.serverLogFile().map(ServerLog::follow).orElse(launched.log());
+    listener.containerStarted(launched.describe(), log);
+    return url;
+  }
+
+  /**
+   * A container on the host network that is told a fixed port: if something already answers there, the wait
+   * would find that instead of the container's server (and the container's would fail to bind), so say so first.
+   */
+  private static void requireFreeLocalPort(URI url) {
+    String host = url.getHost();
+    if (!host.equals("127.0.0.1") && !host.equalsIgnoreCase("localhost") && !host.equals("[::1]")) return;
+    int port = portOf(url);
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(host.equals("[::1]") ? "::1" : "127.0.0.1", port), 1000);
+    } catch (IOException e) {
+      return; // refused: free
+    }
+    throw new ServerLaunchException("port " + port + " on 127.0.0.1 is already taken: something listens there before "
+        + "the container starts, so its server could not bind it and the readiness wait would measure the other one. Stop "
+        + "what listens there (ss -ltnp 'sport = :" + port + "' shows it), or put ${port} in the container's command "
+        + "(and leave llmbench.base-url unset) so that LLMBench picks a free port; no container was started", null);
+  }
+
+  private static int portOf(URI url) {
+    return url.getPort() != -1 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
   }
 
   /**
@@ -226,7 +276,7 @@ public final class Endpoint implements AutoCloseable {
 
   /** What the server's log said about its startup, once the wait is over. */
   private ServerStartup startup() {
-    Optional<Duration> sinceLaunch = Optional.ofNullable(launched).map(LaunchedServer::sinceLaunch);
+    Optional<Duration> sinceLaunch = Optional.ofNullable(launched).map(RunningServer::sinceLaunch);
     if (startupLog == null) return sinceLaunch.map(d -> new ServerStartup(Optional.empty(), List.of(), List.of(),
         Optional.of(d), "")).orElse(ServerStartup.NONE);
     PhaseHistory phases = startupLog.phases();
@@ -386,7 +436,7 @@ public final class Endpoint implements AutoCloseable {
     if (probe != null) probe.close();
     if (health != null) health.close();
     if (embedded != null) embedded.close();
-    if (launched != null) listener.serverStopped(launched.command().describe(), launched.stop().toString());
+    if (launched != null) listener.serverStopped(launched.describe(), launched.stopAndDescribe());
     if (startupLog != null) startupLog.close();
   }
 

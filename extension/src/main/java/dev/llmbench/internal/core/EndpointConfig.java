@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ApiStyle;
 import dev.llmbench.internal.client.ConnectionSettings;
+import dev.llmbench.internal.container.ContainerSpec;
 import dev.llmbench.internal.embedded.EmbeddedOptions;
 import java.net.URI;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import org.apiguardian.api.API;
  * @param embedded      how to start the embedded engine, used when there is neither a base URL nor a launch
  * @param model         the model id, or empty for the first id {@code /v1/models} lists
  * @param launch        a server the run starts itself
+ * @param container     a server the run starts itself in a container
  * @param serverLogFile a log to read the startup phases from, for a server started elsewhere
  * @param networkSamples round trips timed once the endpoint is ready (the network baseline); 0 for none
  * @param connection    how to reach a real deployment: extra headers, TLS trust, proxy
@@ -36,11 +38,12 @@ public record EndpointConfig(
     Duration idleTimeout,
     EmbeddedOptions embedded,
     Optional<LaunchSpec> launch,
+    Optional<ContainerSpec> container,
     Optional<Path> serverLogFile,
     int networkSamples,
     ConnectionSettings connection) {
 
   public boolean isEmbedded() {
-    return baseUrl == null && launch.isEmpty();
+    return baseUrl == null && launch.isEmpty() && container.isEmpty();
   }
 }

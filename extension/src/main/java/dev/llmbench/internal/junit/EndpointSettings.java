@@ -3,6 +3,14 @@ package dev.llmbench.internal.junit;
 import static dev.llmbench.internal.config.SettingKeys.API;
 import static dev.llmbench.internal.config.SettingKeys.API_KEY_ENV;
 import static dev.llmbench.internal.config.SettingKeys.BASE_URL;
+import static dev.llmbench.internal.config.SettingKeys.CONTAINER_COMMAND;
+import static dev.llmbench.internal.config.SettingKeys.CONTAINER_ENV;
+import static dev.llmbench.internal.config.SettingKeys.CONTAINER_GPUS;
+import static dev.llmbench.internal.config.SettingKeys.CONTAINER_IMAGE;
+import static dev.llmbench.internal.config.SettingKeys.CONTAINER_IPC;
+import static dev.llmbench.internal.config.SettingKeys.CONTAINER_LOG_FILE;
+import static dev.llmbench.internal.config.SettingKeys.CONTAINER_STOP_GRACE;
+import static dev.llmbench.internal.config.SettingKeys.CONTAINER_VOLUMES;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_API_KEY;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_COLD_BATCH_STALL;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_FAULTS;
@@ -30,10 +38,14 @@ import static dev.llmbench.internal.config.SettingKeys.SERVER_LOG_FILE;
 import static dev.llmbench.internal.config.SettingKeys.TLS_TRUST;
 import static dev.llmbench.internal.config.SettingKeys.TLS_TRUST_PASSWORD_ENV;
 
+import dev.llmbench.LaunchContainer;
 import dev.llmbench.LaunchServer;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.internal.client.ConnectionSettings;
 import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.container.Bind;
+import dev.llmbench.internal.container.ContainerSpec;
+import dev.llmbench.internal.container.GpuRequest;
 import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.EndpointConfig;
@@ -59,6 +71,12 @@ final class EndpointSettings {
     Settings settings = Settings.of(context);
     String where = context.getTestMethod().map(ConfigurationErrors::where).orElse(context.getRequiredTestClass().getSimpleName());
     try {
+      Optional<LaunchSpec> launch = launch(settings, Annotations.nearest(context, LaunchServer.class));
+      Optional<ContainerSpec> container = container(settings, Annotations.nearest(context, LaunchContainer.class));
+      if (launch.isPresent() && container.isPresent()) {
+        throw new IllegalArgumentException("both a process (@LaunchServer or llmbench.launch.command) and a container "
+            + "(@LaunchContainer or llmbench.container.image) are set to start the server; keep one of them");
+      }
       return new EndpointConfig(
           get(settings, BASE_URL, a, LlmEndpoint::baseUrl),
           settings.get(MODEL, a.map(LlmEndpoint::model).orElse(null)).optional().orElse(""),
@@ -70,7 +88,8 @@ final class EndpointSettings {
           get(settings, REQUEST_TIMEOUT, a, LlmEndpoint::requestTimeout),
           get(settings, IDLE_TIMEOUT, a, LlmEndpoint::idleTimeout),
           embedded(settings, a),
-          launch(settings, Annotations.nearest(context, LaunchServer.class)),
+          launch,
+          container,
           settings.get(SERVER_LOG_FILE).optional(),
           settings.get(NETWORK_SAMPLES).value(),
           connection(settings));
@@ -113,6 +132,26 @@ final class EndpointSettings {
         settings.get(LAUNCH_STOP_GRACE, a.map(LaunchServer::stopGrace).orElse(null)).value()));
   }
 
+  /**
+   * A server to start in a container: from llmbench.container.image, else from {@link LaunchContainer}; the
+   * annotation's other attributes apply to an image set either way, as settings override each of them.
+   */
+  private static Optional<ContainerSpec> container(Settings settings, Optional<LaunchContainer> a) {
+    Optional<String> image = settings.get(CONTAINER_IMAGE, a.map(LaunchContainer::image).orElse(null)).optional();
+    if (image.isEmpty()) return Optional.empty();
+    List<String> command = settings.get(CONTAINER_COMMAND).optional()
+        .orElseGet(() -> a.map(c -> List.of(c.command())).orElse(List.of()));
+    List<String> env = settings.get(CONTAINER_ENV).optional()
+        .orElseGet(() -> a.map(c -> List.of(c.environment())).orElse(List.of()));
+    List<Bind> volumes = settings.get(CONTAINER_VOLUMES).optional()
+        .orElseGet(() -> Bind.parseAll(a.map(c -> List.of(c.volumes())).orElse(List.of())));
+    return Optional.of(new ContainerSpec(image.get(), command, ContainerSpec.environment(env, System::getenv),
+        settings.get(CONTAINER_GPUS, a.map(LaunchContainer::gpus).orElse(null)).optional().orElse(GpuRequest.NONE),
+        volumes, settings.get(CONTAINER_IPC, a.map(LaunchContainer::ipc).orElse(null)).optional().orElse(""),
+        settings.get(CONTAINER_LOG_FILE, a.map(LaunchContainer::logFile).orElse(null)).optional(),
+        settings.get(CONTAINER_STOP_GRACE, a.map(LaunchContainer::stopGrace).orElse(null)).value()));
+  }
+
   /** {@code NAME=value} words, each one whole: values may hold spaces. */
   private static Map<String, String> environment(String[] words) {
     Map<String, String> env = new LinkedHashMap<>();
@@ -131,7 +170,8 @@ final class EndpointSettings {
     EmbeddedOptions engine = deployment.profile().map(p -> c.embedded().withProfile(p)).orElse(c.embedded());
     return new EndpointConfig(deployment.baseUrl().orElse(embedded ? null : c.baseUrl()), deployment.model().orElse(c.model()),
         deployment.api().orElse(c.api()), c.apiKeyEnv(), c.readyTimeout(), c.readyPollInterval(), c.readyProgressInterval(),
-        c.requestTimeout(), c.idleTimeout(), engine, embedded ? Optional.empty() : c.launch(), c.serverLogFile(),
+        c.requestTimeout(), c.idleTimeout(), engine, embedded ? Optional.empty() : c.launch(),
+        embedded ? Optional.empty() : c.container(), c.serverLogFile(),
         c.networkSamples(), c.connection());
   }
 

@@ -76,7 +76,8 @@ public record LaunchCommand(List<String> command, Optional<Path> workingDir, Map
     return env;
   }
 
-  private static List<String> words(String line) {
+  /** Words as {@link #parse} splits them, possibly none. */
+  public static List<String> words(String line) {
     List<String> words = new ArrayList<>();
     StringBuilder word = null;
     char quote = 0;
@@ -106,9 +107,14 @@ public record LaunchCommand(List<String> command, Optional<Path> workingDir, Map
 
   /** The {@code ${name}} placeholders the command and its environment use, such as {@code port}. */
   public Set<String> placeholders() {
-    Set<String> names = new LinkedHashSet<>();
     List<String> texts = new ArrayList<>(command);
     texts.addAll(environment.values());
+    return placeholders(texts);
+  }
+
+  /** The {@code ${name}} placeholders {@code texts} use. */
+  public static Set<String> placeholders(List<String> texts) {
+    Set<String> names = new LinkedHashSet<>();
     for (String t : texts) {
       Matcher m = PLACEHOLDER.matcher(t);
       while (m.find()) names.add(m.group(1));
@@ -148,7 +154,12 @@ public record LaunchCommand(List<String> command, Optional<Path> workingDir, Map
     return new LaunchCommand(args, workingDir, env);
   }
 
-  private static String substitute(String text, Map<String, String> values) {
+  /**
+   * {@code text} with each {@code ${name}} replaced by its value.
+   *
+   * @throws IllegalArgumentException naming a placeholder that has no value
+   */
+  public static String substitute(String text, Map<String, String> values) {
     Matcher m = PLACEHOLDER.matcher(text);
     StringBuilder out = new StringBuilder();
     while (m.find()) {

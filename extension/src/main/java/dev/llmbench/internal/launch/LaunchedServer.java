@@ -13,7 +13,7 @@ import org.apiguardian.api.API;
  * dies while loading fails the wait at once with its exit code and log, not after the readiness timeout.
  */
 @API(status = INTERNAL)
-public final class LaunchedServer implements AutoCloseable {
+public final class LaunchedServer implements RunningServer, AutoCloseable {
 
   private final ServerProcess process;
   private final ServerLog log;
@@ -47,6 +47,7 @@ public final class LaunchedServer implements AutoCloseable {
    *
    * @throws ServerExitedException when it has exited, with its exit code and the last lines of its log
    */
+  @Override
   public void checkRunning() {
     if (process.isAlive()) return;
     log.drain(true); // it has exited: everything it wrote is in the file now
@@ -58,7 +59,7 @@ public final class LaunchedServer implements AutoCloseable {
     return process.isAlive();
   }
 
-  /** Its log as followed: phases and last lines. */
+  @Override
   public ServerLog log() {
     return log;
   }
@@ -68,6 +69,7 @@ public final class LaunchedServer implements AutoCloseable {
     return log.phases();
   }
 
+  @Override
   public Duration sinceLaunch() {
     return process.sinceLaunch();
   }
@@ -95,6 +97,16 @@ public final class LaunchedServer implements AutoCloseable {
     } finally {
       log.close();
     }
+  }
+
+  @Override
+  public String describe() {
+    return process.command().describe();
+  }
+
+  @Override
+  public String stopAndDescribe() {
+    return stop().toString();
   }
 
   @Override

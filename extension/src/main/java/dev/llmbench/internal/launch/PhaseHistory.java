@@ -76,7 +76,7 @@ public record PhaseHistory(Optional<Engine> engine, List<PhaseSpan> spans, List<
   }
 
   /** {@code 0.3 s}, {@code 41.2 s}, {@code 12 min 5 s}: phases last seconds to many minutes. */
-  static String seconds(Duration d) {
+  public static String seconds(Duration d) {
     double s = d.toNanos() / 1e9;
     if (s < 60) return String.format(Locale.ROOT, "%.1f s", s);
     long whole = Math.round(s);

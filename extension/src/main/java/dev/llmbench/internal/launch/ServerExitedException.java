@@ -18,14 +18,23 @@ public final class ServerExitedException extends RuntimeException {
 
   ServerExitedException(LaunchCommand command, int exitCode, Duration after, Path logFile, List<String> lastLines,
       PhaseHistory phases) {
-    super(message(command, exitCode, after, logFile, lastLines, phases));
+    this("the server `" + command.describe() + "`", exitCode, after, logFile, lastLines, phases, "");
+  }
+
+  /**
+   * @param what what exited, e.g. {@code the container `image cmd`}
+   * @param fix  what to do about it, appended after the log lines; empty for nothing
+   */
+  public ServerExitedException(String what, int exitCode, Duration after, Path logFile, List<String> lastLines,
+      PhaseHistory phases, String fix) {
+    super(message(what, exitCode, after, logFile, lastLines, phases, fix));
     this.exitCode = exitCode;
     this.lastLines = List.copyOf(lastLines);
   }
 
-  private static String message(LaunchCommand command, int exitCode, Duration after, Path logFile,
-      List<String> lastLines, PhaseHistory phases) {
-    StringBuilder s = new StringBuilder("the server `").append(command.describe()).append("` exited with ")
+  private static String message(String what, int exitCode, Duration after, Path logFile,
+      List<String> lastLines, PhaseHistory phases, String fix) {
+    StringBuilder s = new StringBuilder(what).append(" exited with ")
         .append(ServerProcess.describeExit(exitCode)).append(' ').append(PhaseHistory.seconds(after))
         .append(" after launch, before it was ready");
     if (!phases.isEmpty()) s.append(" (").append(phases.ended().describe()).append(')');
@@ -36,6 +45,7 @@ public final class ServerExitedException extends RuntimeException {
           .append(" of its log ").append(logFile).append(':');
       for (String line : lastLines) s.append("\n  | ").append(line);
     }
+    if (!fix.isEmpty()) s.append(lastLines.isEmpty() ? " " : "\n").append(fix);
     return s.toString();
   }
 

@@ -40,7 +40,7 @@ public final class ServerLog implements AutoCloseable {
   }
 
   /** Follows the log of a server launched at {@code launchedAtNanos}; nothing in it is backlog. */
-  static ServerLog ofLaunched(Path file, long launchedAtNanos, int recentLines) {
+  public static ServerLog ofLaunched(Path file, long launchedAtNanos, int recentLines) {
     return new ServerLog(file, false, StartupPhases.fromLaunch(launchedAtNanos), recentLines);
   }
 

@@ -250,7 +250,7 @@ public final class ServerProcess implements AutoCloseable {
   }
 
   /** {@code exit code 1}, {@code exit code 137 (killed by signal 9)}. */
-  static String describeExit(int code) {
+  public static String describeExit(int code) {
     return code > 128 && code < 128 + 65 ? "exit code " + code + " (killed by signal " + (code - 128) + ")" : "exit code " + code;
   }
 

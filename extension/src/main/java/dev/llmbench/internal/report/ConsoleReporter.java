@@ -43,6 +43,11 @@ public final class ConsoleReporter implements BenchListener {
   }
 
   @Override
+  public void containerStarted(String container, Path log) {
+    out().printf("[llmbench] started %s; its log: %s%n", container, log.toAbsolutePath());
+  }
+
+  @Override
   public void serverStopped(String command, String ending) {
     out().printf("[llmbench] stopped %s: %s%n", command, ending);
   }
