@@ -36,6 +36,7 @@ public final class LevelFindings {
     unstable(l).ifPresent(found::add);
     rampAndDrain(l).ifPresent(found::add);
     clientBound(l).ifPresent(found::add);
+    BehindSchedule.of(l).ifPresent(found::add);
     return found;
   }
 

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.apiguardian.api.API;
 
@@ -43,12 +44,37 @@ public final class PromptSource {
   private final long seed;
   private final int first; // request i is this source's request first + i * step (a shard's slice)
   private final int step;
+  private final Rows rows; // null unless the requests come from rows of their own (a trace)
+
+  /**
+   * Requests made row by row by a source of their own (a trace), which also sets each row's {@code max_tokens}
+   * and keeps prompts apart by a namespace instead of the unique-prefix marker.
+   */
+  public interface Rows {
+    /**
+     * Row {@code index}'s request; {@code namespace} tells one batch of requests (a level, a warm-up round) from
+     * another, so that prompts of different namespaces share no prefix while those of one namespace share
+     * what the rows say they share.
+     */
+    CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace);
+
+    /** The rows' own schedule (a trace's timestamps), or empty to send them as the level's load shape says. */
+    default Optional<LoadRunner.Arrivals> arrivals() {
+      return Optional.empty();
+    }
+  }
 
   private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed) {
     this(name, conversations, inputTokens, seed, 0, 1);
   }
 
   private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step) {
+    this(name, conversations, inputTokens, seed, first, step, null);
+  }
+
+  private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step,
+      Rows rows) {
+    this.rows = rows;
     this.name = name;
     this.conversations = conversations;
     this.inputTokens = inputTokens;
@@ -63,7 +89,30 @@ public final class PromptSource {
    */
   public PromptSource slice(int first, int step) {
     if (first < 0 || step < 1) throw new IllegalArgumentException("a slice needs first >= 0 and step >= 1, was " + first + ", " + step);
-    return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step);
+    return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step, rows);
+  }
+
+  /** Requests made by {@code rows}, under {@code name} (e.g. {@code mooncake:trace.jsonl}). */
+  public static PromptSource rows(String name, Rows rows) {
+    return new PromptSource(name, List.of(), 0, 0, 0, 1, java.util.Objects.requireNonNull(rows, "rows"));
+  }
+
+  /** Whether requests come from {@link Rows}: they set their own {@code max_tokens} and keep prompts apart by namespace. */
+  public boolean hasRows() {
+    return rows != null;
+  }
+
+  /** Request {@code requestIndex} of a {@link Rows} source (or its slice), in {@code namespace}. */
+  public CompletionRequest rowRequest(int requestIndex, boolean ignoreEos, Double temperature, long namespace) {
+    if (rows == null) throw new IllegalStateException(name + " has no rows of its own");
+    return rows.request(first + requestIndex * step, ignoreEos, temperature, namespace);
+  }
+
+  /** The schedule the rows carry (a trace's timestamps), if any. */
+  public Optional<LoadRunner.Arrivals> arrivals() {
+    if (rows == null) return Optional.empty();
+    if (first == 0 && step == 1) return rows.arrivals();
+    return rows.arrivals().map(a -> i -> a.offsetNanos(first + i * step));
   }
 
   /** A source known only by the name a result file recorded (e.g. {@code vllm:run=0.json}); it cannot make requests. */
@@ -133,6 +182,7 @@ public final class PromptSource {
 
   /** Request {@code requestIndex} of this source (or slice): the same index and seed always give the same request. */
   public CompletionRequest request(int requestIndex, int maxTokens, boolean ignoreEos, Double temperature) {
+    if (rows != null) throw new IllegalStateException(name + " makes its requests through rowRequest");
     if (inputTokens == 0 && conversations.isEmpty()) throw new IllegalStateException(name + " is a recorded name only");
     int index = first + requestIndex * step;
     List<ChatMessage> messages;

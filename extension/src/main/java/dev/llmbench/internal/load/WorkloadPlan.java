@@ -42,6 +42,9 @@ public record WorkloadPlan(int maxTokens, int inputTokens, boolean ignoreEos, Do
    * {@code salt} tells one batch of requests (a level, a warm-up round) from every other.
    */
   public CompletionRequest request(int index, int maxTokens, long salt) {
+    // Rows (a trace) share prefixes on purpose: AVOID keeps each batch in a namespace of its own instead of a
+    // per-request marker, which would break the reuse the rows ask for; REUSE puts every batch in one.
+    if (prompts.hasRows()) return prompts.rowRequest(index, ignoreEos, temperature, prefixCache == Workload.PrefixCache.AVOID ? salt : 0);
     CompletionRequest r = prompts.request(index, maxTokens, ignoreEos, temperature);
     return prefixCache == Workload.PrefixCache.AVOID ? PromptSource.withUniquePrefix(r, salt, index) : r;
   }
