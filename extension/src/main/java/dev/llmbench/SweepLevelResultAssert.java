@@ -204,6 +204,19 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return latency(Metric.QUEUE_TIME);
   }
 
+  /**
+   * An open loop's schedule lag, each request's send minus when it was due ({@link SweepLevelResult#scheduleLag()}):
+   * its queue time, under the name a trace replay gives it. Fails on a closed loop, which has no schedule.
+   */
+  public DistributionAssert scheduleLag() {
+    isNotNull();
+    if (actual.scheduleLag().isEmpty()) {
+      failWithMessage("[%s] has no schedule lag: it is a closed loop (%s), whose requests have no due times", actual.label(),
+          actual.load());
+    }
+    return latency(Metric.QUEUE_TIME);
+  }
+
   /** Any latency metric. */
   public DistributionAssert latency(Metric metric) {
     isNotNull();
