@@ -36,6 +36,8 @@ public final class TraceSource implements PromptSource.Rows {
   };
   private MooncakeTrace.Cursor requests;
   private int nextRequest;
+  /** Rows the schedule has read and not yet sent, by index: each row is parsed once on the sending thread. */
+  private final Map<Integer, TraceRow> scheduled = new java.util.HashMap<>();
 
   private TraceSource(MooncakeTrace trace, double timeScale) {
     this.trace = trace;
@@ -79,7 +81,8 @@ public final class TraceSource implements PromptSource.Rows {
 
   @Override
   public synchronized CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace) {
-    TraceRow row = row(index);
+    TraceRow row = scheduled.remove(index);
+    if (row == null) row = row(index);
     CompletionRequest r = CompletionRequest.ofMessages(List.of(ChatMessage.user(prompt(row, namespace, trace.blockSize()))))
         .withMaxTokens(row.outputLength()).withIgnoreEos(ignoreEos).withSeed((long) index);
     return temperature == null ? r : r.withTemperature(temperature);
@@ -126,6 +129,9 @@ public final class TraceSource implements PromptSource.Rows {
   @Override
   public Optional<LoadRunner.Arrivals> arrivals() {
     if (timeScale == 0) return Optional.empty();
+    synchronized (this) {
+      scheduled.clear();
+    }
     return Optional.of(new Schedule());
   }
 
@@ -150,6 +156,9 @@ public final class TraceSource implements PromptSource.Rows {
         r = cursor.next();
         if (r == null) return -1;
       } while (next++ < index);
+      synchronized (TraceSource.this) {
+        scheduled.put(index, r);
+      }
       return Math.round((r.timestampMs() - trace.firstMs()) * 1e6 / timeScale);
     }
   }
