@@ -189,12 +189,15 @@ class TraceReplayTests {
             .isGreaterThanOrEqualTo(byDue.get(i).trace().scheduledNanos());
         assertThat(byDue.get(i).outputTokens()).as("row %d's output_length", i).isEqualTo(2);
       }
-      // The engine in the same run sets the bound: the median row went out within one of the engine's token
-      // steps of when it was due (a loaded machine's stalls land in the tail, which the finding reads).
+      // The same run sets the bound: the median row went out within one of the engine's token steps of when it
+      // was due, plus how late this JVM's threads woke during the level (a loaded machine widens both alike;
+      // its stalls land in the tail, which the finding reads).
       Duration tpot = r.tpot().percentile(50).orElseThrow();
+      Duration wakeup = r.clientLoad().orElseThrow().wakeupLagP90();
       Distribution lag = r.scheduleLag().orElseThrow();
       assertThat(lag.count()).isEqualTo(TIMES.length);
-      assertThat(lag.percentile(50).orElseThrow()).as("median schedule lag against TPOT p50 %s", tpot).isLessThan(tpot);
+      assertThat(lag.percentile(50).orElseThrow()).as("median schedule lag against TPOT p50 %s + wake-up lag p90 %s", tpot,
+          wakeup).isLessThan(tpot.plus(wakeup));
       // With fewer than 100 requests the finding reads the latest send: it says the client fell behind exactly when it did.
       boolean behind = lag.max().orElseThrow().compareTo(Duration.ofMillis(10)) >= 0;
       assertThat(r.findings().stream().anyMatch(f -> f.kind() == FindingKind.BEHIND_SCHEDULE)).as("behind, lag %s", lag.max())
