@@ -70,12 +70,16 @@ public final class TraceReplayRun {
     out.put("load_average_start", loadAverage());
 
     try (OpenAiClient client = new OpenAiClient(URI.create(base), null, Duration.ofSeconds(60), Duration.ofSeconds(30))) {
-      if (warmupRows > 0) replay(client, trace, scale, Math.min(warmupRows, trace.rows()));
+      if (warmupRows > 0) replay(client, trace, scale, Math.min(warmupRows, trace.rows()), new long[trace.rows()]);
+      Probe probe = new Probe();
+      long[] sendCost = new long[trace.rows()];
       long cpu0 = processCpu();
       long t0 = System.nanoTime();
-      List<RequestTrace> traces = replay(client, trace, scale, trace.rows());
+      List<RequestTrace> traces = replay(client, trace, scale, trace.rows(), sendCost);
       long wall = System.nanoTime() - t0;
       long cpu = processCpu() - cpu0;
+      long[] wakeups = probe.stop();
+      Arrays.sort(sendCost);
       long[] lag = traces.stream().mapToLong(t -> t.startNanos() - t.scheduledNanos()).sorted().toArray();
       long firstDue = traces.stream().mapToLong(RequestTrace::scheduledNanos).min().orElse(0);
       long lastDue = traces.stream().mapToLong(RequestTrace::scheduledNanos).max().orElse(0);
@@ -93,6 +97,13 @@ public final class TraceReplayRun {
       out.put("lag_p999_ms", round(percentile(lag, 99.9) / 1e6, 3));
       out.put("lag_max_ms", round(lag[lag.length - 1] / 1e6, 3));
       out.put("late_over_2ms", Arrays.stream(lag).filter(l -> l > 2_000_000).count());
+      // What the sending thread itself spent per request (prompt, JSON body, hand-over), and how late the machine
+      // woke a thread that asked to sleep 1 ms while the run went on: lag beyond both is the scheduler's.
+      out.put("send_cost_p50_us", round(percentile(sendCost, 50) / 1e3, 1));
+      out.put("send_cost_p99_us", round(percentile(sendCost, 99) / 1e3, 1));
+      out.put("wakeup_p50_ms", round(percentile(wakeups, 50) / 1e6, 3));
+      out.put("wakeup_p99_ms", round(percentile(wakeups, 99) / 1e6, 3));
+      out.put("wakeup_max_ms", round(wakeups[wakeups.length - 1] / 1e6, 3));
       out.put("load_average_end", loadAverage());
       out.put("errors", errors);
     }
@@ -108,13 +119,17 @@ public final class TraceReplayRun {
   }
 
   /** The trace's first {@code count} rows at its timestamps over {@code scale}, as a @TraceReplay level sends them. */
-  static List<RequestTrace> replay(OpenAiClient client, MooncakeTrace trace, double scale, int count) {
+  static List<RequestTrace> replay(OpenAiClient client, MooncakeTrace trace, double scale, int count, long[] sendCost) {
     PromptSource source = TraceSource.timed(trace, scale);
     WorkloadPlan plan = new WorkloadPlan(trace.maxOutput(), 0, true, null, source, Workload.PrefixCache.AVOID);
     long salt = new SplittableRandom().nextLong();
-    LoadRunner runner = new LoadRunner((index, scheduled) -> client.sendAsync(ApiStyle.CHAT, "fast-sse",
-        plan.request(index, plan.maxTokens(), salt), scheduled, TextCapture.EXCERPT), client::cancelAll, Duration.ofSeconds(30),
-        LoadRunner.Observer.NONE);
+    LoadRunner runner = new LoadRunner((index, scheduled) -> {
+      long start = System.nanoTime();
+      var f = client.sendAsync(ApiStyle.CHAT, "fast-sse", plan.request(index, plan.maxTokens(), salt), scheduled,
+          TextCapture.EXCERPT);
+      sendCost[index] = System.nanoTime() - start;
+      return f;
+    }, client::cancelAll, Duration.ofSeconds(30), LoadRunner.Observer.NONE);
     LoadShape load = new LoadShape.OpenLoop(Rate.requestsPerSecond(TraceSource.meanRate(trace, scale)), 1,
         java.util.OptionalInt.empty());
     return runner.run(load, Budget.requests(count), 0, source.arrivals().orElseThrow()).traces();
@@ -146,6 +161,35 @@ public final class TraceReplayRun {
     }
     file.toFile().deleteOnExit();
     return file;
+  }
+
+  /** A thread that asks to wake every 1 ms and records how late it ran, as ClientMonitor's probe does. */
+  private static final class Probe {
+    private final long[] late = new long[200_000];
+    private volatile boolean stopped;
+    private int n;
+    private final Thread thread = new Thread(this::run, "wake-up-probe");
+
+    Probe() {
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    private void run() {
+      while (!stopped && n < late.length) {
+        long due = System.nanoTime() + 1_000_000;
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        late[n++] = Math.max(0, System.nanoTime() - due);
+      }
+    }
+
+    long[] stop() throws InterruptedException {
+      stopped = true;
+      thread.join();
+      long[] got = Arrays.copyOf(late, Math.max(1, n));
+      Arrays.sort(got);
+      return got;
+    }
   }
 
   private static double percentile(long[] sorted, double p) {
