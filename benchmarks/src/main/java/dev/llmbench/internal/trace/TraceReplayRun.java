@@ -104,6 +104,7 @@ public final class TraceReplayRun {
       out.put("wakeup_p50_ms", round(percentile(wakeups, 50) / 1e6, 3));
       out.put("wakeup_p99_ms", round(percentile(wakeups, 99) / 1e6, 3));
       out.put("wakeup_max_ms", round(wakeups[wakeups.length - 1] / 1e6, 3));
+      out.put("server_closes_after_each_response", client.serverClosesAfterEachResponse());
       out.put("load_average_end", loadAverage());
       out.put("errors", errors);
     }
