@@ -41,7 +41,9 @@ public enum FindingKind {
   /** The client, not the server, may have set a level's figures. */
   CLIENT_BOUND(true),
   /** Requests fail more often as load rises. */
-  ERROR_GROWTH(true);
+  ERROR_GROWTH(true),
+  /** Open loop: the client sent requests later than their schedule (a trace's timestamps, or drawn arrivals) made them due. */
+  BEHIND_SCHEDULE(true);
 
   private final boolean anomaly;
 

@@ -155,6 +155,16 @@ public interface SweepLevelResult {
   Distribution queueTime();
 
   /**
+   * {@return an open loop's schedule lag: each request's send minus the time its schedule (drawn arrivals, or a
+   * trace's timestamps) made it due, every request sent; with a concurrency cap it includes the wait for a slot}
+   * It is the queue time of those levels, under the name trace replay gives it. Empty for a closed loop, whose
+   * requests have no schedule.
+   */
+  default Optional<Distribution> scheduleLag() {
+    return load() instanceof LoadShape.OpenLoop ? Optional.of(queueTime()) : Optional.empty();
+  }
+
+  /**
    * {@return 95% bootstrap interval of the {@code p}-th percentile of one of this level's distributions}
    *
    * @param latency a latency metric, such as {@link Metric#TTFT}

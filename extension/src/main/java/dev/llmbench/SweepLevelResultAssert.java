@@ -245,6 +245,19 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
   }
 
   /**
+   * {@return an open loop's schedule lag, each request's send minus when it was due ({@link SweepLevelResult#scheduleLag()})}
+   * It is the queue time, under the name a trace replay gives it. Fails on a closed loop, which has no schedule.
+   */
+  public DistributionAssert scheduleLag() {
+    isNotNull();
+    if (actual.scheduleLag().isEmpty()) {
+      failWithMessage("[%s] has no schedule lag: it is a closed loop (%s), whose requests have no due times", actual.label(),
+          actual.load());
+    }
+    return latency(Metric.QUEUE_TIME);
+  }
+
+  /**
    * {@return any latency metric}
    *
    * @param metric a latency metric, such as {@link Metric#TTFT}

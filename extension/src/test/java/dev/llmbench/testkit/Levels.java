@@ -55,6 +55,10 @@ public final class Levels {
     return new Levels(new LoadShape.ClosedLoop(concurrency), "C=" + concurrency);
   }
 
+  public static Levels of(LoadShape load, String label) {
+    return new Levels(load, label);
+  }
+
   public static Levels open(double rate) {
     return new Levels(new LoadShape.OpenLoop(Rate.requestsPerSecond(rate), 1, OptionalInt.empty()), "rate=" + rate + "/s");
   }

@@ -38,6 +38,7 @@ public final class LevelFindings {
     if (unstable.isEmpty()) summaryStability(l).ifPresent(found::add);
     rampAndDrain(l).ifPresent(found::add);
     clientBound(l).ifPresent(found::add);
+    BehindSchedule.of(l).ifPresent(found::add);
     return found;
   }
 

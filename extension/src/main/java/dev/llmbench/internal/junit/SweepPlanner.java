@@ -18,6 +18,8 @@ import dev.llmbench.Rate;
 import dev.llmbench.RateSweep;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.Slo;
+import dev.llmbench.Trace;
+import dev.llmbench.TraceReplay;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
 import dev.llmbench.internal.config.DurationParser;
@@ -33,6 +35,8 @@ import dev.llmbench.internal.workload.LengthDistribution;
 import dev.llmbench.internal.workload.OpenAiChatReader;
 import dev.llmbench.internal.workload.ShareGptReader;
 import dev.llmbench.internal.workload.VllmCustomReader;
+import dev.llmbench.internal.trace.MooncakeTrace;
+import dev.llmbench.internal.trace.TraceSource;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,7 +65,11 @@ final class SweepPlanner {
    * @param autoRequests requests when {@code @Measurement(requests)} is automatic
    * @param autoWarmup   warm-up requests when {@code @Warmup(requests)} is automatic
    */
-  private record Point(LoadShape load, String placeholder, String value, int autoRequests, int autoWarmup) {}
+  private record Point(LoadShape load, String placeholder, String value, int autoRequests, int autoWarmup, double timeScale) {
+    Point(LoadShape load, String placeholder, String value, int autoRequests, int autoWarmup) {
+      this(load, placeholder, value, autoRequests, autoWarmup, 0); // 0: not a replay at a trace's timestamps
+    }
+  }
 
   /** Carries the setting annotations' defaults for sweeps that do not declare them. */
   @Workload
@@ -72,7 +80,8 @@ final class SweepPlanner {
   private SweepPlanner() {}
 
   static boolean isSweep(Method method) {
-    return AnnotationSupport.isAnnotated(method, ConcurrencySweep.class) || AnnotationSupport.isAnnotated(method, RateSweep.class);
+    return AnnotationSupport.isAnnotated(method, ConcurrencySweep.class) || AnnotationSupport.isAnnotated(method, RateSweep.class)
+        || AnnotationSupport.isAnnotated(method, TraceReplay.class);
   }
 
   static SweepPlan plan(ExtensionContext context) {
@@ -92,7 +101,16 @@ final class SweepPlanner {
     if (closed.isPresent() && open.isPresent()) {
       throw new IllegalArgumentException("a method is either a @ConcurrencySweep or a @RateSweep, not both");
     }
+    Optional<TraceReplay> replay = AnnotationSupport.findAnnotation(method, TraceReplay.class);
+    if (replay.isPresent() && (closed.isPresent() || open.isPresent())) {
+      throw new IllegalArgumentException("a @TraceReplay sends at the trace's own timestamps, so it is not also a "
+          + (closed.isPresent() ? "@ConcurrencySweep" : "@RateSweep") + "; to send the trace's rows under a concurrency or "
+          + "a rate instead, keep @Trace and drop @TraceReplay");
+    }
     Common common = common(context, settings, closed.isPresent());
+    if (replay.isPresent() && common.trace().isEmpty()) {
+      throw new IllegalArgumentException("@TraceReplay replays a trace: add @Trace(\"path/to/trace.jsonl\") beside it");
+    }
     Workload workload = common.workload();
     List<Point> points;
     String name;
@@ -102,6 +120,10 @@ final class SweepPlanner {
       points = closedPoints(levels);
       name = closed.get().name();
       defaultName = ConcurrencySweep.DEFAULT_NAME;
+    } else if (replay.isPresent()) {
+      points = tracePoints(replay.get(), common.trace().get());
+      name = replay.get().name();
+      defaultName = TraceReplay.DEFAULT_NAME;
     } else {
       RateSweep r = open.orElseThrow();
       List<Double> rates = settings.get(SWEEP_RATES).optional().orElse(Arrays.stream(r.value()).boxed().toList());
@@ -142,16 +164,24 @@ final class SweepPlanner {
    */
   private record Common(Workload workload, Optional<StopRule> fixedRule, Count count, Warmup warmup, PromptSource prompts,
       Double temperature, ServiceLevels slo, List<Double> percentiles, Optional<LengthDistribution> outputLengths,
-      Optional<PromptSource.Exact> exact) {
+      Optional<PromptSource.Exact> exact, Optional<MooncakeTrace> trace) {
 
     LevelPlan level(String label, Point p, int input, int maxTokens) {
-      PromptSource source = input > 0 ? PromptSource.synthetic(input, workload.seed()) : prompts;
+      PromptSource source = p.timeScale() > 0 ? TraceSource.timed(trace.orElseThrow(), p.timeScale())
+          : input > 0 ? PromptSource.synthetic(input, workload.seed()) : prompts;
       if (exact.isPresent()) source = source.exactly(exact.get());
       if (input == 0 && source.inputTokens() > 0) input = source.inputTokens(); // a generated workload's own length
       if (outputLengths.isPresent()) source = source.withOutputLengths(outputLengths.get());
       StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(count.requests() > 0 ? count.requests()
-          : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : p.autoRequests()));
+          : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : trace.map(MooncakeTrace::rows).orElse(p.autoRequests())));
+      if (trace.isPresent() && stop instanceof StopRule.Count c && c.requests() > trace.get().rows()) {
+        throw new IllegalArgumentException(label + " would send " + c.requests() + " requests, but the trace "
+            + trace.get().file() + " has " + trace.get().rows() + " rows and each is sent once: ask for at most "
+            + trace.get().rows() + " (or leave @Measurement(requests) automatic for all of them)");
+      }
       int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
+      // A trace sets max_tokens per row; the plan carries the largest, as the level's figure to report.
+      if (trace.isPresent()) maxTokens = trace.get().maxOutput();
       WorkloadPlan plan = new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source, workload.prefixCache());
       return new LevelPlan(label, p.load(), stop, plan, warm, warmup.maxTokens() == -1 ? maxTokens : warmup.maxTokens(),
           workload.seed());
@@ -188,8 +218,18 @@ final class SweepPlanner {
           + "inputLength (or llmbench.workload.input-length) from this sweep");
     }
     Optional<PromptSource.Exact> exact = InputShapes.exact(context, workload);
+    Optional<StopRule> fixedRule = fixedStopRule(measurement, count.requests(), percentiles);
+    Optional<MooncakeTrace> trace = trace(context, workload, fixedRule,
+        AnnotationSupport.isAnnotated(context.getTestMethod(), TraceReplay.class));
+    if (trace.isPresent() && (dataset.isPresent() || shared.isPresent() || exact.isPresent() || inputLengths.isPresent()
+        || outputLengths.isPresent())) {
+      throw new IllegalArgumentException("@Trace brings each request's prompt and max_tokens: remove @Dataset, @SharedPrefix, "
+          + "@ExactInputTokens and @Workload's inputLength and outputLength from this sweep");
+    }
     PromptSource prompts;
-    if (shared.isPresent()) {
+    if (trace.isPresent()) {
+      prompts = TraceSource.rows(trace.get());
+    } else if (shared.isPresent()) {
       prompts = shared.get();
     } else if (dataset.isPresent()) {
       if (!workload.prompt().isBlank() || !workload.prompts().equals("builtin") || workload.inputTokens().length > 0
@@ -201,8 +241,7 @@ final class SweepPlanner {
     } else {
       prompts = inputLengths.map(d -> PromptSource.synthetic(d, workload.seed())).orElseGet(() -> prompts(workload));
     }
-    return new Common(workload, fixedStopRule(measurement, count.requests(), percentiles), count, warmup, prompts,
-        temperature, slo, percentiles, outputLengths, exact);
+    return new Common(workload, fixedRule, count, warmup, prompts, temperature, slo, percentiles, outputLengths, exact, trace);
   }
 
   /** A length distribution from its setting, else from the attribute; empty when neither is set. */
@@ -234,6 +273,31 @@ final class SweepPlanner {
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("@Dataset(format = " + d.format() + "): " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The sweep's {@link Trace}, read and checked whole (before any load), and what it rules out: the trace brings
+   * each row's prompt and {@code max_tokens}, and sends each row once.
+   */
+  private static Optional<MooncakeTrace> trace(ExtensionContext context, Workload workload, Optional<StopRule> fixedRule,
+      boolean replay) {
+    Optional<Trace> t = Annotations.nearest(context, Trace.class);
+    if (t.isEmpty()) return Optional.empty();
+    if (workload.inputTokens().length > 0 || !workload.prompt().isBlank() || !workload.prompts().equals("builtin")) {
+      throw new IllegalArgumentException("@Trace brings each request's prompt: drop @Workload's inputTokens, prompt and prompts");
+    }
+    if (workload.maxTokens().length > 1) {
+      throw new IllegalArgumentException("@Trace sets each request's max_tokens from its output_length: give @Workload at "
+          + "most one maxTokens (it is not used)");
+    }
+    if (!replay && fixedRule.isPresent()) {
+      throw new IllegalArgumentException("under a concurrency or a rate a trace's rows are sent once each, so a level ends "
+          + "with the trace: bound it with @Measurement(requests = N) for the first N rows, not by duration or target "
+          + "interval (@TraceReplay levels may be bounded by duration)");
+    }
+    if (t.get().blockSize() < 1) throw new IllegalArgumentException("@Trace 'blockSize' must be at least 1 token, was "
+        + t.get().blockSize());
+    return Optional.of(TraceSource.check(Path.of(t.get().value()), t.get().blockSize()));
   }
 
   /**
@@ -366,6 +430,29 @@ final class SweepPlanner {
       if (!seen.add(r)) throw new IllegalArgumentException("rate " + Formats.number(r) + " is listed twice in " + rates);
       points.add(new Point(new LoadShape.OpenLoop(Rate.requestsPerSecond(r), burstiness, cap),
           RateSweep.RATE_PLACEHOLDER, Formats.number(r), Math.max(10, (int) Math.ceil(10 * r)), 2));
+    }
+    return points;
+  }
+
+  /** One level per time scale, each an open loop at the trace's timestamps; its rate is the trace's mean at that scale. */
+  private static List<Point> tracePoints(TraceReplay replay, MooncakeTrace trace) {
+    if (replay.timeScale().length == 0) {
+      throw new IllegalArgumentException("@TraceReplay must list at least one time scale, e.g. @TraceReplay(timeScale = {1, 10})");
+    }
+    if (replay.maxConcurrency() < 0) {
+      throw new IllegalArgumentException("'maxConcurrency' must be 0 (no cap) or positive, was " + replay.maxConcurrency());
+    }
+    OptionalInt cap = replay.maxConcurrency() == 0 ? OptionalInt.empty() : OptionalInt.of(replay.maxConcurrency());
+    Set<Double> seen = new HashSet<>();
+    List<Point> points = new ArrayList<>();
+    for (double s : replay.timeScale()) {
+      if (!(s > 0) || Double.isInfinite(s)) {
+        throw new IllegalArgumentException("every time scale must be a positive number (10 replays ten times faster), but "
+            + Arrays.toString(replay.timeScale()) + " has " + Formats.number(s));
+      }
+      if (!seen.add(s)) throw new IllegalArgumentException("time scale " + Formats.number(s) + " is listed twice");
+      points.add(new Point(new LoadShape.OpenLoop(Rate.requestsPerSecond(TraceSource.meanRate(trace, s)), 1, cap),
+          TraceReplay.TIME_SCALE_PLACEHOLDER, Formats.number(s), trace.rows(), 2, s));
     }
     return points;
   }

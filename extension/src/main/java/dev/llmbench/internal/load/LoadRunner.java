@@ -38,6 +38,16 @@ public final class LoadRunner {
     CompletableFuture<RequestTrace> send(int index, long scheduledNanos);
   }
 
+  /**
+   * An open loop's own schedule instead of drawn gaps, e.g. a trace's timestamps: asked in order, once per
+   * request, for when request {@code index} is due.
+   */
+  @FunctionalInterface
+  public interface Arrivals {
+    /** Nanoseconds after the run's start at which request {@code index} is due; negative when the schedule has ended. */
+    long offsetNanos(int index);
+  }
+
   /** What a run produced. */
   public record Outcome(List<RequestTrace> traces, StopReason stopReason) {}
 
@@ -92,9 +102,17 @@ public final class LoadRunner {
 
   /** Sends {@code load} until {@code budget} says stop; {@code seed} draws an open loop's arrivals. */
   public Outcome run(LoadShape load, Budget budget, long seed) {
-    Schedule schedule = load.match(c -> new Schedule(c.concurrency(), null),
-        o -> new Schedule(o.maxConcurrency().orElse(0), new GammaDistribution(new Well19937c(seed), o.burstiness(),
-            1.0 / (o.rate().perSecond() * o.burstiness()))));
+    return run(load, budget, seed, null);
+  }
+
+  /**
+   * Sends {@code load} until {@code budget} says stop; an open loop's requests are due when {@code arrivals}
+   * says (sending stops where it ends), or, when it is null, after gaps drawn with {@code seed}.
+   */
+  public Outcome run(LoadShape load, Budget budget, long seed, Arrivals arrivals) {
+    Schedule schedule = load.match(c -> new Schedule(c.concurrency(), null, null),
+        o -> new Schedule(o.maxConcurrency().orElse(0), arrivals != null ? null : new GammaDistribution(new Well19937c(seed),
+            o.burstiness(), 1.0 / (o.rate().perSecond() * o.burstiness())), arrivals));
     return new Run(schedule, budget).go();
   }
 
@@ -104,9 +122,16 @@ public final class LoadRunner {
    * vLLM draws them (burstiness 1 is Poisson), waiting for a free slot when {@code cap > 0}; the wait is
    * the request's queue time.
    */
-  private record Schedule(int cap, GammaDistribution gaps) {
+  private record Schedule(int cap, GammaDistribution gaps, Arrivals arrivals) {
     boolean closed() {
-      return gaps == null;
+      return gaps == null && arrivals == null;
+    }
+
+    /** When request {@code index} is due, given when the one before it was; Long.MAX_VALUE past the schedule's end. */
+    long due(int index, long begin, long previous) {
+      if (arrivals == null) return index == 0 ? begin : previous + (long) (gaps.sample() * 1e9);
+      long offset = arrivals.offsetNanos(index);
+      return offset < 0 ? Long.MAX_VALUE : begin + offset;
     }
   }
 
@@ -132,7 +157,7 @@ public final class LoadRunner {
       this.schedule = schedule;
       this.budget = budget;
       this.sendingEnds = budget.timeLimit().map(d -> begin + d.toNanos()).orElse(Long.MAX_VALUE);
-      this.nextDue = begin;
+      this.nextDue = schedule.closed() ? begin : schedule.due(0, begin, begin);
     }
 
     Outcome go() {
@@ -194,6 +219,10 @@ public final class LoadRunner {
         if (now - sendingEnds >= 0 && !budget.mayIssue(issued, Duration.ofNanos(now - begin))) stop();
         return;
       }
+      if (nextDue == Long.MAX_VALUE) { // the schedule has ended: nothing more is due
+        stop();
+        return;
+      }
       while (nextDue - System.nanoTime() <= 0) {
         if (!budget.mayIssue(issued, Duration.ofNanos(nextDue - begin))) {
           stop();
@@ -205,7 +234,11 @@ public final class LoadRunner {
           send(issued, nextDue);
         }
         issued++;
-        nextDue += (long) (schedule.gaps().sample() * 1e9);
+        nextDue = schedule.due(issued, begin, nextDue);
+        if (nextDue == Long.MAX_VALUE) {
+          stop();
+          return;
+        }
       }
       // A timed budget stops at its limit even when the next arrival is far off.
       if (now - sendingEnds >= 0 && !budget.mayIssue(issued, Duration.ofNanos(now - begin))) stop();

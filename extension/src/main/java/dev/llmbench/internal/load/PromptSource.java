@@ -58,6 +58,25 @@ public final class PromptSource {
   private final Lengths lengths;
   private final Exact exact; // asked for exact lengths; null for "about N words"
   private final Generator generator; // makes each request's messages (aligned prompts, shared prefix); null otherwise
+  private final Rows rows; // null unless the requests come from rows of their own (a trace)
+
+  /**
+   * Requests made row by row by a source of their own (a trace), which also sets each row's {@code max_tokens}
+   * and keeps prompts apart by a namespace instead of the unique-prefix marker.
+   */
+  public interface Rows {
+    /**
+     * Row {@code index}'s request; {@code namespace} tells one batch of requests (a level, a warm-up round) from
+     * another, so that prompts of different namespaces share no prefix while those of one namespace share
+     * what the rows say they share.
+     */
+    CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace);
+
+    /** The rows' own schedule (a trace's timestamps), or empty to send them as the level's load shape says. */
+    default Optional<LoadRunner.Arrivals> arrivals() {
+      return Optional.empty();
+    }
+  }
 
   /**
    * Where a request's lengths and extra fields come from beyond the prompt text: a dataset's rows, a
@@ -79,6 +98,12 @@ public final class PromptSource {
 
   private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step,
       Lengths lengths, Exact exact, Generator generator) {
+    this(name, conversations, inputTokens, seed, first, step, lengths, exact, generator, null);
+  }
+
+  private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step,
+      Lengths lengths, Exact exact, Generator generator, Rows rows) {
+    this.rows = rows;
     this.name = name;
     this.conversations = conversations;
     this.inputTokens = inputTokens;
@@ -157,7 +182,30 @@ public final class PromptSource {
   public PromptSource slice(int first, int step) {
     if (first < 0 || step < 1) throw new IllegalArgumentException("a slice needs first >= 0 and step >= 1, was " + first + ", " + step);
     return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step, lengths,
-        exact, generator);
+        exact, generator, rows);
+  }
+
+  /** Requests made by {@code rows}, under {@code name} (e.g. {@code mooncake:trace.jsonl}). */
+  public static PromptSource rows(String name, Rows rows) {
+    return new PromptSource(name, List.of(), 0, 0, 0, 1, Lengths.NONE, null, null, java.util.Objects.requireNonNull(rows, "rows"));
+  }
+
+  /** Whether requests come from {@link Rows}: they set their own {@code max_tokens} and keep prompts apart by namespace. */
+  public boolean hasRows() {
+    return rows != null;
+  }
+
+  /** Request {@code requestIndex} of a {@link Rows} source (or its slice), in {@code namespace}. */
+  public CompletionRequest rowRequest(int requestIndex, boolean ignoreEos, Double temperature, long namespace) {
+    if (rows == null) throw new IllegalStateException(name + " has no rows of its own");
+    return rows.request(first + requestIndex * step, ignoreEos, temperature, namespace);
+  }
+
+  /** The schedule the rows carry (a trace's timestamps), if any. */
+  public Optional<LoadRunner.Arrivals> arrivals() {
+    if (rows == null) return Optional.empty();
+    if (first == 0 && step == 1) return rows.arrivals();
+    return rows.arrivals().map(a -> i -> a.offsetNanos(first + i * step));
   }
 
   /** A source known only by the name a result file recorded (e.g. {@code vllm:run=0.json}); it cannot make requests. */
@@ -318,6 +366,7 @@ public final class PromptSource {
    * warm-up that asks for other lengths passes false).
    */
   public CompletionRequest request(int requestIndex, int maxTokens, boolean ownLengths, boolean ignoreEos, Double temperature) {
+    if (rows != null) throw new IllegalStateException(name + " makes its requests through rowRequest");
     boolean synthetic = inputTokens > 0 || lengths.inputLengths() != null;
     if (!synthetic && conversations.isEmpty() && generator == null) {
       throw new IllegalStateException(name + " is a recorded name only");

@@ -44,6 +44,9 @@ public record WorkloadPlan(int maxTokens, int inputTokens, boolean ignoreEos, Do
    * {@code salt} tells one batch of requests (a level, a warm-up round) from every other.
    */
   public CompletionRequest request(int index, int maxTokens, long salt) {
+    // Rows (a trace) share prefixes on purpose: AVOID keeps each batch in a namespace of its own instead of a
+    // per-request marker, which would break the reuse the rows ask for; REUSE puts every batch in one.
+    if (prompts.hasRows()) return prompts.rowRequest(index, ignoreEos, temperature, prefixCache == Workload.PrefixCache.AVOID ? salt : 0);
     // A row's or a distribution's length is the level's own; a warm-up asking for other lengths keeps its own.
     CompletionRequest r = prompts.request(index, maxTokens, maxTokens == this.maxTokens, ignoreEos, temperature);
     return prefixCache == Workload.PrefixCache.AVOID ? prompts.withMarker(r, salt, index) : r;

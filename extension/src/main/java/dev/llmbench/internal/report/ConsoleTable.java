@@ -15,6 +15,7 @@ import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.trace.ScheduleLag;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,6 +46,10 @@ public final class ConsoleTable {
     for (SweepLevelResult l : levels) {
       List<String> client = ClientCheck.reasons(l);
       if (!client.isEmpty()) out.append(rowLabel(l)).append(" | client-bound: ").append(String.join("; ", client)).append('\n');
+    }
+    for (SweepLevelResult l : levels) {
+      l.scheduleLag().filter(d -> !d.isEmpty()).ifPresent(d -> out.append(rowLabel(l)).append(" | schedule lag (sent minus due): ")
+          .append(ScheduleLag.describe(d)).append('\n'));
     }
     for (SweepLevelResult l : levels) {
       if (l.tokenCrossCheck().isEmpty() && l.decodeRates().isEmpty()) continue;

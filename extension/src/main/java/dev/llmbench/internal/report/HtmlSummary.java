@@ -12,6 +12,7 @@ import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.trace.ScheduleLag;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -54,6 +55,7 @@ public final class HtmlSummary {
     }
     row(h, "output tokens", r.outputTokens() + " (" + r.reasoningTokens() + " reasoning; source " + r.tokenSource() + ")");
     row(h, "stopped because", r.stopReason().name());
+    r.scheduleLag().filter(d -> !d.isEmpty()).ifPresent(d -> row(h, "schedule lag (sent minus due)", ScheduleLag.describe(d)));
     r.steadyState().ifPresent(st -> row(h, "steady part", String.format(Locale.ROOT, "%.1f tok/s with all %d in flight for "
         + "%s of %s (ramp %s, drain %s)", st.outputThroughput().perSecond(), st.inFlight(), Formats.duration(st.steady()),
         Formats.duration(st.window()), Formats.duration(st.ramp()), Formats.duration(st.drain()))));

@@ -265,6 +265,14 @@ public final class ResultJson {
       ArrayNode reasons = n.putArray("client_bound_reasons");
       ClientCheck.reasons(r).forEach(reasons::add);
     });
+    r.scheduleLag().filter(d -> !d.isEmpty()).ifPresent(d -> {
+      // Send minus due, per request (an open loop's queue time): how closely the client kept the schedule.
+      ObjectNode n = own.putObject("schedule_lag");
+      n.put("count", d.count());
+      n.put("p50_ms", ms(d.percentile(50).orElse(Duration.ZERO)));
+      n.put("p99_ms", ms(d.percentile(99).orElse(Duration.ZERO)));
+      n.put("max_ms", ms(d.max().orElse(Duration.ZERO)));
+    });
     r.prefixCache().ifPresent(p -> {
       ObjectNode n = own.putObject("prefix_cache");
       n.put("cached_tokens", p.cachedTokens());

@@ -1,0 +1,165 @@
+package dev.llmbench.internal.trace;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.ChatMessage;
+import dev.llmbench.CompletionRequest;
+import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.internal.load.PromptSource;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/**
+ * A checked trace as a level's requests: row i is request i, its prompt the text of its blocks
+ * ({@link BlockText}) joined by spaces, {@code max_tokens} its {@code output_length}; with a time scale, also
+ * its schedule: row i is due (timestamp_i - timestamp_0) / scale after the level's start. Rows are streamed
+ * from the file as they are sent (a level asks for them in order), never held all at once.
+ */
+@API(status = INTERNAL)
+public final class TraceSource implements PromptSource.Rows {
+
+  /** Blocks whose text is kept, so that a block shared by many rows is written once. */
+  private static final int CACHED_BLOCKS = 4096;
+
+  private final MooncakeTrace trace;
+  private final double timeScale; // 0: no schedule of its own
+  private final Map<Long, String> blocks = new LinkedHashMap<>(256, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
+      return size() > CACHED_BLOCKS;
+    }
+  };
+  private MooncakeTrace.Cursor requests;
+  private int nextRequest;
+  /** Rows the schedule has read and not yet sent, by index: each row is parsed once on the sending thread. */
+  private final Map<Integer, TraceRow> scheduled = new java.util.HashMap<>();
+
+  private TraceSource(MooncakeTrace trace, double timeScale) {
+    this.trace = trace;
+    this.timeScale = timeScale;
+  }
+
+  /**
+   * Reads and checks {@code file} whole, before anything is sent.
+   *
+   * @throws TraceFormatException naming file, line and field of the first bad row
+   */
+  public static MooncakeTrace check(Path file, int blockSize) {
+    return MooncakeTrace.read(file, blockSize);
+  }
+
+  /** The trace's rows in order, sent as the level's load shape says (a concurrency or a rate). */
+  public static PromptSource rows(MooncakeTrace trace) {
+    return PromptSource.rows(name(trace, 0), new TraceSource(trace, 0));
+  }
+
+  /** The trace's rows at its own timestamps, {@code timeScale} times faster (10: ten times as fast). */
+  public static PromptSource timed(MooncakeTrace trace, double timeScale) {
+    if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
+      throw new IllegalArgumentException("a time scale must be a positive number (10 replays ten times faster), was " + timeScale);
+    }
+    return PromptSource.rows(name(trace, timeScale), new TraceSource(trace, timeScale));
+  }
+
+  /** {@code mooncake:trace.jsonl (200 rows, 512-token blocks, x10)}: which file, how many rows, how it is replayed. */
+  static String name(MooncakeTrace t, double timeScale) {
+    return "mooncake:" + t.file().getFileName() + " (" + t.rows() + " rows, " + t.blockSize() + "-token blocks"
+        + (timeScale > 0 ? ", x" + Formats.number(timeScale) : "") + ")";
+  }
+
+  /** The mean arrival rate of the trace replayed at {@code timeScale}, in requests per second. */
+  public static double meanRate(MooncakeTrace t, double timeScale) {
+    // A trace whose rows all share one timestamp arrives at once: a rate of one span of 1 ms stands for it.
+    double spanMs = Math.max(t.spanMs(), 1) / timeScale;
+    return t.rows() / (spanMs / 1000.0);
+  }
+
+  @Override
+  public synchronized CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace) {
+    TraceRow row = scheduled.remove(index);
+    if (row == null) row = row(index);
+    CompletionRequest r = CompletionRequest.ofMessages(List.of(ChatMessage.user(prompt(row, namespace, trace.blockSize()))))
+        .withMaxTokens(row.outputLength()).withIgnoreEos(ignoreEos).withSeed((long) index);
+    return temperature == null ? r : r.withTemperature(temperature);
+  }
+
+  /** Row {@code index}'s prompt: block k is {@code hash_ids[k]}'s text; a row without ids has blocks of its own. */
+  String prompt(TraceRow row, long namespace, int blockSize) {
+    StringBuilder text = new StringBuilder(row.inputLength() * 6);
+    int blockCount = (row.inputLength() + blockSize - 1) / blockSize;
+    // Blocks of a row without hash_ids: ids in a namespace of that row, so no other row shares them.
+    long ownNamespace = BlockText.mix(namespace ^ BlockText.mix(0x7F4A7C15L + row.line()));
+    for (int b = 0; b < blockCount; b++) {
+      int words = Math.min(blockSize, row.inputLength() - b * blockSize);
+      if (b > 0) text.append(' ');
+      boolean shared = row.hashIds().length > 0;
+      long ns = shared ? namespace : ownNamespace;
+      long id = shared ? row.hashIds()[b] : b;
+      if (words == blockSize) {
+        text.append(blocks.computeIfAbsent(BlockText.mix(ns ^ BlockText.mix(id)) ^ blockSize, k -> BlockText.of(ns, id, words)));
+      } else {
+        BlockText.append(text, ns, id, words);
+      }
+    }
+    return text.toString();
+  }
+
+  private TraceRow row(int index) {
+    if (index >= trace.rows()) {
+      throw new IllegalStateException("request " + index + " asked of a trace of " + trace.rows() + " rows");
+    }
+    if (requests == null || index < nextRequest) { // a new batch (the level after its warm-up) starts from row 0 again
+      if (requests != null) requests.close();
+      requests = trace.cursor();
+      nextRequest = 0;
+    }
+    TraceRow r;
+    do {
+      r = requests.next();
+      if (r == null) throw new IllegalStateException(trace.file() + " changed while it was replayed: row " + index + " is gone");
+    } while (nextRequest++ < index);
+    return r;
+  }
+
+  @Override
+  public Optional<LoadRunner.Arrivals> arrivals() {
+    if (timeScale == 0) return Optional.empty();
+    synchronized (this) {
+      scheduled.clear();
+    }
+    return Optional.of(new Schedule());
+  }
+
+  /** Row i's due time after the level's start, streamed from a cursor of its own. */
+  private final class Schedule implements LoadRunner.Arrivals {
+    private MooncakeTrace.Cursor cursor;
+    private int next;
+
+    @Override
+    public synchronized long offsetNanos(int index) {
+      if (index >= trace.rows()) {
+        if (cursor != null) cursor.close();
+        return -1;
+      }
+      if (cursor == null || index < next) {
+        if (cursor != null) cursor.close();
+        cursor = trace.cursor();
+        next = 0;
+      }
+      TraceRow r;
+      do {
+        r = cursor.next();
+        if (r == null) return -1;
+      } while (next++ < index);
+      synchronized (TraceSource.this) {
+        scheduled.put(index, r);
+      }
+      return Math.round((r.timestampMs() - trace.firstMs()) * 1e6 / timeScale);
+    }
+  }
+}

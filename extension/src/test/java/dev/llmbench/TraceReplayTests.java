@@ -1,0 +1,272 @@
+package dev.llmbench;
+
+import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.StubEngine;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+
+/**
+ * Trace replay through the JUnit Platform: rows at the trace's timestamps (scaled), equal hash_ids as byte-equal
+ * blocks the engine's prefix cache finds, and every kind of bad trace failing before the first request.
+ */
+class TraceReplayTests {
+
+  static final Path DIR = Path.of("target", "trace-tests");
+  /** Timestamps of the timed trace, in ms: uneven gaps, two rows at one moment. */
+  static final long[] TIMES = {0, 40, 40, 100, 130, 250, 260, 300, 420, 440, 500, 520, 600, 610, 700, 760, 800, 880, 900, 960};
+
+  @BeforeAll
+  static void traces() throws IOException {
+    Files.createDirectories(DIR);
+    List<String> timed = new ArrayList<>();
+    for (int i = 0; i < TIMES.length; i++) {
+      timed.add("{\"timestamp\": " + TIMES[i] + ", \"input_length\": 20, \"output_length\": 2, \"hash_ids\": [" + (i % 3) + ", "
+          + (100 + i) + "], \"session_id\": \"s" + (i % 4) + "\"}");
+    }
+    Files.write(DIR.resolve("timed.jsonl"), timed);
+    // Blocks of 16 words, as the embedded engine's prefix cache hashes 16 tokens: 3 blocks each.
+    Files.write(DIR.resolve("shared.jsonl"), List.of(SHARED));
+    List<String> distinct = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      distinct.add("{\"timestamp\": " + i + ", \"input_length\": 48, \"output_length\": 2, \"hash_ids\": [" + (3 * i) + ", "
+          + (3 * i + 1) + ", " + (3 * i + 2) + "]}");
+    }
+    Files.write(DIR.resolve("distinct.jsonl"), distinct);
+  }
+
+  static final String[] SHARED = {
+      "{\"timestamp\": 0, \"input_length\": 48, \"output_length\": 2, \"hash_ids\": [1, 2, 3]}",
+      "{\"timestamp\": 1, \"input_length\": 48, \"output_length\": 2, \"hash_ids\": [1, 2, 4]}",
+      "{\"timestamp\": 2, \"input_length\": 48, \"output_length\": 2, \"hash_ids\": [1, 5, 6]}",
+      "{\"timestamp\": 3, \"input_length\": 48, \"output_length\": 2, \"hash_ids\": [1, 2, 3]}",
+      "{\"timestamp\": 4, \"input_length\": 48, \"output_length\": 2, \"hash_ids\": [7, 2, 3]}",
+      "{\"timestamp\": 5, \"input_length\": 48, \"output_length\": 2}",
+      "{\"timestamp\": 6, \"input_length\": 40, \"output_length\": 3, \"hash_ids\": [1, 2, 9]}",
+      "{\"timestamp\": 7, \"input_length\": 48, \"output_length\": 2, \"hash_ids\": [7, 2, 8]}"};
+
+  /** Tokens the engine's prefix cache (16-token blocks, chained) serves when the SHARED rows go one after another. */
+  static long expectedSharedHits() throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    Set<List<Long>> seen = new HashSet<>();
+    long hits = 0;
+    for (String line : SHARED) {
+      JsonNode row = json.readTree(line);
+      List<Long> ids = new ArrayList<>();
+      row.path("hash_ids").forEach(id -> ids.add(id.asLong()));
+      int fullBlocks = row.get("input_length").asInt() / 16;
+      int hit = 0;
+      while (hit < Math.min(ids.size(), fullBlocks) && seen.contains(ids.subList(0, hit + 1))) hit++;
+      hits += 16L * hit;
+      for (int k = 1; k <= Math.min(ids.size(), fullBlocks); k++) seen.add(List.copyOf(ids.subList(0, k)));
+    }
+    return hits;
+  }
+
+  @Test
+  void aTraceReplaysAtItsOwnTimestampsScaledOneLevelPerTimeScaleWithItsLagInTheJson() throws IOException {
+    BenchKit.Run run = BenchKit.run(TimedTestCases.class).assertAllPass(2);
+    assertThat(run.tests().succeeded().stream().map(e -> e.getTestDescriptor().getDisplayName()))
+        .containsExactly("trace x1", "trace x4");
+    JsonNode level = new ObjectMapper().readTree(run.sweepDir(TimedTestCases.class, "replay").resolve("trace_x4.json").toFile());
+    JsonNode lag = level.path("llmbench").path("schedule_lag");
+    assertThat(lag.path("count").asInt()).isEqualTo(TIMES.length);
+    assertThat(lag.path("p50_ms").asDouble()).isGreaterThanOrEqualTo(0).isLessThanOrEqualTo(lag.path("p99_ms").asDouble());
+    assertThat(lag.path("p99_ms").asDouble()).isLessThanOrEqualTo(lag.path("max_ms").asDouble());
+    assertThat(level.path("llmbench").path("prompts").asText()).isEqualTo("mooncake:timed.jsonl (20 rows, 16-token blocks, x4)");
+    assertThat(level.path("llmbench").path("max_tokens").asInt()).as("the largest output_length").isEqualTo(2);
+  }
+
+  @Test
+  void equalHashIdsAreEqualBlocksThatThePrefixCacheFinds() {
+    BenchKit.run(SharedTestCases.class).assertAllPass(1);
+  }
+
+  @Test
+  void distinctHashIdsShareNothing() {
+    BenchKit.run(DistinctTestCases.class).assertAllPass(1);
+  }
+
+  @Test
+  void rowsGoUnderARateInsteadOfTheirTimestamps() {
+    BenchKit.run(UnderRateTestCases.class).assertAllPass(1);
+  }
+
+  // ----- bad input: each fails before the first request, naming file, line and field
+
+  @Test
+  void badTracesFailBeforeAnyRequestNamingFileLineAndField() throws IOException {
+    String ok = "{\"timestamp\": 0, \"input_length\": 20, \"output_length\": 2, \"hash_ids\": [0, 1]}";
+    bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": 20, \"output_length\": 2, \"hash_ids\": [0, 1]"),
+        "bad.jsonl line 2: not JSON", "expected one JSON object per line");
+    bad(List.of(ok, "[1, 2]"), "bad.jsonl line 2: is a JSON array, not an object", "expected e.g.");
+    bad(List.of(ok, "", "{\"timestamp\": 5, \"output_length\": 2}"), "bad.jsonl line 3, field \"input_length\": missing",
+        "timestamp, input_length and output_length");
+    bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": -20, \"output_length\": 2}"),
+        "bad.jsonl line 2, field \"input_length\": -20 is negative", "an integer, at least 1");
+    bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": 20, \"output_length\": 0}"),
+        "bad.jsonl line 2, field \"output_length\": 0 is zero", "an integer, at least 1");
+    bad(List.of("{\"timestamp\": 100, \"input_length\": 20, \"output_length\": 2}", "{\"timestamp\": 40, \"input_length\": 20, "
+        + "\"output_length\": 2}"), "bad.jsonl line 2, field \"timestamp\": 40 is before line 1's 100", "rows in time order");
+    bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": 20, \"output_length\": 2, \"hash_ids\": [0, \"a\"]}"),
+        "bad.jsonl line 2, field \"hash_ids\": element 1 (\"a\") is not an integer", "a list of integers");
+    bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": 20, \"output_length\": 2, \"hash_ids\": [0, 1.5]}"),
+        "field \"hash_ids\": element 1 (1.5) is not an integer", "blocks of 16 tokens");
+    bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": 40, \"output_length\": 2, \"hash_ids\": [0, 1]}"),
+        "bad.jsonl line 2, field \"hash_ids\": 2 ids for input_length 40 in blocks of 16 tokens", "3 ids");
+    bad(List.of(ok, "{\"timestamp\": \"soon\", \"input_length\": 20, \"output_length\": 2}"),
+        "bad.jsonl line 2, field \"timestamp\": \"soon\" is not a time", "milliseconds as a number");
+    bad(List.of(), "bad.jsonl holds no trace rows (the file is empty or blank)", "one JSON object per line");
+    bad(List.of("", "  "), "bad.jsonl holds no trace rows", "e.g. {\"timestamp\": 0");
+  }
+
+  @Test
+  void aTraceThatCannotBeReadOrAMissingTraceIsAConfigurationError() {
+    try (StubEngine stub = StubEngine.builder().start()) {
+      BenchKit.run(NoTraceTestCases.class, "llmbench.base-url", stub.url()).all().assertThatEvents()
+          .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
+              message(m -> m.contains("NoTraceTestCases#replay") && m.contains("add @Trace(")))));
+      BenchKit.run(MissingFileTestCases.class, "llmbench.base-url", stub.url()).all().assertThatEvents()
+          .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
+              message(m -> m.contains("cannot read trace file") && m.contains("no-such-trace.jsonl")))));
+      BenchKit.run(TooManyRequestsTestCases.class, "llmbench.base-url", stub.url()).all().assertThatEvents()
+          .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
+              message(m -> m.contains("has 20 rows and each is sent once: ask for at most 20")))));
+      assertThat(stub.prefixCacheQueries()).as("prompt tokens the server saw").isZero();
+    }
+  }
+
+  private static void bad(List<String> lines, String problem, String accepted) throws IOException {
+    Files.write(DIR.resolve("bad.jsonl"), lines);
+    try (StubEngine stub = StubEngine.builder().start()) {
+      BenchKit.run(BadTraceTestCases.class, "llmbench.base-url", stub.url()).all().assertThatEvents()
+          .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
+              message(m -> m.contains("BadTraceTestCases#replay") && m.contains(problem) && m.contains(accepted)))));
+      assertThat(stub.prefixCacheQueries()).as("prompt tokens the server saw for %s", lines).isZero();
+    }
+  }
+
+  // ----- fixtures
+
+  @LlmEndpoint(embeddedProfile = "fixed-20ms")
+  static class TimedTestCases {
+    @TraceReplay(timeScale = {1, 4})
+    @Trace(value = "target/trace-tests/timed.jsonl", blockSize = 16)
+    void replay(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+      assertThat(r.requestCount()).isEqualTo(TIMES.length);
+      double scale = r.label().equals("trace x1") ? 1 : 4;
+      assertThat(((LoadShape.OpenLoop) r.load()).rate().perSecond()).as("the trace's mean rate at x%s", scale)
+          .isCloseTo(TIMES.length / (0.960 / scale), org.assertj.core.api.Assertions.within(1e-6));
+      List<RequestMetrics> byDue = ((MeasuredLevel) r).metrics().stream()
+          .sorted(Comparator.comparingLong(m -> m.trace().scheduledNanos())).toList();
+      long first = byDue.get(0).trace().scheduledNanos();
+      for (int i = 0; i < TIMES.length; i++) {
+        // Due exactly at the trace's time over the scale; sent at or after it, never before.
+        assertThat(byDue.get(i).trace().scheduledNanos() - first).as("due time of row %d (ns)", i)
+            .isCloseTo(Math.round(TIMES[i] * 1e6 / scale), org.assertj.core.api.Assertions.within(1L));
+        assertThat(byDue.get(i).trace().startNanos()).as("row %d sent after it was due", i)
+            .isGreaterThanOrEqualTo(byDue.get(i).trace().scheduledNanos());
+        assertThat(byDue.get(i).outputTokens()).as("row %d's output_length", i).isEqualTo(2);
+      }
+      // The same run sets the bound: the median row went out within one of the engine's token steps of when it
+      // was due, plus how late this JVM's threads woke during the level (a loaded machine widens both alike;
+      // its stalls land in the tail, which the finding reads).
+      Duration tpot = r.tpot().percentile(50).orElseThrow();
+      Duration wakeup = r.clientLoad().orElseThrow().wakeupLagP90();
+      Distribution lag = r.scheduleLag().orElseThrow();
+      assertThat(lag.count()).isEqualTo(TIMES.length);
+      assertThat(lag.percentile(50).orElseThrow()).as("median schedule lag against TPOT p50 %s + wake-up lag p90 %s", tpot,
+          wakeup).isLessThan(tpot.plus(wakeup));
+      // With fewer than 100 requests the finding reads the latest send: it says the client fell behind exactly when it did.
+      boolean behind = lag.max().orElseThrow().compareTo(Duration.ofMillis(10)) >= 0;
+      assertThat(r.findings().stream().anyMatch(f -> f.kind() == FindingKind.BEHIND_SCHEDULE)).as("behind, lag %s", lag.max())
+          .isEqualTo(behind);
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class SharedTestCases {
+    @ConcurrencySweep(1)
+    @Trace(value = "target/trace-tests/shared.jsonl", blockSize = 16)
+    void rows(SweepLevelResult r) throws IOException {
+      assertThat(r).hasNoErrors();
+      assertThat(r.requestCount()).isEqualTo(SHARED.length);
+      // One request at a time, each after the one before: the engine's hits are exactly the blocks the trace shares.
+      assertThat(r.prefixCache().orElseThrow().cachedTokens()).isEqualTo(expectedSharedHits()).isEqualTo(16 * 10);
+      List<RequestMetrics> m = ((MeasuredLevel) r).metrics();
+      assertThat(m.stream().mapToLong(x -> x.outputTokens()).sum()).isEqualTo(2 * 7 + 3);
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class DistinctTestCases {
+    @ConcurrencySweep(1)
+    @Trace(value = "target/trace-tests/distinct.jsonl", blockSize = 16)
+    void rows(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+      assertThat(r.prefixCache().orElseThrow().cachedTokens()).isZero();
+      assertThat(r.prefixCache().orElseThrow().promptTokens()).isEqualTo(r.promptTokens());
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class UnderRateTestCases {
+    @RateSweep(200)
+    @Trace(value = "target/trace-tests/timed.jsonl", blockSize = 16)
+    @Measurement(requests = 12)
+    void rows(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+      assertThat(r.requestCount()).isEqualTo(12);
+      assertThat(r.label()).isEqualTo("rate=200/s");
+      assertThat(r.prompts()).isEqualTo("mooncake:timed.jsonl (20 rows, 16-token blocks)");
+      // Gamma arrivals at 200/s: 11 gaps of 5 ms on average, not the trace's 440 ms from row 0 to row 11.
+      List<Long> due = ((MeasuredLevel) r).metrics().stream().map(m -> m.trace().scheduledNanos()).sorted().toList();
+      assertThat(Duration.ofNanos(due.get(11) - due.get(0))).isLessThan(Duration.ofMillis(440));
+    }
+  }
+
+  static class BadTraceTestCases {
+    @TraceReplay
+    @Trace(value = "target/trace-tests/bad.jsonl", blockSize = 16)
+    void replay(SweepLevelResult r) {}
+  }
+
+  static class NoTraceTestCases {
+    @TraceReplay(timeScale = 2)
+    void replay(SweepLevelResult r) {}
+  }
+
+  static class MissingFileTestCases {
+    @TraceReplay
+    @Trace("target/trace-tests/no-such-trace.jsonl")
+    void replay(SweepLevelResult r) {}
+  }
+
+  static class TooManyRequestsTestCases {
+    @ConcurrencySweep(2)
+    @Trace(value = "target/trace-tests/timed.jsonl", blockSize = 16)
+    @Measurement(requests = 21)
+    void replay(SweepLevelResult r) {}
+  }
+}
