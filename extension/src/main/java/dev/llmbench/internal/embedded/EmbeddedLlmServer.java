@@ -38,7 +38,8 @@ import org.apiguardian.api.API;
  *   <li>{@link ServerMode#NEVER_READY} and {@link ServerMode#NOT_FOUND};</li>
  *   <li>an API key: like vLLM's {@code --api-key}, it guards {@code /v1/...} only, while {@code /health},
  *       {@code /version} and {@code /metrics} stay open; the 401 body is OpenAI-style (vLLM's own is
- *       {@code {"error":"Unauthorized"}}).</li>
+ *       {@code {"error":"Unauthorized"}}). Or, laid out as a gateway ({@link KeyedRoutes#ALL}), it guards every
+ *       route and answers 403 to a key that is given but wrong.</li>
  * </ul>
  * Checks run in this order: not-found mode, API key, method, readiness, then the fault draw, so only
  * requests the engine would serve are numbered for faults.
@@ -207,7 +208,12 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       ex.respond(404, "application/json", "{\"detail\":\"Not Found\"}".getBytes(StandardCharsets.US_ASCII));
       return;
     }
-    if (expectedAuthorization != null && path.startsWith("/v1") && !authorized(ex)) {
+    if (expectedAuthorization != null && options.keyedRoutes().guards(path) && !authorized(ex)) {
+      boolean given = ex.request.header("authorization").isPresent();
+      if (options.keyedRoutes() == KeyedRoutes.ALL && given) {
+        sendJson(ex, 403, error("Forbidden: the API key is not valid for this gateway", "permission_error"));
+        return;
+      }
       ObjectNode body = error("Incorrect or missing API key: send the header 'Authorization: Bearer <key>'",
           "invalid_request_error");
       ((ObjectNode) body.get("error")).putNull("param").put("code", "invalid_api_key");
