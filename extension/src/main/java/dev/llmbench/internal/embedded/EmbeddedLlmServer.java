@@ -86,6 +86,8 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   private final AtomicLong generationRequests = new AtomicLong();
   private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
   private final Map<FaultKind, LongAdder> faults = new EnumMap<>(FaultKind.class);
+  /** The engine's own timing of the requests it finished, summed as vLLM's histograms sum them. */
+  private final RequestTimings timings = new RequestTimings();
 
   private EmbeddedLlmServer(EmbeddedOptions options) throws IOException {
     this.options = options;
@@ -148,6 +150,14 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   /** Generation requests that passed the API-key and readiness checks: the ones numbered for faults. */
   public long generationRequests() {
     return generationRequests.get();
+  }
+
+  /**
+   * The last {@value RequestTimings#KEPT} finished requests as the engine itself timed them (arrival, first
+   * chunk written, end, each gap between chunks), oldest first: what a test holds the client's figures against.
+   */
+  public List<RequestTimings.Finished> finishedRequests() {
+    return timings.finished();
   }
 
   /** Faults of {@code kind} acted out so far. */
@@ -281,6 +291,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     sample(text, "llmbench:cold_batch_stalls_total", "counter", model, scheduler.coldStalls.get());
     sample(text, "llmbench:decode_steps_total", "counter", model, scheduler.steps.get());
     sample(text, "llmbench:generation_requests_total", "counter", model, generationRequests.get());
+    timings.appendTo(text, model);
     text.append("# TYPE llmbench:http_requests_total counter\n");
     postsReceived().forEach((route, n) ->
         text.append("llmbench:http_requests_total{method=\"POST\",route=\"").append(route).append("\"} ").append(n).append('\n'));
@@ -406,8 +417,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     EventStream events = new EventStream(ex, fault, chat, seq::cancel, kind -> faults.get(kind).increment());
     events.open();
     long created = System.currentTimeMillis() / 1000;
+    RequestTimings.Request timing = timings.start(seq.arrivalNanos);
     while (true) {
       Sequence.Event e = scheduler.nextEvent(seq);
+      if (!e.admitted()) timing.event(e.isEnd(), System.nanoTime(), seq.generated());
       if (e.admitted() && !chat) continue; // completions have no role chunk
       ObjectNode chunk = envelope(id, chat, true, created);
       ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
@@ -440,8 +453,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     StringBuilder content = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
     String finish;
+    RequestTimings.Request timing = timings.start(seq.arrivalNanos);
     while (true) {
       Sequence.Event e = scheduler.nextEvent(seq);
+      if (!e.admitted()) timing.event(e.isEnd(), System.nanoTime(), seq.generated());
       if (e.isEnd()) {
         finish = e.finishReason();
         break;
