@@ -52,6 +52,7 @@ public final class LevelWarnings {
     level.warmup().ifPresent(warmup -> warmup(level, warmup, w));
     partialRound(level).ifPresent(w::add);
     steadyStateGap(level).ifPresent(w::add);
+    ClientCheck.sharedMachine(level).ifPresent(w::add);
     return List.copyOf(w);
   }
 
