@@ -166,6 +166,30 @@ class ReadinessFailFastTests {
     }
   }
 
+  @Test
+  void aKeyRefusedDuringALevelStopsItAfterItsFirstRound() throws IOException {
+    // Ready with the key; then the gateway refuses it (revoked, expired) for every request of the level.
+    try (MockWebServer server = serving(Map.of("/health", always(200, "{}"), "/v1/models", always(200, MODELS),
+        "/v1/chat/completions", n -> n == 1 ? new MockResponse.Builder().code(200).body(COMPLETION).build()
+            : new MockResponse.Builder().code(401).body("{\"error\":{\"message\":\"key revoked\"}}").build()))) {
+      BenchKit.run(RefusedLevelTestCases.class, "llmbench.base-url", server.url("/").toString(), "llmbench.network.samples", "0")
+          .assertAllPass(1);
+    }
+  }
+
+  static class RefusedLevelTestCases {
+    @ConcurrencySweep(2)
+    @Measurement(duration = "10m")
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      // Its first 2 answers refused, it stops: not 10 minutes of refused requests as fast as they come back.
+      assertThat(r.stopReason()).isEqualTo(StopReason.REFUSED);
+      assertThat(r.requestCount()).as("the first round, and at most one sent as the round came back").isBetween(2L, 3L);
+      assertThat(r.errorsByType()).containsOnlyKeys("HTTP 401");
+      assertThat(r.warnings()).anyMatch(w -> w.startsWith("the level stopped sending after ") && w.contains("llmbench.api-key-env"));
+    }
+  }
+
   @LlmEndpoint(readyPollInterval = "1m", readyTimeout = "3m")
   static class OnceAMinuteTestCases {
     @Test
