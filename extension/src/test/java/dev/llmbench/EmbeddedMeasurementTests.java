@@ -54,8 +54,8 @@ class EmbeddedMeasurementTests {
    * Absolute, because the claim is about the engine's clock, not LLMBench's reading of it: the engine's own
    * time per output token is the profile's 20 ms. Its steps chain from deadlines, so a late wake-up shortens
    * the next step and the median holds on a loaded machine (a stall of more than 5 ms restarts the chain, and
-   * would show here); its first token comes one step after an idle engine's arrival; and a localhost round
-   * trip takes less than 5 ms.
+   * would show here); and a localhost round trip takes less than 5 ms. (Its first step is not held to 20 ms:
+   * nothing after it absorbs a late wake-up, so beside a busy loop on each core it read 21.4 ms.)
    */
   @Test
   @Tag(ABSOLUTE)
@@ -176,8 +176,6 @@ class EmbeddedMeasurementTests {
     void sweep(SweepLevelResult r) {
       List<RequestTimings.Finished> served = engineSide(r);
       assertThat(median(served.stream().mapToLong(RequestTimings.Finished::tpotNanos)))
-          .isBetween(STEP.minus(TOLERANCE), STEP.plus(TOLERANCE));
-      assertThat(median(served.stream().mapToLong(RequestTimings.Finished::ttftNanos))).as("the engine's own TTFT")
           .isBetween(STEP.minus(TOLERANCE), STEP.plus(TOLERANCE));
       assertThat(medianRoundTrip(r.endpoint().url() + "health")).isLessThan(HTTP_OVERHEAD);
     }
