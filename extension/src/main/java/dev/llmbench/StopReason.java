@@ -18,5 +18,10 @@ public enum StopReason {
   /** Adaptive mode: the time cap came first. */
   TIME_CAP,
   /** The JVM was shutting down (SIGTERM, Ctrl-C): the level holds what was measured until then. */
-  INTERRUPTED
+  INTERRUPTED,
+  /**
+   * The server refused the key (401 or 403) for the level's first C requests and every one after, until
+   * sending stopped: waiting or sending more does not change it.
+   */
+  REFUSED
 }

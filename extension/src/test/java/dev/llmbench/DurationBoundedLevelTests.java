@@ -26,8 +26,10 @@ class DurationBoundedLevelTests {
       assertThat(r.requestCount()).isEqualTo(2);
       assertThat(r.errorsByType()).containsEntry("CANCELLED", 2L);
       assertThat(r.succeeded()).isZero();
-      // 600 ms of sending + 300 ms of grace, not the 2 s each request would take.
-      assertThat(r.window()).isBetween(Duration.ofMillis(880), Duration.ofMillis(1200));
+      // 600 ms of sending + 300 ms of grace, then cancelled: not the 2 s each request would take. The upper
+      // bound is that claim itself (a wait for the requests' own end would read 2 s or more), so a loaded
+      // runner that makes the cancel late still passes, and a level that waited for its requests never does.
+      assertThat(r.window()).isBetween(Duration.ofMillis(880), Duration.ofMillis(100 * 20));
     }
   }
 }

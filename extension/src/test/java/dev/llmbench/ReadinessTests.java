@@ -71,7 +71,8 @@ class ReadinessTests {
           .haveExactly(1, event(test(), finishedWithFailure(instanceOf(EndpointNotReadyException.class), message(m ->
               m.contains("cannot become ready") && m.contains("GET /health answered 401 Unauthorized")
                   && m.contains("LLMBENCH_TEST_KEY_THAT_IS_NOT_SET, which is not set") && m.contains("llmbench.api-key-env")))));
-      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval")
+          .isLessThan(Duration.ofMinutes(1));
     }
   }
 
@@ -103,7 +104,8 @@ class ReadinessTests {
       BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", server.url("/").toString()).tests().assertThatEvents()
           .haveExactly(1, event(test(), finishedWithFailure(message(m -> m.contains("GET /health and GET /v1/models both "
               + "answered 404") && m.contains("set llmbench.base-url to the server's root")))));
-      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval")
+          .isLessThan(Duration.ofMinutes(1));
     }
   }
 
@@ -129,12 +131,16 @@ class ReadinessTests {
       BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", https).tests().assertThatEvents()
           .haveExactly(1, event(test(), finishedWithFailure(message(m -> m.contains("does not speak the URL's protocol")
               && m.contains("use http:// for a plain-HTTP server")))));
-      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval")
+          .isLessThan(Duration.ofMinutes(1));
     }
   }
 
-  /** The default readiness limit of 20 minutes: the failures above must not wait it out. */
-  @LlmEndpoint(readyPollInterval = "100ms")
+  /**
+   * The default readiness limit of 20 minutes, and a probe a minute: a failure that comes within a minute came
+   * at the first probe, however busy the machine.
+   */
+  @LlmEndpoint(readyPollInterval = "1m")
   static class DefaultLimitTestCases {
     @Test
     void ready(LlmClient llm) {}
@@ -155,15 +161,15 @@ class ReadinessTests {
     void unreachable(LlmClient llm) {}
   }
 
-  @LlmEndpoint(embeddedProfile = "instant", embeddedStartupDelay = "800ms", readyTimeout = "10s", readyPollInterval = "100ms")
+  @LlmEndpoint(embeddedProfile = "instant", embeddedStartupDelay = "1s", readyTimeout = "30s", readyPollInterval = "3s")
   static class SlowStartTestCases {
     @Test
     void ready(EndpointInfo info) {
-      // The 800 ms delay runs from the engine's start, just before the wait; the wait sees it end at the next
-      // 100 ms poll, each poll late by the machine's own wake-up jitter at most.
-      Duration jitter = dev.llmbench.testkit.Timing.measure().p90();
-      org.assertj.core.api.Assertions.assertThat(info.timeToReady()).isBetween(Duration.ofMillis(300),
-          Duration.ofMillis(900).plus(jitter.multipliedBy(2)));
+      // The 1 s delay runs from the engine's start, just before the wait. The first probe sees 503; the
+      // second, 3 s later, sees it ready. Counted in polls, not held to a stopwatch: a wait that missed the
+      // second probe would read 6 s or more; one that did not wait, less than 3 s. A loaded runner makes
+      // each probe slower, by far less than the 3 s a missed poll adds.
+      org.assertj.core.api.Assertions.assertThat(info.timeToReady()).isBetween(Duration.ofSeconds(3), Duration.ofSeconds(6));
       // The log keeps each change of status once: the loading phase, then ready.
       org.assertj.core.api.Assertions.assertThat(info.readinessLog()).hasSize(2);
       org.assertj.core.api.Assertions.assertThat(info.readinessLog().get(0)).matches("\\+[\\d.]+ (µs|ms|s) GET /health answered 503 .*Loading model.*");

@@ -8,12 +8,14 @@ import dev.llmbench.internal.format.Formats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
  * Whether the client, not the server, may have set a level's figures: this JVM, or the whole machine,
  * had no CPU left, the client's own threads used a large share of the machine, or its threads ran so late
- * that the times it took are off by a good part of the gaps it measured.
+ * that the times it took are off by a good part of the gaps it measured (judged against the level's own
+ * median ITL, above {@link #LAG_MIN}), naming other processes' load when they kept the machine busy.
  */
 @API(status = INTERNAL)
 public final class ClientCheck {
@@ -29,8 +31,15 @@ public final class ClientCheck {
   public static final double CLIENT_BUSY = 0.5;
   /** A wake-up lag (p90) at least this share of the level's median ITL blurs every time the client took. */
   public static final double LAG_SHARE_OF_ITL = 0.25;
-  /** ...and at least this long: below it, lag is the ordinary scheduling of a loaded machine. */
+  /**
+   * ...and at least this long: an idle Linux machine wakes a parked thread within about 0.1 ms (timer slack
+   * and scheduling), so below this the lag is the clock's own grain, whatever the gaps.
+   */
+  public static final Duration LAG_MIN = Duration.ofNanos(250_000);
+  /** A lag this long on a machine {@link #MACHINE_BUSY} busy means the client waited for a core, whatever the gaps. */
   public static final Duration LAG_FLOOR = Duration.ofMillis(2);
+  /** Other processes used at least this share of the machine's cores: they, not only this JVM, may have made it late. */
+  public static final double OTHERS_BUSY = 0.25;
 
   private ClientCheck() {}
 
@@ -44,7 +53,9 @@ public final class ClientCheck {
           + (l.endpoint().embedded().isPresent() ? " (the embedded engine runs in it too)" : ""));
     }
     // Other processes' load matters only as far as it made the client late: the probe says whether it did.
-    if (c.processCpuShare() < JVM_BUSY && c.machineCpuShare() >= MACHINE_BUSY && c.wakeupLagP90().compareTo(LAG_FLOOR) >= 0) {
+    boolean blurred = blurred(l, c);
+    if (!blurred && c.processCpuShare() < JVM_BUSY && c.machineCpuShare() >= MACHINE_BUSY
+        && c.wakeupLagP90().compareTo(LAG_FLOOR) >= 0) {
       reasons.add("the machine's " + c.cores() + " cores were " + Formats.percent(c.machineCpuShare())
           + " busy (this JVM " + Formats.percent(c.processCpuShare()) + " of them) and its threads woke "
           + Formats.duration(c.wakeupLagP90()) + " late (p90): the client waited for a core");
@@ -53,12 +64,44 @@ public final class ClientCheck {
       reasons.add("the client's own threads used " + Formats.percent(c.clientCpuShare()) + " of the " + c.cores()
           + " cores reading " + Math.round(c.eventsPerSecond()) + " events/s");
     }
-    Duration itl = l.itl().percentile(50).orElse(null);
-    if (itl != null && c.wakeupLagP90().compareTo(LAG_FLOOR) >= 0
-        && c.wakeupLagP90().toNanos() >= LAG_SHARE_OF_ITL * itl.toNanos()) {
+    if (blurred) {
+      Duration itl = l.itl().percentile(50).orElseThrow();
       reasons.add("its threads woke " + Formats.duration(c.wakeupLagP90()) + " late (p90) against a median ITL of "
-          + Formats.duration(itl) + ", so every time it took may be off by about as much");
+          + Formats.duration(itl) + ", so every time it took may be off by about as much"
+          + otherProcesses(c).map(o -> "; " + o + ", which may have made it late").orElse(""));
     }
     return reasons;
+  }
+
+  /** The wake-up lag was a good part of the gaps the level measured, and more than the clock's own grain. */
+  static boolean blurred(SweepLevelResult l, ClientLoad c) {
+    Duration itl = l.itl().percentile(50).orElse(null);
+    return itl != null && c.wakeupLagP90().compareTo(LAG_MIN) >= 0
+        && c.wakeupLagP90().toNanos() >= LAG_SHARE_OF_ITL * itl.toNanos();
+  }
+
+  /**
+   * What other processes took of the machine while the level ran: the machine's busy share (from
+   * /proc/stat on Linux, every process) less this JVM's own CPU share; empty below {@link #OTHERS_BUSY} or
+   * when either was not measured.
+   */
+  static Optional<String> otherProcesses(ClientLoad c) {
+    double others = c.machineCpuShare() - c.processCpuShare();
+    if (Double.isNaN(others) || others < OTHERS_BUSY) return Optional.empty();
+    return Optional.of("other processes on the machine used " + Formats.percent(others) + " of its " + c.cores()
+        + " cores (the machine " + Formats.percent(c.machineCpuShare()) + " busy by /proc/stat, this JVM "
+        + Formats.percent(c.processCpuShare()) + ")");
+  }
+
+  /**
+   * A warning for a level the client check does not suspect, measured on a machine that other processes kept
+   * busy while the client's threads woke measurably late: a shared runner's noise is in its figures.
+   */
+  public static Optional<String> sharedMachine(SweepLevelResult l) {
+    ClientLoad c = l.clientLoad().orElse(null);
+    if (c == null || !reasons(l).isEmpty() || c.wakeupLagP90().compareTo(LAG_MIN) < 0) return Optional.empty();
+    return otherProcesses(c).map(o -> o + " while " + l.label() + " ran, and the client's threads woke "
+        + Formats.duration(c.wakeupLagP90()) + " late (p90): its times carry noise of about that size (a shared "
+        + "runner); compare levels measured on a quiet machine");
   }
 }

@@ -52,6 +52,12 @@ public final class LevelWarnings {
     level.warmup().ifPresent(warmup -> warmup(level, warmup, w));
     partialRound(level).ifPresent(w::add);
     steadyStateGap(level).ifPresent(w::add);
+    ClientCheck.sharedMachine(level).ifPresent(w::add);
+    if (level.stopReason() == StopReason.REFUSED) {
+      w.add("the level stopped sending after " + level.requestCount() + " requests, its first " + level.concurrency()
+          + " answers and every one since refused (" + level.errorsByType().keySet() + "): the key was refused, which "
+          + "sending more does not change; check the variable llmbench.api-key-env names, and llmbench.headers");
+    }
     return List.copyOf(w);
   }
 

@@ -7,6 +7,7 @@ import dev.llmbench.internal.client.ConnectionSettings;
 import dev.llmbench.internal.container.Bind;
 import dev.llmbench.internal.container.GpuRequest;
 import dev.llmbench.internal.embedded.FaultPlan;
+import dev.llmbench.internal.embedded.KeyedRoutes;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.embedded.ServerMode;
 import dev.llmbench.internal.launch.LaunchCommand;
@@ -77,6 +78,9 @@ public final class SettingKeys {
       "`normal`, `never-ready` (503 for ever) or `not-found` (404 on every route)", ServerMode::parse);
   public static final Setting<String> EMBEDDED_API_KEY = new Setting<>("llmbench.embedded.api-key", "", "none",
       "a key the embedded engine requires on `/v1/...`, as `vllm serve --api-key` does", t -> t);
+  public static final Setting<KeyedRoutes> EMBEDDED_API_KEY_ROUTES = new Setting<>("llmbench.embedded.api-key-routes", "v1",
+      null, "routes that key guards: `v1` (vLLM's: `/v1/...` only, `/health` open) or `all` (a gateway's: every route, "
+          + "403 for a wrong key)", KeyedRoutes::parse);
   public static final Setting<Boolean> EMBEDDED_PREFIX_CACHE = new Setting<>("llmbench.embedded.prefix-cache", "true",
       null, "the embedded engine caches prompt prefixes, as vLLM does", SettingKeys::bool);
   public static final Setting<Duration> EMBEDDED_COLD_BATCH_STALL = new Setting<>("llmbench.embedded.cold-batch-stall",
@@ -170,7 +174,7 @@ public final class SettingKeys {
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
-        EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
+        EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_API_KEY_ROUTES, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
         EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE,
         CONTAINER_IMAGE, CONTAINER_COMMAND, CONTAINER_ENV, CONTAINER_GPUS, CONTAINER_VOLUMES, CONTAINER_IPC, CONTAINER_LOG_FILE,
         CONTAINER_STOP_GRACE, SERVER_LOG_FILE,

@@ -18,8 +18,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Watches the client while a level runs: the CPU of the threads that send and read requests (the level's
  * own thread, read when told of a send and of a completion, and the client's I/O event loops, which parse
- * every stream), the whole JVM's CPU, events read, and a probe thread that asks to wake every 2 ms and
- * records how late it ran.
+ * every stream), the whole JVM's CPU, the whole machine's CPU (from {@code /proc/stat} at the level's start
+ * and end on Linux, every process included; else the JVM's sampled {@code getCpuLoad()}), events read, and a
+ * probe thread that asks to wake every 2 ms and records how late it ran.
  */
 final class ClientMonitor implements LoadRunner.Observer {
 
@@ -35,6 +36,7 @@ final class ClientMonitor implements LoadRunner.Observer {
   private final LongAdder machineSamples = new LongAdder();
   private final AtomicLongArray lag = new AtomicLongArray(BUCKETS);
   private final long processCpuStart = processCpu();
+  private final long[] machineStart = procStat();
   private final String ioThreads;
   private final Map<Long, Long> ioCpuStart;
   private final long wallStart = System.nanoTime();
@@ -98,9 +100,36 @@ final class ClientMonitor implements LoadRunner.Observer {
     long process = processCpu() - processCpuStart;
     double windowNanos = Math.max(1, window.toNanos());
     return new ClientLoad(cores, Duration.ofNanos(client), client / (windowNanos * cores),
-        processCpuStart < 0 ? Double.NaN : (double) process / ((double) wall * cores),
-        machineSamples.sum() == 0 ? Double.NaN : machineCpu.sum() / 1e6 / machineSamples.sum(), lag(50), lag(90),
+        processCpuStart < 0 ? Double.NaN : (double) process / ((double) wall * cores), machineShare(), lag(50), lag(90),
         Duration.ofNanos(lagMax), events.sum() * 1e9 / windowNanos);
+  }
+
+  /**
+   * How busy every CPU of the machine was over the level, 0..1: from {@code /proc/stat} (all processes, ours
+   * included) when it could be read at both ends, else the mean of the JVM's samples, else NaN.
+   */
+  private double machineShare() {
+    long[] end = procStat();
+    if (machineStart != null && end != null && end[1] > machineStart[1]) {
+      return (double) (end[0] - machineStart[0]) / (end[1] - machineStart[1]);
+    }
+    return machineSamples.sum() == 0 ? Double.NaN : machineCpu.sum() / 1e6 / machineSamples.sum();
+  }
+
+  /** Busy and total time of all CPUs (in clock ticks) from the first line of /proc/stat, or null off Linux. */
+  static long[] procStat() {
+    try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of("/proc/stat"))) {
+      String line = r.readLine();
+      if (line == null || !line.startsWith("cpu ")) return null;
+      String[] f = line.trim().split("\\s+");
+      long total = 0;
+      // user nice system idle iowait irq softirq steal (guest time is already in user)
+      for (int i = 1; i <= Math.min(8, f.length - 1); i++) total += Long.parseLong(f[i]);
+      long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
+      return new long[] {total - idle, total};
+    } catch (java.io.IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   /** The upper edge of the bucket holding the {@code p}-th percentile of the probe's lateness. */

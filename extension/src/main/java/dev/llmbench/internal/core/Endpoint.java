@@ -315,8 +315,9 @@ public final class Endpoint implements AutoCloseable {
 
   /**
    * One probe: the launched server still running, health route, model id, then a 1-token completion.
-   * Records what it saw in the log; throws for what waiting cannot clear, and waits on the rest (refused
-   * connections, 502/503/504, timeouts: a server that is starting).
+   * Records what it saw in the log; throws for what waiting cannot clear (on every route it calls: a refused
+   * key, a client error, no such route, a body that is no model list, a protocol that does not match), and
+   * waits on the rest (refused connections, 502/503/504, 408, 425, 429, timeouts: a server that is starting).
    */
   private boolean probeOnce(ReadinessLog log, AtomicReference<String> model, AtomicReference<String> healthRoute) {
     if (launched != null) launched.checkRunning();
@@ -333,15 +334,16 @@ public final class Endpoint implements AutoCloseable {
         }
       }
       healthRoute.set(route);
-      int status = health.map(OpenAiClient.HttpAnswer::status).orElse(0);
-      if (status != 200) {
-        log.saw("GET " + route + " answered " + status + " "
-            + Excerpt.of(health.map(OpenAiClient.HttpAnswer::body).orElse(""), 200));
-        refused(status, "GET " + route);
-        return false;
-      }
+      if (!answeredOk(log, "GET " + route, health)) return false;
       if (model.get() == null) {
-        List<String> ids = probe.modelIds();
+        Optional<OpenAiClient.HttpAnswer> list = route.equals("/v1/models") ? health : probe.get("/v1/models");
+        if (list.isPresent() && list.get().status() == 404) {
+          log.saw("GET /v1/models answered 404");
+          throw new CannotBecomeReady("GET " + route + " answered 200 but GET /v1/models answered 404, so the server "
+              + "lists no model to send requests for; set llmbench.model to the model id it serves", null);
+        }
+        if (!answeredOk(log, "GET /v1/models", list)) return false;
+        List<String> ids = modelIds(list.get().body());
         if (ids.isEmpty()) {
           log.saw("/v1/models lists no model yet");
           return false;
@@ -352,11 +354,17 @@ public final class Endpoint implements AutoCloseable {
           TextCapture.NONE);
       if (!t.succeeded()) {
         log.saw("a 1-token completion failed: " + t.failure());
-        refused(t.failure().status(), "POST " + config.api().path());
-        if (t.failure().status() == 404 || t.failure().status() == 400) {
+        int status = t.failure().status();
+        refused(status, "POST " + config.api().path());
+        if (status == 404 || status == 400 || status == 422) {
           throw new CannotBecomeReady("a 1-token completion to " + config.api().path() + " for model '" + model.get()
               + "' answered " + t.failure() + "; check llmbench.model (the server lists "
               + listedModels() + ") and llmbench.api (chat or completions)", null);
+        }
+        if (clientError(status)) {
+          throw new CannotBecomeReady("a 1-token completion to " + config.api().path() + " answered " + t.failure()
+              + ", a client error that waiting does not change; check llmbench.base-url and llmbench.api (chat or "
+              + "completions)", null);
         }
         return false;
       }
@@ -383,6 +391,48 @@ public final class Endpoint implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether a GET answered 200; logs any other answer, and throws for one that waiting cannot change: 401 and
+   * 403 (the key), any other client error but the few that do clear (408, 425, 429).
+   */
+  private boolean answeredOk(ReadinessLog log, String request, Optional<OpenAiClient.HttpAnswer> answer) {
+    int status = answer.map(OpenAiClient.HttpAnswer::status).orElse(0);
+    if (status == 200) return true;
+    String body = Excerpt.of(answer.map(OpenAiClient.HttpAnswer::body).orElse(""), 200);
+    log.saw(request + " answered " + status + " " + body);
+    refused(status, request);
+    if (clientError(status)) {
+      throw new CannotBecomeReady(request + " answered " + status + " " + body + ", a client error that waiting does not "
+          + "change; check llmbench.base-url (" + (client.baseUrl().getScheme().equals("https") ? "https:// to a "
+          + "plain-HTTP port, or the wrong server" : "http:// to a TLS port answers 400, or the wrong server")
+          + ") and llmbench.headers", null);
+    }
+    return false;
+  }
+
+  /** A 4xx but the ones that clear by themselves: 408 Request Timeout, 425 Too Early, 429 Too Many Requests. */
+  private static boolean clientError(int status) {
+    return status >= 400 && status < 500 && status != 408 && status != 425 && status != 429;
+  }
+
+  /** The ids of an OpenAI model list; a 200 whose body is not one is no OpenAI-compatible server, nor will become one. */
+  private List<String> modelIds(String body) {
+    JsonNode data;
+    try {
+      data = new ObjectMapper().readTree(body).path("data");
+    } catch (IOException e) {
+      data = null;
+    }
+    if (data == null || !data.isArray()) {
+      throw new CannotBecomeReady("GET /v1/models answered 200 with " + Excerpt.of(body, 120) + ", which is not an "
+          + "OpenAI model list ({\"data\": [{\"id\": ...}]}), so no OpenAI-compatible server is at this address; set "
+          + "llmbench.base-url to the server's root, e.g. http://host:8000", null);
+    }
+    List<String> ids = new java.util.ArrayList<>();
+    data.forEach(m -> ids.add(m.path("id").asText()));
+    return ids;
+  }
+
   /** A certificate that does not chain to a trusted CA or does not name the host, rather than a protocol mismatch. */
   private static boolean untrustedCertificate(SSLException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
@@ -400,9 +450,11 @@ public final class Endpoint implements AutoCloseable {
     String variable = config.apiKeyEnv();
     String key = System.getenv(variable);
     String found = key == null || key.isBlank() ? "which is not set" : "which is set (" + key.length() + " characters)";
+    String headers = config.connection().headers().isEmpty() ? "" : "; the headers of llmbench.headers went too, check "
+        + "their variables";
     throw new CannotBecomeReady(request + " answered " + status + (status == 401 ? " Unauthorized" : " Forbidden")
-        + ": the bearer key comes from the environment variable " + variable + ", " + found + "; set it to the "
-        + "server's key, or name another variable with llmbench.api-key-env", null);
+        + ": the bearer key comes from the environment variable " + variable + ", " + found
+        + "; set it to the server's key, or name another variable with llmbench.api-key-env" + headers, null);
   }
 
   private String listedModels() {

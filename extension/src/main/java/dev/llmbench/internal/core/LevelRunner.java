@@ -65,8 +65,8 @@ public final class LevelRunner {
     LoadRunner.Outcome outcome;
     try {
       outcome = Listeners.step(listener, "Measure " + plan.label(),
-          () -> runner.run(plan.load(), Budget.of(plan.stop(), plan.concurrency()), plan.seed(),
-              plan.workload().prompts().arrivals().orElse(null)));
+          () -> runner.run(plan.load(), Budget.stoppingWhenRefused(Budget.of(plan.stop(), plan.concurrency()),
+              plan.concurrency()), plan.seed(), plan.workload().prompts().arrivals().orElse(null)));
     } finally {
       ticker.shutdownNow();
     }

@@ -39,7 +39,8 @@ import org.apiguardian.api.API;
  *   <li>{@link ServerMode#NEVER_READY} and {@link ServerMode#NOT_FOUND};</li>
  *   <li>an API key: like vLLM's {@code --api-key}, it guards {@code /v1/...} only, while {@code /health},
  *       {@code /version} and {@code /metrics} stay open; the 401 body is OpenAI-style (vLLM's own is
- *       {@code {"error":"Unauthorized"}}).</li>
+ *       {@code {"error":"Unauthorized"}}). Or, laid out as a gateway ({@link KeyedRoutes#ALL}), it guards every
+ *       route and answers 403 to a key that is given but wrong.</li>
  * </ul>
  * Checks run in this order: not-found mode, API key, method, readiness, then the fault draw, so only
  * requests the engine would serve are numbered for faults.
@@ -89,6 +90,8 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   private final AtomicLong generationRequests = new AtomicLong();
   private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
   private final Map<FaultKind, LongAdder> faults = new EnumMap<>(FaultKind.class);
+  /** The engine's own timing of the requests it finished, summed as vLLM's histograms sum them. */
+  private final RequestTimings timings = new RequestTimings();
 
   private EmbeddedLlmServer(EmbeddedOptions options) throws IOException {
     this.options = options;
@@ -153,6 +156,14 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     return generationRequests.get();
   }
 
+  /**
+   * The last {@value RequestTimings#KEPT} finished requests as the engine itself timed them (arrival, first
+   * chunk written, end, each gap between chunks), oldest first: what a test holds the client's figures against.
+   */
+  public List<RequestTimings.Finished> finishedRequests() {
+    return timings.finished();
+  }
+
   /** Faults of {@code kind} acted out so far. */
   public long faultsInjected(FaultKind kind) {
     return faults.get(kind).sum();
@@ -211,7 +222,12 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       ex.respond(404, "application/json", "{\"detail\":\"Not Found\"}".getBytes(StandardCharsets.US_ASCII));
       return;
     }
-    if (expectedAuthorization != null && path.startsWith("/v1") && !authorized(ex)) {
+    if (expectedAuthorization != null && options.keyedRoutes().guards(path) && !authorized(ex)) {
+      boolean given = ex.request.header("authorization").isPresent();
+      if (options.keyedRoutes() == KeyedRoutes.ALL && given) {
+        sendJson(ex, 403, error("Forbidden: the API key is not valid for this gateway", "permission_error"));
+        return;
+      }
       ObjectNode body = error("Incorrect or missing API key: send the header 'Authorization: Bearer <key>'",
           "invalid_request_error");
       ((ObjectNode) body.get("error")).putNull("param").put("code", "invalid_api_key");
@@ -280,6 +296,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     sample(text, "llmbench:cold_batch_stalls_total", "counter", model, scheduler.coldStalls.get());
     sample(text, "llmbench:decode_steps_total", "counter", model, scheduler.steps.get());
     sample(text, "llmbench:generation_requests_total", "counter", model, generationRequests.get());
+    timings.appendTo(text, model);
     text.append("# TYPE llmbench:http_requests_total counter\n");
     postsReceived().forEach((route, n) ->
         text.append("llmbench:http_requests_total{method=\"POST\",route=\"").append(route).append("\"} ").append(n).append('\n'));
@@ -443,8 +460,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     EventStream events = new EventStream(ex, fault, chat, seq::cancel, kind -> faults.get(kind).increment());
     events.open();
     long created = System.currentTimeMillis() / 1000;
+    RequestTimings.Request timing = timings.start(seq.arrivalNanos);
     while (true) {
       Sequence.Event e = scheduler.nextEvent(seq);
+      if (!e.admitted()) timing.event(e.isEnd(), System.nanoTime(), seq.generated());
       if (e.admitted() && !chat) continue; // completions have no role chunk
       ObjectNode chunk = envelope(id, chat, true, created);
       ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
@@ -477,8 +496,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     StringBuilder content = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
     String finish;
+    RequestTimings.Request timing = timings.start(seq.arrivalNanos);
     while (true) {
       Sequence.Event e = scheduler.nextEvent(seq);
+      if (!e.admitted()) timing.event(e.isEnd(), System.nanoTime(), seq.generated());
       if (e.isEnd()) {
         finish = e.finishReason();
         break;

@@ -18,6 +18,8 @@ import org.apiguardian.api.API;
  * @param mode         how the server behaves as a whole (default {@link ServerMode#NORMAL})
  * @param apiKey       when set, every {@code /v1/...} route requires {@code Authorization: Bearer <apiKey>}, as
  *                     vLLM's {@code --api-key} does; null for none (default)
+ * @param keyedRoutes  which routes {@code apiKey} guards: {@link KeyedRoutes#V1} (vLLM's, default) or
+ *                     {@link KeyedRoutes#ALL} (a gateway's)
  * @param keepAlive    how long an idle connection is kept open for its next request (default 30 s, as the JDK
  *                     server the engine used before; uvicorn, and so vLLM, uses 5 s)
  * @param prefixCache  automatic prefix caching of prompt blocks, on by default as in vLLM (see {@link PrefixCache})
@@ -34,6 +36,7 @@ public record EmbeddedOptions(
     long faultSeed,
     ServerMode mode,
     String apiKey,
+    KeyedRoutes keyedRoutes,
     Duration keepAlive,
     boolean prefixCache,
     Duration coldBatchStall,
@@ -43,6 +46,7 @@ public record EmbeddedOptions(
     Objects.requireNonNull(profile, "profile");
     Objects.requireNonNull(faults, "faults");
     Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(keyedRoutes, "keyedRoutes");
     if (port < 0 || port > 65_535) throw new IllegalArgumentException("port must be 0 to 65535, was " + port);
     nonNegative(startupDelay, "startupDelay");
     nonNegative(keepAlive, "keepAlive");
@@ -70,13 +74,13 @@ public record EmbeddedOptions(
 
   /** The same options for another profile. */
   public EmbeddedOptions withProfile(PerformanceProfile other) {
-    return new EmbeddedOptions(other, port, startupDelay, faults, faultSeed, mode, apiKey, keepAlive, prefixCache,
+    return new EmbeddedOptions(other, port, startupDelay, faults, faultSeed, mode, apiKey, keyedRoutes, keepAlive, prefixCache,
         coldBatchStall, slowdown);
   }
 
   public Builder toBuilder() {
     return new Builder(profile).port(port).startupDelay(startupDelay).faults(faults).faultSeed(faultSeed).mode(mode)
-        .apiKey(apiKey).keepAlive(keepAlive).prefixCache(prefixCache).coldBatchStall(coldBatchStall).slowdown(slowdown);
+        .apiKey(apiKey).keyedRoutes(keyedRoutes).keepAlive(keepAlive).prefixCache(prefixCache).coldBatchStall(coldBatchStall).slowdown(slowdown);
   }
 
   /** Never shows the API key, only whether there is one. */
@@ -84,7 +88,7 @@ public record EmbeddedOptions(
   public String toString() {
     return "EmbeddedOptions[profile=" + profile.name() + ", port=" + port + ", startupDelay=" + startupDelay
         + ", faults=" + (faults.isEmpty() ? "none" : faults) + ", faultSeed=" + faultSeed + ", mode=" + mode
-        + ", apiKey=" + (apiKey == null ? "none" : "set") + ", keepAlive=" + keepAlive + ", prefixCache=" + prefixCache
+        + ", apiKey=" + (apiKey == null ? "none" : "set on " + keyedRoutes) + ", keepAlive=" + keepAlive + ", prefixCache=" + prefixCache
         + ", coldBatchStall=" + coldBatchStall + ", slowdown=" + slowdown + "]";
   }
 
@@ -96,6 +100,7 @@ public record EmbeddedOptions(
     private long faultSeed;
     private ServerMode mode = ServerMode.NORMAL;
     private String apiKey;
+    private KeyedRoutes keyedRoutes = KeyedRoutes.V1;
     private Duration keepAlive = Duration.ofSeconds(30);
     private boolean prefixCache = true;
     private Duration coldBatchStall = Duration.ZERO;
@@ -140,6 +145,11 @@ public record EmbeddedOptions(
       return this;
     }
 
+    public Builder keyedRoutes(KeyedRoutes keyedRoutes) {
+      this.keyedRoutes = keyedRoutes;
+      return this;
+    }
+
     public Builder keepAlive(Duration keepAlive) {
       this.keepAlive = keepAlive;
       return this;
@@ -161,7 +171,7 @@ public record EmbeddedOptions(
     }
 
     public EmbeddedOptions build() {
-      return new EmbeddedOptions(profile, port, startupDelay, faults, faultSeed, mode, apiKey, keepAlive, prefixCache,
+      return new EmbeddedOptions(profile, port, startupDelay, faults, faultSeed, mode, apiKey, keyedRoutes, keepAlive, prefixCache,
           coldBatchStall, slowdown);
     }
   }

@@ -47,6 +47,11 @@ public final class EmbeddedServerMain implements Callable<Integer> {
   @Option(names = "--api-key", description = "require 'Authorization: Bearer <key>' on /v1/... routes, as vLLM's --api-key")
   String apiKey;
 
+  @Option(names = "--api-key-routes", defaultValue = "v1",
+      description = "routes the key guards: v1 (vLLM's: /v1/... only) or all (a gateway's: /health too, 403 for a wrong key)"
+          + " (default ${DEFAULT-VALUE})")
+  String apiKeyRoutes;
+
   @Option(names = "--keep-alive", defaultValue = "PT30S",
       description = "how long an idle connection stays open (default ${DEFAULT-VALUE}; vLLM's uvicorn uses PT5S)")
   Duration keepAlive;
@@ -71,7 +76,7 @@ public final class EmbeddedServerMain implements Callable<Integer> {
     if (model != null) p = p.withModel(model);
     try {
       return EmbeddedOptions.builder(p).port(port).startupDelay(startupDelay).faults(faults).faultSeed(faultSeed)
-          .mode(ServerMode.parse(mode)).apiKey(apiKey).keepAlive(keepAlive).prefixCache(prefixCache)
+          .mode(ServerMode.parse(mode)).apiKey(apiKey).keyedRoutes(KeyedRoutes.parse(apiKeyRoutes)).keepAlive(keepAlive).prefixCache(prefixCache)
           .coldBatchStall(coldBatchStall).slowdown(slowdown).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cli, e.getMessage());

@@ -12,6 +12,7 @@ import static dev.llmbench.internal.config.SettingKeys.CONTAINER_LOG_FILE;
 import static dev.llmbench.internal.config.SettingKeys.CONTAINER_STOP_GRACE;
 import static dev.llmbench.internal.config.SettingKeys.CONTAINER_VOLUMES;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_API_KEY;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_API_KEY_ROUTES;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_COLD_BATCH_STALL;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_FAULTS;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_FAULT_SEED;
@@ -111,6 +112,7 @@ final class EndpointSettings {
         .faultSeed(settings.get(EMBEDDED_FAULT_SEED).value())
         .mode(settings.get(EMBEDDED_MODE).value())
         .apiKey(settings.get(EMBEDDED_API_KEY).optional().orElse(null))
+        .keyedRoutes(settings.get(EMBEDDED_API_KEY_ROUTES).value())
         .prefixCache(settings.get(EMBEDDED_PREFIX_CACHE).value())
         .coldBatchStall(settings.get(EMBEDDED_COLD_BATCH_STALL).value())
         .slowdown(settings.get(EMBEDDED_SLOWDOWN).value())

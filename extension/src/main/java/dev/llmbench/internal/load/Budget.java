@@ -31,6 +31,45 @@ public interface Budget {
     return rule.match(c -> requests(c.requests()), t -> duration(t.duration()), a -> new AdaptiveBudget(a, concurrency));
   }
 
+  /**
+   * {@code inner}, but one that stops sending once the first {@code concurrency} answers (and every one since)
+   * were 401 or 403: a refused key does not clear by sending more, and a duration-bounded level would
+   * otherwise send refused requests as fast as the server answers them until its time is up.
+   */
+  static Budget stoppingWhenRefused(Budget inner, int concurrency) {
+    return new Budget() {
+      private int refused;
+      private boolean answered;
+
+      @Override
+      public boolean mayIssue(int issued, Duration elapsed) {
+        return !refusedSoFar() && inner.mayIssue(issued, elapsed);
+      }
+
+      @Override
+      public void completed(RequestTrace trace) {
+        inner.completed(trace);
+        int status = trace.succeeded() ? 0 : trace.failure().status();
+        if (status == 401 || status == 403) refused++;
+        else answered = true;
+      }
+
+      private boolean refusedSoFar() {
+        return !answered && refused >= Math.max(1, concurrency);
+      }
+
+      @Override
+      public Optional<Duration> timeLimit() {
+        return inner.timeLimit();
+      }
+
+      @Override
+      public StopReason stopReason() {
+        return refusedSoFar() ? StopReason.REFUSED : inner.stopReason();
+      }
+    };
+  }
+
   static Budget requests(int count) {
     return new Budget() {
       @Override

@@ -39,17 +39,32 @@ public final class MetricsScraper {
   }
 
   static Optional<PrometheusText> scrape(OpenAiClient client) {
+    return answer(client).flatMap(MetricsScraper::parsed);
+  }
+
+  private static Optional<OpenAiClient.HttpAnswer> answer(OpenAiClient client) {
     try {
-      return client.get("/metrics").filter(a -> a.status() == 200)
-          .map(a -> PrometheusText.parse(a.body())).filter(p -> !p.series().isEmpty());
+      return client.get("/metrics");
     } catch (Exception e) {
       return Optional.empty();
     }
   }
 
+  private static Optional<PrometheusText> parsed(OpenAiClient.HttpAnswer a) {
+    return Optional.of(a).filter(x -> x.status() == 200).map(x -> PrometheusText.parse(x.body()))
+        .filter(p -> !p.series().isEmpty());
+  }
+
+  /**
+   * Scrapes until stopped; a 401, 403 or 404 ends the polling, since a route that refuses or is gone does
+   * not come back within a level by waiting (the level's deltas then rest on the scrape after it).
+   */
   private void poll() {
     while (!stopped) {
-      scrape(client).ifPresent(this::record);
+      Optional<OpenAiClient.HttpAnswer> a = answer(client);
+      int status = a.map(OpenAiClient.HttpAnswer::status).orElse(0);
+      if (status == 401 || status == 403 || status == 404) return;
+      a.flatMap(MetricsScraper::parsed).ifPresent(this::record);
       try {
         Thread.sleep(INTERVAL_MS);
       } catch (InterruptedException e) {
@@ -63,6 +78,12 @@ public final class MetricsScraper {
     sample.series().forEach((name, value) -> {
       if ("gauge".equals(sample.typeOf(name))) peaks.merge(name, value, Math::max);
     });
+  }
+
+  /** Whether the polling thread has ended within {@code wait} (after a refusal, or {@link #stop()}). */
+  boolean pollingEnded(java.time.Duration wait) throws InterruptedException {
+    thread.join(Math.max(1, wait.toMillis()));
+    return !thread.isAlive();
   }
 
   /** Stops, scrapes once more, and returns the deltas; empty when that last scrape failed. */
