@@ -33,4 +33,13 @@ public @interface Slo {
 
   /** The percentile each objective must hold at, and the share of requests that must meet all of them. */
   double percentile() default 99;
+
+  /**
+   * Stop a level's sending as soon as its SLO can no longer be met, as k6's {@code abortOnFail} does: once
+   * more requests have missed an objective (or failed) than the percentile allows of the level's planned
+   * total, no later request can bring SLO attainment back up to the percentile. The level is reported with
+   * what it measured, its stop reason {@link StopReason#SLO_UNREACHABLE}. Off by default;
+   * {@code llmbench.slo.abort-on-fail} overrides it.
+   */
+  boolean abortOnFail() default false;
 }

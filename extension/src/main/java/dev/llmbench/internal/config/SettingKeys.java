@@ -108,6 +108,9 @@ public final class SettingKeys {
   public static final Setting<Integer> SWEEP_ROUNDS = new Setting<>("llmbench.sweep.rounds", "", "the annotation's",
       "whole rounds of C requests per level of every `@ConcurrencySweep` (`@Measurement(rounds)`)",
       SettingKeys::positiveInt);
+  public static final Setting<Boolean> SLO_ABORT_ON_FAIL = new Setting<>("llmbench.slo.abort-on-fail", "", "the annotation's",
+      "`true` stops each level with an `@Slo` once that SLO can no longer be met (`@Slo(abortOnFail)`), `false` never",
+      SettingKeys::bool);
   public static final Setting<Path> BASELINE_DIR = new Setting<>("llmbench.baseline.dir", "llmbench-baselines", null,
       "folder of `@Baseline` files, one per sweep: `<class>.<method>.json`", Path::of);
   public static final Setting<Boolean> BASELINE_SAVE = new Setting<>("llmbench.baseline.save", "false", null,
@@ -142,7 +145,7 @@ public final class SettingKeys {
         REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
         EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE, SERVER_LOG_FILE,
-        DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS, BASELINE_DIR, BASELINE_SAVE,
+        DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS, SLO_ABORT_ON_FAIL, BASELINE_DIR, BASELINE_SAVE,
         BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
         SHARD_START, SHARD_SLOT);
   }

@@ -12,6 +12,7 @@ import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.internal.load.SloAbortBudget;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.server.MetricsScraper;
@@ -63,13 +64,14 @@ public final class LevelRunner {
     ticker.scheduleAtFixedRate(() -> listener.levelProgress(sweep, progress.progress()), every.toNanos(), every.toNanos(),
         TimeUnit.NANOSECONDS);
     LoadRunner.Outcome outcome;
+    Budget budget = SloAbortBudget.of(Budget.of(plan.stop(), plan.concurrency()), slo, plan.stop());
     try {
-      outcome = Listeners.step(listener, "Measure " + plan.label(),
-          () -> runner.run(plan.load(), Budget.of(plan.stop(), plan.concurrency()), plan.seed()));
+      outcome = Listeners.step(listener, "Measure " + plan.label(), () -> runner.run(plan.load(), budget, plan.seed()));
     } finally {
       ticker.shutdownNow();
     }
     List<String> notes = new ArrayList<>();
+    if (budget instanceof SloAbortBudget abort) abort.abortNote(outcome.traces().size()).ifPresent(notes::add);
     ServerMetrics server = null;
     if (scraper.isPresent()) {
       server = scraper.get().stop().orElse(null);

@@ -7,6 +7,7 @@ import dev.llmbench.Distribution;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
 import dev.llmbench.SteadyState;
+import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.analysis.LevelWarnings;
@@ -73,6 +74,7 @@ public final class ConsoleTable {
           p99(l.e2eLatency()), s(l.ttft().mean().orElse(null)), p99(l.ttft())));
       if (!l.errorsByType().isEmpty()) out.append(" | errors ").append(l.errorsByType());
       if (!ClientCheck.reasons(l).isEmpty()) out.append(" | CLIENT-BOUND");
+      if (l.stopReason() == StopReason.SLO_UNREACHABLE) out.append(" | stopped early: SLO unreachable");
       out.append('\n');
     }
     return out.toString();
