@@ -73,4 +73,10 @@ public @interface LlmEndpoint {
    * test a suite's own assertions and error handling (docs/failures.md lists the kinds).
    */
   String embeddedFaults() default "";
+
+  /**
+   * {@code llmbench.telemetry.urls}: Prometheus endpoints of GPU exporters beside the server, scraped around every
+   * level for its GPU figures, e.g. {@code "http://gpu-node-1:9400/metrics"} (NVIDIA's DCGM exporter).
+   */
+  String[] telemetryUrls() default {};
 }

@@ -156,6 +156,14 @@ public interface SweepLevelResult {
     return Optional.empty();
   }
 
+  /**
+   * What the GPUs did during the level (utilisation, memory, power, energy, joules per output token), from the GPU
+   * exporters of {@code llmbench.telemetry.urls}; empty without any, or when none answered.
+   */
+  default Optional<GpuTelemetry> gpuTelemetry() {
+    return Optional.empty();
+  }
+
   /** The client's decode rate next to the one the server reports in {@code timings}, when it does (llama.cpp). */
   Optional<DecodeRates> decodeRates();
 

@@ -16,6 +16,9 @@ import dev.llmbench.internal.load.SloAbortBudget;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.server.MetricsScraper;
+import dev.llmbench.internal.telemetry.TelemetryPlan;
+import dev.llmbench.internal.telemetry.TelemetryReading;
+import dev.llmbench.internal.telemetry.TelemetryScraper;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,6 +47,13 @@ public final class LevelRunner {
   public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
       List<Double> percentiles, Optional<DeploymentDescription> deployment, SweepRun sweep, LevelInProgress progress,
       Duration every, Runnable warm) {
+    return run(endpoint, info, plan, slo, percentiles, deployment, sweep, progress, every, warm, TelemetryPlan.NONE);
+  }
+
+  /** @param telemetry the GPU exporters to scrape around the level, and how often */
+  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
+      List<Double> percentiles, Optional<DeploymentDescription> deployment, SweepRun sweep, LevelInProgress progress,
+      Duration every, Runnable warm, TelemetryPlan telemetry) {
     BenchListener listener = sweep.listener();
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
@@ -55,6 +65,8 @@ public final class LevelRunner {
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
         LoadRunner.Observer.both(progress, client));
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
+    Optional<TelemetryScraper> gpus = telemetry.urls().isEmpty() ? Optional.empty()
+        : Optional.of(TelemetryScraper.start(telemetry.urls(), telemetry.interval()));
     warm.run(); // as near the first send as can be: after the server's counters are read
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "llmbench-progress");
@@ -88,8 +100,11 @@ public final class LevelRunner {
     }
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
     ClientLoad load = client.stop(LevelStatistics.window(metrics));
+    long outputTokens = metrics.stream().filter(RequestMetrics::succeeded).mapToLong(RequestMetrics::outputTokens).sum();
+    TelemetryReading gpu = gpus.map(g -> g.stop(outputTokens)).orElse(TelemetryReading.NONE);
+    notes.addAll(gpu.warnings());
     return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes,
-        new LevelExtras(warmup, Optional.of(load), deployment));
+        new LevelExtras(warmup, Optional.of(load), deployment, gpu.gpus()));
   }
 
   /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */

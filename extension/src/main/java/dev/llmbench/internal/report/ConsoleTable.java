@@ -55,6 +55,9 @@ public final class ConsoleTable {
           d.client(), d.server())));
       out.append('\n');
     }
+    for (SweepLevelResult l : levels) {
+      l.gpuTelemetry().ifPresent(g -> out.append(rowLabel(l)).append(" | gpu: ").append(GpuText.summary(g)).append('\n'));
+    }
     networkLines(levels).forEach(line -> out.append(line).append('\n'));
     if (levels.stream().anyMatch(l -> !l.e2eLatency().isEmpty() && !l.e2eLatency().supports(99))) {
       out.append("* p99 of fewer than ").append(Distribution.samplesNeeded(99)).append(" requests is only their maximum\n");

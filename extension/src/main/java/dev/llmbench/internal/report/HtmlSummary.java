@@ -59,6 +59,10 @@ public final class HtmlSummary {
         Formats.percent(c.processCpuShare()), Formats.percent(c.machineCpuShare()), Formats.duration(c.wakeupLagP50()),
         Formats.duration(c.wakeupLagP90()), Formats.duration(c.wakeupLagMax()), c.eventsPerSecond())));
     r.deploymentDescription().ifPresent(d -> row(h, "deployment", d.describe()));
+    r.gpuTelemetry().ifPresent(g -> {
+      row(h, "GPUs", GpuText.summary(g));
+      g.gpus().forEach(gpu -> row(h, gpu.name(), GpuText.one(gpu).substring(gpu.name().length() + 2)));
+    });
     h.append("</table>");
     h.append(distributionTable(r));
     if (r instanceof MeasuredLevel m) Baselines.of(m).ifPresent(c -> h.append(baselineTable(List.of(m))));
