@@ -37,8 +37,9 @@ final class GpuReading {
     String source = "DCGM_FI_DEV_GPU_UTIL, mean over " + g.gpus().size() + (g.gpus().size() == 1 ? " GPU" : " GPUs");
     if (u >= BUSY) {
       c.likely("GPU compute", "the GPUs had work " + busy + " of the time" + at + " (" + source + "): every step already "
-          + "runs as fast as they allow, so more requests in flight only share them", "more or faster GPUs, a smaller or "
-          + "quantised model, or speculative decoding");
+          + "runs as fast as they allow, so more requests in flight only share them (a kernel running is all DCGM counts: "
+          + "arithmetic or memory bandwidth, which DCGM_FI_PROF_DRAM_ACTIVE would tell apart)", "more or faster GPUs, a "
+          + "smaller or quantised model, or speculative decoding");
       return " (GPUs " + busy + " busy" + at + ": compute-bound)";
     }
     if (u <= IDLE) {
