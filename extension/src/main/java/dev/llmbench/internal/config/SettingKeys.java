@@ -60,6 +60,9 @@ public final class SettingKeys {
       "the longest gap between two bytes of a response", SettingKeys::positive);
   public static final Setting<Duration> PROGRESS_INTERVAL = new Setting<>("llmbench.progress-interval", "10s", null,
       "time between progress lines while a level runs", SettingKeys::positive);
+  public static final Setting<ProgressMode> PROGRESS = new Setting<>("llmbench.progress", "auto", null,
+      "`auto` (one line redrawn in place on an interactive terminal, else `lines`), `redraw`, `lines` (one at each "
+          + "interval, for logs and CI) or `off`", ProgressMode::parse);
   public static final Setting<PerformanceProfile> EMBEDDED_PROFILE = new Setting<>("llmbench.embedded.profile",
       "gqa-dense", null, "embedded engine's profile: " + String.join(", ", profileNames()),
       SettingKeys::profile);
@@ -147,7 +150,7 @@ public final class SettingKeys {
   /** Every setting, in README order. */
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
-        REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
+        REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
         EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE, SERVER_LOG_FILE,
         DEPLOYMENTS, NETWORK_SAMPLES, TELEMETRY_URLS, TELEMETRY_INTERVAL, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS, SLO_ABORT_ON_FAIL, BASELINE_DIR, BASELINE_SAVE,

@@ -81,6 +81,11 @@ public final class LevelRunner {
       outcome = Listeners.step(listener, "Measure " + plan.label(), () -> runner.run(plan.load(), budget, plan.seed()));
     } finally {
       ticker.shutdownNow();
+      try {
+        ticker.awaitTermination(1, TimeUnit.SECONDS); // no progress line after the level's own lines
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     List<String> notes = new ArrayList<>();
     if (budget instanceof SloAbortBudget abort) abort.abortNote(outcome.traces().size()).ifPresent(notes::add);
