@@ -47,6 +47,29 @@ class SloAbortTests {
     assertThat(slow.path("completed").asInt()).isEqualTo(20);
   }
 
+  @Test
+  void meetsSloSaysTheLevelStoppedEarly() {
+    BenchKit.Run run = BenchKit.run(AssertingTestCases.class);
+    assertThat(run.tests().failed().count()).isEqualTo(1);
+    String message = run.tests().failed().stream().findFirst().orElseThrow()
+        .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow()
+        .getMessage();
+    assertThat(message).contains("C=2: ").contains("SLO attainment 0.0% is below the required 90.0%")
+        .contains("(stopped early: the SLO (TPOT ≤ 10.0 ms at p90) could no longer be met");
+  }
+
+  @LlmEndpoint(embeddedProfile = "fixed-20ms")
+  static class AssertingTestCases {
+    @ConcurrencySweep(2)
+    @Workload(maxTokens = 5)
+    @Measurement(requests = 20)
+    @Warmup(requests = 0)
+    @Slo(tpot = "10ms", percentile = 90, abortOnFail = true)
+    void sweep(SweepLevelResult level) {
+      LlmBenchAssertions.assertThat(level).allowingFewSamples().meetsSlo();
+    }
+  }
+
   private static Path level(BenchKit.Run run, String method) {
     return run.sweepDir(AbortingTestCases.class, method).resolve("C=2.json");
   }
