@@ -65,9 +65,10 @@ public final class LevelRunner {
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
         LoadRunner.Observer.both(progress, client));
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
+    warm.run(); // as near the first send as can be: after the server's counters are read
+    // After a shard's wait for its slot, so that the GPUs' energy is the level's, not the wait's.
     Optional<TelemetryScraper> gpus = telemetry.urls().isEmpty() ? Optional.empty()
         : Optional.of(TelemetryScraper.start(telemetry.urls(), telemetry.interval()));
-    warm.run(); // as near the first send as can be: after the server's counters are read
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "llmbench-progress");
       t.setDaemon(true);
