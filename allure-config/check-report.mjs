@@ -1,7 +1,7 @@
 // Opens a generated Allure 3 report in headless Chromium over 127.0.0.1 and checks what a reader sees:
 // - the sweep's chart attachment on the given test, expanded, really renders as an SVG image;
 // - with SUMMARY NAME: the sweep's summary result comes first in its branch of the tree, and its page
-//   shows the table, the findings and the charts (data: URI images) in its description.
+//   shows the answer first, then the charts (data: URI images), the findings and the table of levels in its description.
 // Saves a screenshot of each (and of the tree, beside SUMMARY_SCREENSHOT as *-tree.png). Exits non-zero, with one line saying why, when something is missing.
 //
 //   node check-report.mjs REPORT_DIR "TEST NAME" ATTACHMENT_NAME SCREENSHOT.png ["SUMMARY NAME" SUMMARY_SCREENSHOT.png]
@@ -124,8 +124,12 @@ async function checkSummary(page, summary) {
         const table = [...document.querySelectorAll("pre")].find((p) => / \| .* ok \(\d+ err\) \| /.test(p.textContent));
         const charts = [...document.querySelectorAll("img")]
           .filter((i) => i.src.startsWith("data:image/svg+xml") && i.complete && i.naturalWidth > 100);
+        const verdict = document.querySelector(".verdict");
+        const firstChart = charts[0];
         return table ? { rows: table.textContent.trim().split("\n").length, findings: document.querySelectorAll("li").length,
-          charts: charts.map((c) => `${c.naturalWidth}x${c.naturalHeight}`) } : null;
+          charts: charts.map((c) => `${c.naturalWidth}x${c.naturalHeight}`),
+          answerFirst: !!verdict && !!firstChart && verdict.getBoundingClientRect().top < firstChart.getBoundingClientRect().top,
+          levels: document.querySelectorAll("table.levels tr").length - 1 } : null;
       }).catch(() => null);
       if (found) break;
     }
@@ -134,7 +138,9 @@ async function checkSummary(page, summary) {
   if (!found) fail(`the page of "${summaryName}" shows no sweep table in its description`);
   if (found.findings === 0) fail(`the page of "${summaryName}" shows the table but no findings`);
   if (found.charts.length === 0) fail(`the page of "${summaryName}" shows the table but no chart rendered`);
+  if (!found.answerFirst) fail(`the page of "${summaryName}" does not show the answer above its charts`);
+  if (found.levels < 1) fail(`the page of "${summaryName}" shows no table of levels`);
   await page.screenshot({ path: summaryScreenshot });
   console.log(`report check passed: "${summaryName}" comes first in "${branch.name}" (screenshot ${treeShot}); its page shows `
-    + `a table of ${found.rows} lines, ${found.findings} findings and ${found.charts.length} charts (${found.charts[0]}); screenshot ${summaryScreenshot}`);
+    + `the answer above the charts, a table of ${found.levels} levels (${found.rows} console lines), ${found.findings} findings and ${found.charts.length} charts (${found.charts[0]}); screenshot ${summaryScreenshot}`);
 }

@@ -2,7 +2,8 @@
 # Turns the sample run's Allure results into a report (Allure 3 from npm; history kept across runs in
 # sample-tests/.allure-history), then opens it in headless Chromium over 127.0.0.1: expands the
 # sweep's throughput chart, and opens the sweep's summary result (first in its branch of the tree, with
-# the table, findings and charts), saving a screenshot of each. Fails in one line if either is missing.
+# the table, findings and charts), and a level's timeline attachment, saving a screenshot of each; then
+# checks the sweep's own index.html the same way (check-page.mjs). Fails in one line if anything is missing.
 #
 #   scripts/allure-report.sh           generate and check
 #   scripts/allure-report.sh --serve   generate, then serve the report on 127.0.0.1 until Ctrl-C
@@ -33,3 +34,8 @@ if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
 fi
 node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult) C=32" "chart: throughput" \
   sample-tests/target/allure-chart.png "throughputScalesWithLoad · sweep summary" sample-tests/target/allure-sweep-summary.png
+node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult) C=8" "C=8 timeline" \
+  sample-tests/target/allure-timeline.png
+# LLMBench's own page of the same sweep: the answer first, then charts, findings and table; a level's timeline.
+node allure-config/check-page.mjs sample-tests/target/llmbench/dev.llmbench.samples.EmbeddedDeploymentBenchmarkTest.throughputScalesWithLoad \
+  "C=8" sample-tests/target/page-top.png sample-tests/target/page-level.png

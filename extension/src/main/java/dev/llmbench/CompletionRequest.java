@@ -2,7 +2,9 @@ package dev.llmbench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.apiguardian.api.API;
 
@@ -15,15 +17,25 @@ import org.apiguardian.api.API;
  * @param ignoreEos   {@code ignore_eos} (vLLM, SGLang, llama.cpp): generate exactly {@code max_tokens}
  * @param stream      stream the answer as server-sent events, with {@code stream_options.include_usage}
  * @param seed        {@code seed}, or null
+ * @param bodyFields  further top-level fields of the request body, each a JSON value as text, sent as they are
+ *                    (a dataset row's {@code tools} or {@code response_format}); empty for none
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public record CompletionRequest(
-    List<ChatMessage> messages, Integer maxTokens, Double temperature, boolean ignoreEos, boolean stream, Long seed) {
+    List<ChatMessage> messages, Integer maxTokens, Double temperature, boolean ignoreEos, boolean stream, Long seed,
+    Map<String, String> bodyFields) {
 
   public CompletionRequest {
     messages = List.copyOf(messages);
+    bodyFields = Map.copyOf(bodyFields);
     if (messages.isEmpty()) throw new IllegalArgumentException("a request needs at least one message");
     if (maxTokens != null && maxTokens < 1) throw new IllegalArgumentException("max_tokens must be at least 1, was " + maxTokens);
+  }
+
+  /** A request without further body fields. */
+  public CompletionRequest(List<ChatMessage> messages, Integer maxTokens, Double temperature, boolean ignoreEos, boolean stream,
+      Long seed) {
+    this(messages, maxTokens, temperature, ignoreEos, stream, seed, Map.of());
   }
 
   /** A streamed request with one user message and the server's defaults for everything else. */
@@ -37,23 +49,33 @@ public record CompletionRequest(
   }
 
   public CompletionRequest withMaxTokens(int maxTokens) {
-    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed);
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed, bodyFields);
   }
 
   public CompletionRequest withTemperature(double temperature) {
-    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed);
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed, bodyFields);
   }
 
   public CompletionRequest withIgnoreEos(boolean ignoreEos) {
-    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed);
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed, bodyFields);
   }
 
   public CompletionRequest withStream(boolean stream) {
-    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed);
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed, bodyFields);
   }
 
   public CompletionRequest withSeed(long seed) {
-    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed);
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed, bodyFields);
+  }
+
+  /**
+   * This request with a further top-level body field, {@code json} being its JSON value as text, e.g.
+   * {@code withBodyField("response_format", "{\"type\": \"json_object\"}")}.
+   */
+  public CompletionRequest withBodyField(String name, String json) {
+    Map<String, String> fields = new LinkedHashMap<>(bodyFields);
+    fields.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(json, "json"));
+    return new CompletionRequest(messages, maxTokens, temperature, ignoreEos, stream, seed, fields);
   }
 
   /** The text a completions-style request sends as {@code prompt}. */

@@ -31,6 +31,11 @@ public enum FindingKind {
   COLD_START(true),
   /** A level's per-token time or throughput varies too much to read one figure from it. */
   UNSTABLE(true),
+  /**
+   * A level read from a summary (a table, a vLLM result without per-request data) whose requests took about the
+   * same time: its spread, the only noise a summary shows, is narrow enough to read its figures as signal.
+   */
+  STABLE(false),
   /** Ramp-up and drain moved a closed-loop level's throughput away from its steady part's. */
   RAMP_AND_DRAIN(true),
   /** The client, not the server, may have set a level's figures. */

@@ -15,6 +15,8 @@ import org.apiguardian.api.API;
  * or on its class or an enclosing class for every sweep inside; without it, the defaults below apply.
  * Several {@link #maxTokens()} or {@link #inputTokens()} values cross with the sweep's levels, and each
  * combination (a workload) is its own level, grouped as one curve in tables, charts and the analysis.
+ * {@link #inputLength()} and {@link #outputLength()} draw each request's lengths from a distribution instead;
+ * a {@link Dataset} beside it gives the prompts from a file, and this annotation how they are sent.
  *
  * <pre>{@code
  * @ConcurrencySweep({1, 4, 16})
@@ -41,6 +43,20 @@ public @interface Workload {
 
   /** Synthetic prompts of about this many tokens instead of a prompt set; several values cross with the levels. */
   int[] inputTokens() default {};
+
+  /**
+   * Synthetic prompts whose lengths follow a distribution, instead of {@link #inputTokens()}: {@code 512},
+   * {@code uniform(64,512)}, {@code normal(480,240,min=1,max=2048)}, {@code lognormal(512,400,max=8192)} (mean,
+   * median) or {@code empirical(128:50,512:30,2048:20)} (length:weight); drawn per request from {@link #seed()}.
+   * The setting {@code llmbench.workload.input-length} overrides it.
+   */
+  String inputLength() default "";
+
+  /**
+   * Each request's {@code max_tokens} drawn from a distribution (the syntax of {@link #inputLength()}) instead
+   * of {@link #maxTokens()}. The setting {@code llmbench.workload.output-length} overrides it.
+   */
+  String outputLength() default "";
 
   /** One prompt for every request; empty for {@link #prompts()}. */
   String prompt() default "";

@@ -66,6 +66,30 @@ class DeploymentComparisonTests {
   }
 
   @Test
+  void thePageLeadsWithTheAnswerThenTheHeadlineChartsThenTheFindingsAndShowsEachLevelsTimeline() throws IOException {
+    Path dir = twoDeployments.assertAllPass(4).sweepDir(TwoDeploymentsTestCases.class, "compare");
+    String html = Files.readString(dir.resolve("index.html"));
+    int answer = html.indexOf("<h3>Answer</h3>");
+    int goodput = html.indexOf("fast gives the most goodput");
+    int slo = html.indexOf("SLO TPOT ≤ 15.0 ms at p50: met at C=2 · fast, C=4 · fast; missed at C=2 · slow (TPOT p50 is ");
+    int throughputChart = html.indexOf("<svg", slo);
+    int paretoChart = html.indexOf("<svg", throughputChart + 1);
+    int findings = html.indexOf("<h3>Findings</h3>");
+    int table = html.indexOf("<table class=\"levels\">");
+    int inside = html.indexOf("<h3>Inside each level</h3>");
+    assertThat(List.of(answer, goodput, slo, throughputChart, paretoChart, findings, table, inside)).as(html)
+        .doesNotContain(-1).isSorted();
+    assertThat(html.substring(throughputChart, paretoChart)).contains("compare: output throughput");
+    assertThat(html.substring(paretoChart, findings)).contains("deployments, latency vs throughput");
+    for (String level : List.of("C=2 · fast", "C=2 · slow", "C=4 · fast", "C=4 · slow")) {
+      assertThat(html).contains("<details class=\"level\"><summary>" + level + "</summary><div><svg");
+      String file = level.replace(" · ", "_");
+      assertThat(Files.readString(dir.resolve(file + ".timeline.svg"))).contains(level + ": requests over time", "12 requests");
+      assertThat(Files.readString(dir.resolve(file + ".over-time.svg"))).contains("throughput and requests in flight over time");
+    }
+  }
+
+  @Test
   void aDeploymentSlowerBeyondNoiseFailsAtEveryLoadNamingBoth() {
     BenchKit.Run run = BenchKit.run(SlowMustKeepUpTestCases.class);
     run.tests().assertThatEvents()

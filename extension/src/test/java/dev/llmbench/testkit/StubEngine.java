@@ -60,6 +60,7 @@ public final class StubEngine implements AutoCloseable {
   private final AtomicLong prefixHits = new AtomicLong();
   private final AtomicLong promptTokens = new AtomicLong();
   private final AtomicLong generationTokens = new AtomicLong();
+  private final java.util.Queue<JsonNode> bodies = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   private StubEngine(Builder options) throws IOException {
     this.options = options;
@@ -104,6 +105,11 @@ public final class StubEngine implements AutoCloseable {
     return prefixQueries.get();
   }
 
+  /** Every chat request body received, in arrival order (readiness probes and warm-ups included). */
+  public List<JsonNode> bodies() {
+    return List.copyOf(bodies);
+  }
+
   private void metrics(HttpExchange ex) throws IOException {
     String text = "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running " + inFlight.get() + "\n"
         + "# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting 0\n"
@@ -116,6 +122,7 @@ public final class StubEngine implements AutoCloseable {
 
   private void chat(HttpExchange ex) throws IOException {
     JsonNode body = JSON.readTree(ex.getRequestBody().readAllBytes());
+    bodies.add(body);
     int maxTokens = body.path("max_tokens").asInt(16);
     boolean stream = body.path("stream").asBoolean(false);
     StringBuilder prompt = new StringBuilder();

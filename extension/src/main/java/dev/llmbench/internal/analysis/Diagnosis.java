@@ -38,10 +38,14 @@ final class Diagnosis {
     }
     if (Figures.median(lo, Metric.TPOT).isEmpty() || Figures.median(hi, Metric.TPOT).isEmpty()
         || Figures.median(lo, Metric.TTFT).isEmpty() || Figures.median(hi, Metric.TTFT).isEmpty()) {
-      // Without both medians at both levels no cause can be told from another, nor ruled out.
+      Optional<Reading> derived = derived(lo, hi, facts);
+      if (derived.isPresent()) return derived.get();
+      // Without both medians at both levels, and no latency to derive the time per token from, no cause can be
+      // told from another, nor ruled out.
       c.possible("a bound the per-token timings would show", "the levels give no median TPOT and TTFT (a table without "
-          + "those columns, or results without per-request data)", "add median_tpot_ms and median_ttft_ms to the table, "
-          + "or read the per-request results (vllm bench serve --save-detailed, or an LLMBench run's folder)");
+          + "those columns, or results without per-request data)", "add an E2E latency column (lat avg, lat p50, lat p99), "
+          + "from which the time per token is derived, and TTFT (ttft p50), or median_tpot_ms and median_ttft_ms; or read "
+          + "the per-request results (vllm bench serve --save-detailed, or an LLMBench run's folder)");
       return new Reading("without median TPOT and TTFT at " + lo.label() + " and " + hi.label() + " the cause is not told", c);
     }
     String tpot = String.format(Locale.ROOT, "TPOT %.1f to %.1f ms", Figures.medianMs(lo, Metric.TPOT),
@@ -69,6 +73,120 @@ final class Diagnosis {
     c.possible("pauses between decode steps", "neither " + tpot + " nor " + ttft + " moved beyond noise: time goes "
         + "somewhere else (scheduling, sampling, detokenising, the HTTP layer)", "profile the server at " + hi.label());
     return new Reading("neither TPOT nor TTFT explains it beyond noise (" + tpot + "; " + ttft + ")" + gpus, c);
+  }
+
+  /**
+   * The bound read from two summaries' derived time per token ({@link Derived}): the growth of each request's
+   * time per token, with the deployment facts, names the likely bound, said to be likely from the facts and
+   * that growth, not measured per token. Empty when either level has no time per token to derive.
+   */
+  static Optional<Reading> derived(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts) {
+    Optional<Derived> a = Derived.of(lo);
+    Optional<Derived> b = Derived.of(hi);
+    if (a.isEmpty() || b.isEmpty() || a.get().decode().isEmpty() || b.get().decode().isEmpty()) return Optional.empty();
+    Derived x = a.get();
+    Derived y = b.get();
+    FindingBuilder.Causes c = new FindingBuilder.Causes();
+    String perToken = perToken(x, y);
+    boolean measured = x.decode().get() == Derived.Decode.MEASURED && y.decode().get() == Derived.Decode.MEASURED;
+    String confidence = measured ? "" : "likely, from " + (facts.isEmpty() ? "" : "the facts and ")
+        + "the growth of per-request time, not measured per token";
+    boolean ttftKnown = Figures.commonStat(lo, hi, Metric.TTFT).isPresent();
+    String ttft = ttftKnown ? ttftText(lo, hi) : "";
+    if (decodeRose(x, y)) {
+      FindingBuilder.Causes bound = new FindingBuilder.Causes();
+      decodeBound(facts, bound);
+      c.add(measured ? bound : qualified(bound, confidence));
+      if (!ttftKnown) {
+        c.possible("requests waiting before their first token", "without TTFT, a wait for a slot or for prefill is inside "
+            + "the derived time per token: a server running fewer than C at once makes each request take longer too",
+            "add TTFT (ttft p50, or median_ttft_ms) to the table: it tells the wait for the first token from decoding");
+      } else if (Figures.rose(lo, hi, Metric.TTFT)) {
+        queueing(hi, Optional.empty(), ttft, c);
+      }
+      return Optional.of(new Reading("each request's time per token grows with the batch (" + perToken + "), so the "
+          + "deployment is bound by " + (facts.isEmpty() ? "memory bandwidth or the interconnect (on GPUs) or by compute "
+          + "(on CPUs)" : boundName(facts)) + ", not by how many requests it batches" + (measured ? "" : ": " + confidence), c));
+    }
+    c.ruledOut("decode steps that slow with the batch", perToken + ": each request's time per token kept its pace");
+    if (ttftKnown && Figures.rose(lo, hi, Metric.TTFT)) {
+      waitBeforeFirstToken(lo, hi, perToken, c);
+      return Optional.of(new Reading("requests wait longer before their first token (" + ttft + ") while each request's "
+          + "time per token keeps its pace (" + perToken + "): the server runs fewer requests at once than C, or its "
+          + "prefill is the bound", c));
+    }
+    if (!Double.isNaN(y.inFlight()) && y.inFlight() < 0.9 * hi.concurrency()) {
+      c.likely("fewer than C in flight", String.format(Locale.ROOT, "by Little's law %.2f of %d were in flight on average at "
+          + "%s (mean E2E x ok / wall): the client sent fewer at once, or the window holds gaps between requests",
+          y.inFlight(), hi.concurrency(), hi.label()), "check how the table's script kept C requests in flight");
+    }
+    c.possible("pauses between decode steps", (ttftKnown ? "neither the time per token (" + perToken + ") nor " + ttft
+        + " moved" : "the time per token (" + perToken + ") did not move") + " beyond noise: time goes somewhere else "
+        + "(scheduling, sampling, detokenising, the HTTP layer)", "profile the server at " + hi.label());
+    return Optional.of(new Reading((ttftKnown ? "neither the time per token nor TTFT explains" : "the time per token does "
+        + "not explain") + " it beyond noise (" + perToken + (ttftKnown ? "; " + ttft : "") + ")", c));
+  }
+
+  /**
+   * Two summaries whose time per token kept its pace while TTFT rose: what grew is the wait before the first
+   * token, a batch or slot limit below C or prefill. Likely from the numbers alone; which of the two, the server's
+   * queue gauge would tell.
+   */
+  static void waitBeforeFirstToken(SweepLevelResult lo, SweepLevelResult hi, String perToken, FindingBuilder.Causes c) {
+    String stat = Figures.commonStat(lo, hi, Metric.E2E_LATENCY).orElse("median");
+    double e2eGrew = Figures.statMs(hi, Metric.E2E_LATENCY, stat) - Figures.statMs(lo, Metric.E2E_LATENCY, stat);
+    String ttftStat = Figures.commonStat(lo, hi, Metric.TTFT).orElseThrow();
+    double ttftGrew = Figures.statMs(hi, Metric.TTFT, ttftStat) - Figures.statMs(lo, Metric.TTFT, ttftStat);
+    String share = Double.isNaN(e2eGrew) || e2eGrew <= 0 ? "" : String.format(Locale.ROOT, ", %s of the E2E latency's growth",
+        Formats.percent(Math.min(1, ttftGrew / e2eGrew)));
+    c.likely("a wait before the first token: a batch or slot limit below C, or prefill", ttftText(lo, hi) + share
+        + ", while each request's time per token kept its pace (" + perToken + ")", "raise the server's concurrent "
+        + "sequences (vLLM max_num_seqs, SGLang max_running_requests, llama.cpp -np) if its KV cache has room; its queue "
+        + "gauge (vllm:num_requests_waiting) tells a slot limit from prefill");
+  }
+
+  /** {@code at most 16.4 to 40.3 ms per token, derived from E2E latency and 512 tokens per request; ...}. */
+  static String perToken(Derived lo, Derived hi) {
+    String source = lo.decode().equals(hi.decode()) ? hi.decodeSource()
+        : lo.decodeSource() + " at " + lo.level().label() + ", " + hi.decodeSource() + " at " + hi.level().label();
+    boolean bound = lo.decode().get() == Derived.Decode.UPPER_BOUND || hi.decode().get() == Derived.Decode.UPPER_BOUND;
+    return String.format(Locale.ROOT, "%s%.1f to %.1f ms per token, %s", bound ? "at most " : "", lo.decodeMs(), hi.decodeMs(),
+        source);
+  }
+
+  /** Whether the time per token rose beyond the noise of both: that of the figure it was derived from. */
+  static boolean decodeRose(Derived lo, Derived hi) {
+    double a = lo.decodeNanos();
+    double b = hi.decodeNanos();
+    return b - a > Math.hypot(a * relativeNoise(lo), b * relativeNoise(hi));
+  }
+
+  private static double relativeNoise(Derived d) {
+    Metric from = d.decode().get() == Derived.Decode.MEASURED ? Metric.TPOT : Metric.E2E_LATENCY;
+    double value = from == Metric.TPOT ? d.decodeNanos() : d.e2e().orElseThrow().toNanos();
+    return value <= 0 ? Noise.ASSUMED : Noise.medianNanos(d.level(), from) / value;
+  }
+
+  static String ttftText(SweepLevelResult lo, SweepLevelResult hi) {
+    String stat = Figures.commonStat(lo, hi, Metric.TTFT).orElseThrow();
+    return String.format(Locale.ROOT, "TTFT %s%.1f to %.1f ms", stat.equals("mean") ? "mean " : "",
+        Figures.statMs(lo, Metric.TTFT, stat), Figures.statMs(hi, Metric.TTFT, stat));
+  }
+
+  /** The same causes, each reason saying how sure it is. */
+  static FindingBuilder.Causes qualified(FindingBuilder.Causes from, String confidence) {
+    FindingBuilder.Causes out = new FindingBuilder.Causes();
+    from.likely.forEach(x -> out.likely(x.cause(), x.reason() + " (" + confidence + ")", from.steps.get(x)));
+    from.possible.forEach(x -> out.possible(x.cause(), x.reason() + " (" + confidence + ")", from.steps.get(x)));
+    out.ruledOut.addAll(from.ruledOut);
+    return out;
+  }
+
+  /** The bound that fits the deployment when decode slows with the batch, with what to try, for a reading elsewhere. */
+  static FindingBuilder.Causes decodeBound(DeploymentDescription facts) {
+    FindingBuilder.Causes c = new FindingBuilder.Causes();
+    decodeBound(facts, c);
+    return c;
   }
 
   /**

@@ -40,6 +40,25 @@ final class Figures {
     return median(l, latency).map(d -> d.toNanos() / 1e6).orElse(Double.NaN);
   }
 
+  /**
+   * The statistic two levels' latencies are compared by ({@link #compare}): {@code median} when both give one,
+   * {@code mean} when two summaries do not; empty when they share neither.
+   */
+  static Optional<String> commonStat(SweepLevelResult lo, SweepLevelResult hi, Metric latency) {
+    if (median(lo, latency).isPresent() && median(hi, latency).isPresent()) return Optional.of("median");
+    if (Derived.summary(lo) && Derived.summary(hi) && latency.distributionOf(lo).mean().isPresent()
+        && latency.distributionOf(hi).mean().isPresent()) {
+      return Optional.of("mean");
+    }
+    return Optional.empty();
+  }
+
+  /** The latency's median or mean in milliseconds; NaN when the level has none. */
+  static double statMs(SweepLevelResult l, Metric latency, String stat) {
+    Distribution d = latency.distributionOf(l);
+    return (stat.equals("mean") ? d.mean() : d.percentile(50)).map(x -> x.toNanos() / 1e6).orElse(Double.NaN);
+  }
+
   /** Whether the latency's median at {@code hi} is above that at {@code lo} by more than the noise of both. */
   static boolean rose(SweepLevelResult lo, SweepLevelResult hi, Metric latency) {
     return compare(lo, hi, latency) > 0;
@@ -49,13 +68,22 @@ final class Figures {
     return compare(lo, hi, latency) < 0;
   }
 
-  /** 1 when the median rose beyond noise, -1 when it fell, 0 otherwise or when either has none. */
+  /**
+   * 1 when the median rose beyond noise, -1 when it fell, 0 otherwise or when either has none; a summary
+   * without a median is read by its mean.
+   */
   static int compare(SweepLevelResult lo, SweepLevelResult hi, Metric latency) {
-    Distribution a = latency.distributionOf(lo);
-    Distribution b = latency.distributionOf(hi);
-    if (a.percentile(50).isEmpty() || b.percentile(50).isEmpty()) return 0; // a table may give no median
-    double x = a.percentile(50).orElseThrow().toNanos();
-    double y = b.percentile(50).orElseThrow().toNanos();
+    Optional<Duration> a = median(lo, latency);
+    Optional<Duration> b = median(hi, latency);
+    if (a.isEmpty() || b.isEmpty()) {
+      // A table may give no median: two summaries are then compared by their means.
+      if (!Derived.summary(lo) || !Derived.summary(hi)) return 0;
+      a = latency.distributionOf(lo).mean();
+      b = latency.distributionOf(hi).mean();
+    }
+    if (a.isEmpty() || b.isEmpty()) return 0;
+    double x = a.orElseThrow().toNanos();
+    double y = b.orElseThrow().toNanos();
     if (Math.abs(y - x) <= Math.hypot(Noise.medianNanos(lo, latency), Noise.medianNanos(hi, latency))) return 0;
     return y > x ? 1 : -1;
   }

@@ -33,7 +33,9 @@ public final class LevelFindings {
     List<Finding> found = new ArrayList<>();
     if (l.succeeded() == 0) return found;
     coldStart(l).ifPresent(found::add);
-    unstable(l).ifPresent(found::add);
+    Optional<Finding> unstable = unstable(l);
+    unstable.ifPresent(found::add);
+    if (unstable.isEmpty()) summaryStability(l).ifPresent(found::add);
     rampAndDrain(l).ifPresent(found::add);
     clientBound(l).ifPresent(found::add);
     return found;
@@ -121,6 +123,56 @@ public final class LevelFindings {
     b.possible("another tenant or a noisy neighbour", "the server or its host shared its accelerators or CPUs", null);
     b.add(ReadingCauses.sampleSize(l, Double.NaN));
     b.next(ReadingCauses.ROUNDS_STEP);
+    return Optional.of(b.build());
+  }
+
+  /**
+   * A summary level's stability, from the only spread it shows, its E2E latency's: unstable when its slowest
+   * requests took {@value #TPOT_SPREAD}x its median or more, or its throughput is known to no better than
+   * {@value #WIDE_NOISE}; else stable, so that its figures read as signal. With a handful of requests its top
+   * percentile is their maximum, and it says so.
+   */
+  static Optional<Finding> summaryStability(SweepLevelResult l) {
+    Optional<Derived> d = Derived.of(l);
+    Optional<Derived.Spread> spread = d.flatMap(Derived::spread).filter(s -> s.top().isPresent());
+    if (spread.isEmpty()) return Optional.empty();
+    Derived.Spread s = spread.get();
+    double ratio = (double) s.top().orElseThrow().toNanos() / Math.max(1, s.centre().toNanos());
+    Optional<Double> noise = d.get().noise();
+    String known = noise.map(n -> "from that spread its throughput is known to ±" + Formats.percent(n))
+        .orElse("its throughput's noise is not derived (" + d.get().noiseWhy().orElse("") + ")");
+    String top = Formats.percentile(s.topP());
+    String centre = s.centreStat().equals("mean") ? "on average" : "at p50";
+    String over = s.count() + " requests" + (s.topIsMaximum() && s.topP() < 100 ? ", so " + top + " is their maximum" : "");
+    boolean wide = ratio >= TPOT_SPREAD || noise.filter(n -> n > WIDE_NOISE).isPresent();
+    FindingBuilder b;
+    if (wide) {
+      b = new FindingBuilder(FindingKind.UNSTABLE, String.format(Locale.ROOT, "%s is unstable: its slowest requests took "
+          + "%.1fx its %s (%s %s, %s %s; %s): %s", l.label(), ratio, s.centreStat().equals("mean") ? "mean" : "median", top,
+          Formats.duration(s.top().orElseThrow()), s.centreStat(), Formats.duration(s.centre()), over, known), List.of(l));
+    } else {
+      b = new FindingBuilder(FindingKind.STABLE, String.format(Locale.ROOT, "%s is stable: its requests took %s %s and %s "
+          + "at %s (%s): %s", l.label(), Formats.duration(s.centre()), centre, Formats.duration(s.top().orElseThrow()), top,
+          over, known), List.of(l));
+    }
+    b.evidence("E2E latency " + s.centreStat(), ms(s.centre()), "ms")
+        .evidence("E2E latency " + top, ms(s.top().orElseThrow()), "ms")
+        .evidence("E2E latency deviation, derived", s.sigmaNanos() / 1e6, "ms")
+        .evidence("requests", s.count(), "requests")
+        .evidence("throughput noise, derived", noise.orElse(Double.NaN), "fraction");
+    if (wide) {
+      b.add(ReadingCauses.client(l));
+      FindingBuilder.Causes cold = ReadingCauses.cold(l);
+      cold.ruledOut.clear();
+      b.add(cold);
+      b.possible("new requests' prefill interleaved with decoding", "a step that admits a prompt takes longer for every "
+          + "request in the batch (chunked prefill spreads it out)", null);
+      b.possible("another tenant or a noisy neighbour", "the server or its host shared its accelerators or CPUs", null);
+      b.possible("answers of different lengths", "a summary does not say whether every request generated as many tokens",
+          "send ignore_eos so every request generates max_tokens");
+      b.add(ReadingCauses.sampleSize(l, Double.NaN));
+      b.next(ReadingCauses.ROUNDS_STEP);
+    }
     return Optional.of(b.build());
   }
 

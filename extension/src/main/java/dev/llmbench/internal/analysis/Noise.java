@@ -7,6 +7,7 @@ import dev.llmbench.Distribution;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import java.time.Duration;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -37,9 +38,18 @@ public final class Noise {
     return !Double.isNaN(h) && !Double.isInfinite(h) && l.requestCount() > 1;
   }
 
-  /** Relative half-width of the level's output throughput, floored; {@link #ASSUMED} when unknown. */
+  /**
+   * Relative half-width of the level's output throughput, floored; for a level read from a summary, the noise
+   * its own spread implies ({@link Derived#noise}); {@link #ASSUMED} when neither is known.
+   */
   public static double throughput(SweepLevelResult l) {
-    return known(l) ? Math.max(FLOOR, l.outputThroughputCi().relativeHalfWidth()) : ASSUMED;
+    if (known(l)) return Math.max(FLOOR, l.outputThroughputCi().relativeHalfWidth());
+    return Derived.of(l).flatMap(Derived::noise).orElse(ASSUMED);
+  }
+
+  /** Whether the level's throughput noise comes from its requests' interval or, for a summary, from its spread. */
+  public static boolean fromData(SweepLevelResult l) {
+    return known(l) || Derived.of(l).flatMap(Derived::noise).isPresent();
   }
 
   /** Whether {@code a} and {@code b}, with relative half-widths {@code ha} and {@code hb}, differ beyond noise. */
@@ -61,17 +71,23 @@ public final class Noise {
   }
 
   /**
-   * Absolute half-width of a latency median: its bootstrap interval when the level kept its samples,
-   * else {@link #ASSUMED} of the value; never below the timing floor ({@link #latencyFloorNanos}, spread over
+   * Absolute half-width of a latency median: its bootstrap interval when the level kept its samples; for a
+   * summary, 1.96 x its spread's deviation / sqrt(n) (times 1.2533 for a median), else {@link #ASSUMED} of the
+   * value; never below the timing floor ({@link #latencyFloorNanos}, spread over
    * a request's tokens for TPOT) or {@link #FLOOR} of it.
    */
   public static double medianNanos(SweepLevelResult l, Metric latency) {
     Distribution d = latency.distributionOf(l);
-    double median = d.percentile(50).map(Duration::toNanos).orElse(0L);
+    boolean summary = Derived.summary(l);
+    // A summary without a median is read by its mean (Figures.centre).
+    double median = d.percentile(50).or(() -> summary ? d.mean() : Optional.empty()).map(Duration::toNanos).orElse(0L);
     double h = median * ASSUMED;
     if (d.count() > 1 && !l.requests().isEmpty()) {
       ConfidenceInterval ci = l.percentileCi(latency, 50);
       if (!Double.isNaN(ci.lower())) h = (ci.upper() - ci.lower()) / 2;
+    } else if (summary) {
+      double sigma = Derived.sigmaNanos(l, latency);
+      if (!Double.isNaN(sigma)) h = 1.96 * sigma * (d.percentile(50).isPresent() ? 1.2533 : 1) / Math.sqrt(l.succeeded());
     }
     return Math.max(h, Math.max(floorNanos(l, latency), median * FLOOR));
   }

@@ -29,8 +29,13 @@ final class ReadingCauses {
     Optional<WarmupReport> warmup = l.warmup();
     String who = l.label();
     if (l.requests().isEmpty() && warmup.isEmpty()) {
-      c.possible("a cold start at " + who, "a summary says neither whether " + who + " was warmed up nor how its first "
-          + "round compared with the rest", WARM_UP_STEP);
+      Optional<String> noColdRound = firstRoundNoOutlier(l);
+      if (noColdRound.isPresent()) {
+        c.ruledOut("a cold start at " + who, noColdRound.get());
+      } else {
+        c.possible("a cold start at " + who, "a summary says neither whether " + who + " was warmed up nor how its first "
+            + "round compared with the rest", WARM_UP_STEP);
+      }
     } else if (outlier.isPresent()) {
       FirstRound o = outlier.get();
       c.likely("a cold start at " + who, "its first round's " + o.metric().label() + " median is "
@@ -46,6 +51,29 @@ final class ReadingCauses {
           + "and its first round is no outlier");
     }
     return c;
+  }
+
+  /**
+   * Why a summary level's first round cannot have been slow enough to matter, when its figures bound it: every
+   * request took at most its top percentile (the maximum, over so few), so its first round's C requests were at
+   * most that, and the rest at least {@code (n x mean - C x top) / (n - C)}; their difference cannot exceed
+   * {@code n (top - mean) / (n - C)}. Below {@value FirstRound#MATTERS} of the window, the level's own criterion
+   * for a cold start that matters, it is ruled out.
+   */
+  static Optional<String> firstRoundNoOutlier(SweepLevelResult l) {
+    Optional<Derived.Spread> s = Derived.of(l).flatMap(Derived::spread).filter(Derived.Spread::topIsMaximum);
+    Optional<java.time.Duration> mean = l.e2eLatency().mean();
+    long n = l.succeeded();
+    int c = l.concurrency();
+    if (s.isEmpty() || mean.isEmpty() || !Figures.closed(l) || n < 2L * c) return Optional.empty();
+    double top = s.get().top().orElseThrow().toNanos();
+    double excess = Math.max(0, n * (top - mean.get().toNanos()) / (n - c));
+    if (excess >= FirstRound.MATTERS * l.window().toNanos()) return Optional.empty();
+    return Optional.of(String.format(Locale.ROOT, "its requests took %s on average and at most %s (%s), so its first "
+        + "round of %d was at most %s slower than the rest: under %s of its %s window",
+        Formats.duration(mean.get()), Formats.duration(s.get().top().orElseThrow()), s.get().describe(), c,
+        Formats.duration(java.time.Duration.ofNanos(Math.round(excess))), Formats.percent(FirstRound.MATTERS),
+        Formats.duration(l.window())));
   }
 
   private static String warmupSays(SweepLevelResult l) {
@@ -73,6 +101,8 @@ final class ReadingCauses {
       c.likely(who, partial.get(), ROUNDS_STEP);
     } else if (gap.isPresent()) {
       c.likely(who, gap.get(), ROUNDS_STEP);
+    } else if (Derived.summary(l) && Figures.closed(l) && Derived.of(l).orElseThrow().noise().isPresent()) {
+      summarySampleSize(l, Derived.of(l).orElseThrow(), who, differenceInNoises, c);
     } else if (Figures.closed(l) && Figures.rounds(l) < Measurement.MIN_ROUNDS) {
       c.likely(who, "it ran " + Figures.rounds(l) + " round(s) of " + l.concurrency() + ": ramp-up and drain are a large "
           + "part of so short a window", ROUNDS_STEP);
@@ -88,6 +118,29 @@ final class ReadingCauses {
               differenceInNoises)));
     }
     return c;
+  }
+
+  /**
+   * A summary whose noise came from its spread: Little's law says how full its window was, and so whether ramp-up
+   * and drain moved its figure; a handful of requests still makes its spread, and its top percentile, rest on few.
+   */
+  private static void summarySampleSize(SweepLevelResult l, Derived d, String who, double differenceInNoises,
+      FindingBuilder.Causes c) {
+    String little = String.format(Locale.ROOT, "by Little's law %.2f of %d were in flight on average", d.inFlight(),
+        l.concurrency());
+    String spread = d.spread().orElseThrow().describe();
+    if (!d.windowFull()) {
+      c.likely(who, little + " (mean E2E x ok / wall): ramp-up, drain or gaps between requests took "
+          + Formats.percent(1 - d.inFlight() / l.concurrency()) + " of its window", ROUNDS_STEP);
+    } else if (l.succeeded() < 20 || Figures.rounds(l) < Measurement.MIN_ROUNDS) {
+      c.possible(who, String.format(Locale.ROOT, "%d requests in %d round(s) of %d (%s): one slow request would move its "
+          + "figure, and its spread rests on a handful; ramp-up and drain took little of its window, though: %s",
+          l.succeeded(), Figures.rounds(l), l.concurrency(), spread, little), ROUNDS_STEP);
+    } else {
+      c.ruledOut(who, String.format(Locale.ROOT, "%d requests, noise ±%s from its spread (%s)%s", l.succeeded(),
+          Formats.percent(Noise.throughput(l)), spread, Double.isNaN(differenceInNoises) ? ""
+              : String.format(Locale.ROOT, ": the difference is %.1f times the noise", differenceInNoises)));
+    }
   }
 
   /** Whether the client may have set the level's figures. */

@@ -147,6 +147,7 @@ public final class ScalingAnalysis {
         .evidence("TTFT median at " + hi.label(), Figures.medianMs(hi, Metric.TTFT), "ms");
     Figures.gauge(hi, Figures.WAITING).ifPresent(w -> b.evidence("server requests waiting at " + hi.label() + ", peak", w,
         "requests"));
+    if (last.efficiency() < POOR_EFFICIENCY) derivedEvidence(b, lo, hi);
     return b.add(causes).build();
   }
 
@@ -181,6 +182,7 @@ public final class ScalingAnalysis {
     for (int j = k + 1; j < points.size(); j++) {
       b.evidence("scaling efficiency at " + levels.get(j).label(), points.get(j).efficiency(), "fraction");
     }
+    derivedEvidence(b, levels.get(0), at);
     return Optional.of(b.add(reading.causes()).build());
   }
 
@@ -196,6 +198,14 @@ public final class ScalingAnalysis {
         .evidence("scaling efficiency at " + levels.get(j).label(), later.efficiency(), "fraction")
         .evidence("efficiency noise at " + at.label(), efficiencyNoise(k), "fraction");
     b.add(ReadingCauses.cold(at)).add(ReadingCauses.sampleSize(at, Double.NaN)).add(ReadingCauses.client(at));
+    Optional<String> wholeLevel = ReadingCauses.firstRoundNoOutlier(at);
+    if (wholeLevel.isPresent()) {
+      // A summary whose first round cannot have been the slow part: the whole level was slow, not its start.
+      b.possible("something at " + at.label() + " alone", "every round of it was slow, not its first: " + wholeLevel.get()
+          + "; a batch of " + at.concurrency() + " the server runs on a slower path, or an event on the server while it ran",
+          "run " + at.label() + " again, alone and between its neighbours");
+    }
+    derivedEvidence(b, levels.get(0), at, levels.get(j));
     return b.build();
   }
 
@@ -249,11 +259,12 @@ public final class ScalingAnalysis {
     double noise = Math.hypot(a * Noise.throughput(lo), b * Noise.throughput(hi));
     String summary = beyondNoise
         ? String.format(Locale.ROOT, "throughput fell from %.1f tok/s at C=%d to %.1f tok/s at C=%d, beyond the noise of "
-            + "both (±%s, ±%s): more load, less done", a, lo.concurrency(), b, hi.concurrency(),
-            Formats.percent(Noise.throughput(lo)), Formats.percent(Noise.throughput(hi)))
+            + "both (%s): more load, less done", a, lo.concurrency(), b, hi.concurrency(), noiseLabels(lo, hi))
         : String.format(Locale.ROOT, "throughput fell from %.1f tok/s at C=%d to %.1f tok/s at C=%d, within C=%d's noise "
             + "(±%s), which its %s makes wide: %s's reading is suspect before the server is", a, lo.concurrency(), b,
             hi.concurrency(), hi.concurrency(), Formats.percent(Noise.throughput(hi)), suspect.get(), hi.label());
+    Optional<String> perRequest = perRequest(lo, hi);
+    if (perRequest.isPresent()) summary += "; " + perRequest.get();
     FindingBuilder f = new FindingBuilder(FindingKind.THROUGHPUT_DROP, summary, List.of(lo, hi))
         .evidence("output throughput at " + lo.label(), a, "tok/s").evidence("output throughput at " + hi.label(), b, "tok/s")
         .evidence("noise at " + lo.label(), Noise.throughput(lo), "fraction")
@@ -264,8 +275,72 @@ public final class ScalingAnalysis {
         .evidence("TTFT median at " + hi.label(), Figures.medianMs(hi, Metric.TTFT), "ms");
     f.add(ReadingCauses.cold(hi)).add(ReadingCauses.sampleSize(hi, (a - b) / noise)).add(ReadingCauses.client(hi))
         .add(ReadingCauses.prefixCache(lo, hi));
+    derivedEvidence(f, lo, hi);
     f.add(serverContention(lo, hi, facts));
     return Optional.of(f.build());
+  }
+
+  /**
+   * {@code ±1.0%, ±2.0%}; for summaries, where the figures came from: {@code ..., each from its own spread}, or
+   * {@code ±1.0% from its spread, ±5.0% assumed}.
+   */
+  private static String noiseLabels(SweepLevelResult lo, SweepLevelResult hi) {
+    String a = "±" + Formats.percent(Noise.throughput(lo));
+    String b = "±" + Formats.percent(Noise.throughput(hi));
+    if (!Derived.summary(lo) && !Derived.summary(hi)) return a + ", " + b;
+    if (Noise.fromData(lo) && Noise.fromData(hi)) return a + ", " + b + ", each from its own spread";
+    return a + (Noise.fromData(lo) ? " from its spread" : " assumed") + ", " + b + (Noise.fromData(hi) ? " from its spread"
+        : " assumed");
+  }
+
+  /**
+   * What two summaries' latencies say of a throughput that fell: each request took so many times as long for its
+   * output, so the C at the higher level were each served at that fraction of the lower level's speed.
+   */
+  private static Optional<String> perRequest(SweepLevelResult lo, SweepLevelResult hi) {
+    Optional<Derived> x = Derived.of(lo);
+    Optional<Derived> y = Derived.of(hi);
+    Optional<String> stat = Figures.commonStat(lo, hi, Metric.E2E_LATENCY);
+    if (x.isEmpty() || y.isEmpty() || stat.isEmpty() || Double.isNaN(x.get().perRequestRate())
+        || Double.isNaN(y.get().perRequestRate())) {
+      return Optional.empty();
+    }
+    double e2eLo = Figures.statMs(lo, Metric.E2E_LATENCY, stat.get());
+    double e2eHi = Figures.statMs(hi, Metric.E2E_LATENCY, stat.get());
+    double tLo = x.get().tokens();
+    double tHi = y.get().tokens();
+    String output = Math.abs(tHi - tLo) <= 0.05 * tLo ? String.format(Locale.ROOT, "the same output (%.0f tokens", tHi)
+        : String.format(Locale.ROOT, "%.0f tokens against %.0f (", tHi, tLo);
+    double speed = (tHi / e2eHi) / (tLo / e2eLo);
+    String how;
+    if (Figures.commonStat(lo, hi, Metric.TTFT).isEmpty()) {
+      how = String.format(Locale.ROOT, "the %d were served at %.2fx the speed each, or one after another (no TTFT to tell)",
+          hi.concurrency(), speed);
+    } else if (Figures.rose(lo, hi, Metric.TTFT) && !x.get().decode().isEmpty() && !y.get().decode().isEmpty()
+        && !Diagnosis.decodeRose(x.get(), y.get())) {
+      how = "each waited longer for its first token (" + Diagnosis.ttftText(lo, hi) + ") while its time per token kept its "
+          + "pace: they were served fewer at a time, not slower";
+    } else {
+      how = String.format(Locale.ROOT, "the %d were served at %.2fx the speed each", hi.concurrency(), speed);
+    }
+    return Optional.of(String.format(Locale.ROOT, "each request took %.2fx as long for %s; E2E latency %s %.2f to %.2f s; "
+        + "derived per-request rate %.1f to %.1f tok/s): %s", e2eHi / e2eLo, output, stat.get(), e2eLo / 1e3, e2eHi / 1e3,
+        x.get().perRequestRate(), y.get().perRequestRate(), how));
+  }
+
+  /** The derived figures of two summaries a reading rests on: tokens per request, time per token, rate per request. */
+  private static void derivedEvidence(FindingBuilder f, SweepLevelResult... levels) {
+    for (SweepLevelResult l : levels) {
+      Derived.of(l).ifPresent(d -> {
+        f.evidence("output tokens per request at " + l.label() + ", derived", d.tokens(), "tokens");
+        if (d.decode().filter(k -> k != Derived.Decode.MEASURED).isPresent()) {
+          f.evidence("time per token at " + l.label() + ", derived" + (d.decode().get() == Derived.Decode.UPPER_BOUND
+              ? " (upper bound)" : ""), d.decodeMs(), "ms");
+        }
+        f.evidence("rate per request at " + l.label() + ", derived", d.perRequestRate(), "tok/s");
+        f.evidence("in flight on average at " + l.label() + ", derived (Little's law)", d.inFlight(), "requests");
+      });
+    }
   }
 
   /** What makes a level's own reading suspect, as a phrase: its cold start, its partial round, its ramp and drain. */
@@ -293,14 +368,49 @@ public final class ScalingAnalysis {
     } else if (!Double.isNaN(tpotLo) && !Double.isNaN(tpotHi)) {
       c.ruledOut("decode steps that slow with the batch", tpot + ": each step kept its pace or got faster");
     }
-    if (Figures.rose(lo, hi, Metric.TTFT)) {
-      String ttft = String.format(Locale.ROOT, "TTFT %.1f to %.1f ms", Figures.medianMs(lo, Metric.TTFT),
-          Figures.medianMs(hi, Metric.TTFT));
-      Diagnosis.queueing(hi, Figures.gauge(hi, Figures.WAITING), ttft, c);
+    boolean waitRead = Double.isNaN(tpotLo) || Double.isNaN(tpotHi) ? derivedContention(lo, hi, facts, ratio, c) : false;
+    if (!waitRead && Figures.rose(lo, hi, Metric.TTFT)) {
+      Diagnosis.queueing(hi, Figures.gauge(hi, Figures.WAITING), Diagnosis.ttftText(lo, hi), c);
     }
     Figures.counter(hi, Figures.PREEMPTIONS).filter(p -> p > 0).ifPresent(p -> c.likely("KV-cache pressure",
         Math.round(p) + " preemptions at " + hi.label(), "give the KV cache more memory or lower the concurrent sequences"));
     return c;
+  }
+
+  /**
+   * Contention read from two summaries without TPOT: each request's derived time per token against the batch's
+   * growth, and the bound the deployment facts name, said to be likely from them, not measured per token.
+   */
+  private static boolean derivedContention(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts, double ratio,
+      FindingBuilder.Causes c) {
+    Optional<Derived> x = Derived.of(lo);
+    Optional<Derived> y = Derived.of(hi);
+    if (x.isEmpty() || y.isEmpty() || x.get().decode().isEmpty() || y.get().decode().isEmpty()) return false;
+    String perToken = Diagnosis.perToken(x.get(), y.get());
+    double grew = y.get().decodeNanos() / x.get().decodeNanos();
+    String confidence = "likely, from " + (facts.isEmpty() ? "" : "the facts and ") + "the growth of per-request time, "
+        + "not measured per token";
+    if (Diagnosis.decodeRose(x.get(), y.get()) && grew > ratio) {
+      c.likely("contention in the server", String.format(Locale.ROOT, "each request's time per token grew %.2f-fold (%s) "
+          + "while the batch grew %.1f-fold: the %d were served at %.2fx the speed of %s's each", grew, perToken, ratio,
+          hi.concurrency(), 1 / grew, lo.label()), facts.isEmpty() ? Diagnosis.DESCRIBE_STEP : null);
+      if (!facts.isEmpty()) c.add(Diagnosis.qualified(Diagnosis.decodeBound(facts), confidence));
+    } else if (Diagnosis.decodeRose(x.get(), y.get())) {
+      c.possible("contention in the server", String.format(Locale.ROOT, "each request's time per token grew %.2f-fold (%s), "
+          + "less than the %.1f-fold batch: decoding alone does not explain the drop", grew, perToken, ratio), null);
+    } else {
+      c.ruledOut("decode steps that slow with the batch", perToken + ": each request's time per token kept its pace");
+      if (Figures.rose(lo, hi, Metric.TTFT)) Diagnosis.waitBeforeFirstToken(lo, hi, perToken, c);
+      // A wait for a slot would have made each request longer: with its time kept, none is left to tell.
+      return true;
+    }
+    if (Figures.commonStat(lo, hi, Metric.TTFT).isEmpty()) {
+      c.possible("a batch or slot limit below C", String.format(Locale.ROOT, "without TTFT a wait for a slot looks the same "
+          + "in E2E latency: a server running %d at a time would make each of %d requests take %.1fx as long for about "
+          + "the same throughput", lo.concurrency(), hi.concurrency(), ratio), "add TTFT (ttft p50, or median_ttft_ms) to "
+          + "the table: it tells the wait for the first token from decoding");
+    }
+    return false;
   }
 
   /** A latency's median falls from level {@code i - 1} to {@code i}, beyond the noise of both: the lower was not steady. */
@@ -311,20 +421,31 @@ public final class ScalingAnalysis {
     List<Metric> metrics = List.of(Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT);
     for (Metric m : metrics) {
       if (Figures.fell(lo, hi, m)) {
-        fell.add(String.format(Locale.ROOT, "%s median %.1f to %.1f ms", m.label(), Figures.medianMs(lo, m),
-            Figures.medianMs(hi, m)));
+        String stat = Figures.commonStat(lo, hi, m).orElseThrow();
+        fell.add(String.format(Locale.ROOT, "%s %s %.1f to %.1f ms", m.label(), stat, Figures.statMs(lo, m, stat),
+            Figures.statMs(hi, m, stat)));
       }
     }
     if (fell.isEmpty()) return Optional.empty();
     String summary = "latency falls with load from " + lo.label() + " to " + hi.label() + " (" + String.join("; ", fell)
         + "): more load, faster requests, so " + lo.label() + " was not steady";
+    Optional<Derived> x = Derived.of(lo);
+    Optional<Derived> y = Derived.of(hi);
+    if (x.isPresent() && y.isPresent() && !Double.isNaN(x.get().perRequestRate()) && !Double.isNaN(y.get().perRequestRate())) {
+      summary += String.format(Locale.ROOT, "; each request ran at %.1f tok/s at %s and %.1f tok/s at %s (derived: tokens / "
+          + "E2E)", x.get().perRequestRate(), lo.label(), y.get().perRequestRate(), hi.label());
+    }
     FindingBuilder b = new FindingBuilder(FindingKind.LATENCY_FALLS_WITH_LOAD, summary, List.of(lo, hi));
     for (Metric m : metrics) {
-      b.evidence(m.label() + " median at " + lo.label(), Figures.medianMs(lo, m), "ms")
-          .evidence(m.label() + " median at " + hi.label(), Figures.medianMs(hi, m), "ms");
+      String stat = Figures.commonStat(lo, hi, m).orElse("median");
+      b.evidence(m.label() + " " + stat + " at " + lo.label(), Figures.statMs(lo, m, stat), "ms")
+          .evidence(m.label() + " " + stat + " at " + hi.label(), Figures.statMs(hi, m, stat), "ms");
     }
+    derivedEvidence(b, lo, hi);
     b.add(ReadingCauses.prefixCache(hi, lo));
     FindingBuilder.Causes cold = ReadingCauses.cold(lo);
+    Optional<String> notFirstRound = slowerThanAFirstRound(lo, hi);
+    if (notFirstRound.isPresent()) cold = new FindingBuilder.Causes().ruledOut("a cold start at " + lo.label(), notFirstRound.get());
     Optional<FirstRound> first = FirstRound.outlier(lo);
     if (first.isPresent() && first.get().laterMedian().toNanos() > Figures.median(hi, first.get().metric())
         .map(d -> d.toNanos() + Noise.medianNanos(hi, first.get().metric())).orElse(Double.MAX_VALUE)) {
@@ -337,6 +458,29 @@ public final class ScalingAnalysis {
     b.possible("a server that speeds up under load", "accelerator clocks that ramp up, or speculative decoding that "
         + "accepts more at larger batches", null);
     return Optional.of(b.build());
+  }
+
+  /**
+   * Why a summary level whose latency fell at the next level was slower than a cold first round can make it: were
+   * its first round of C at its maximum and every other request as fast as the higher level's slowest, its mean
+   * would be at most {@code (C x top + (n - C) x fast) / n}; a mean above that says more than its first round was slow.
+   */
+  private static Optional<String> slowerThanAFirstRound(SweepLevelResult lo, SweepLevelResult hi) {
+    Optional<Derived.Spread> s = Derived.of(lo).flatMap(Derived::spread).filter(Derived.Spread::topIsMaximum);
+    Optional<Derived.Spread> fast = Derived.of(hi).flatMap(Derived::spread);
+    Optional<java.time.Duration> mean = lo.e2eLatency().mean();
+    long n = lo.succeeded();
+    int c = lo.concurrency();
+    if (s.isEmpty() || fast.isEmpty() || mean.isEmpty() || n < 2L * c) return Optional.empty();
+    java.time.Duration top = s.get().top().orElseThrow();
+    java.time.Duration quick = fast.get().top().orElse(fast.get().centre());
+    double bound = (c * (double) top.toNanos() + (n - c) * (double) quick.toNanos()) / n;
+    if (mean.get().toNanos() <= bound) return Optional.empty();
+    return Optional.of(String.format(Locale.ROOT, "even were its first round of %d as slow as its slowest request (%s) and "
+        + "its other %d as fast as %s's %s (%s), its mean would be %s, not %s: more than its first round was slow", c,
+        Formats.duration(top), n - c, hi.label(), fast.get().top().isPresent() ? Formats.percentile(fast.get().topP())
+        : fast.get().centreStat(), Formats.duration(quick), Formats.duration(java.time.Duration.ofNanos(Math.round(bound))),
+        Formats.duration(mean.get())));
   }
 
   /** Requests fail more often at level {@code i} than at {@code i - 1}, beyond chance (two-proportion z above 1.96). */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.llmbench.ApiStyle;
 import dev.llmbench.CompletionRequest;
 import dev.llmbench.ErrorKind;
@@ -176,6 +177,8 @@ public final class OpenAiClient implements AutoCloseable {
     if (request.temperature() != null) node.put("temperature", request.temperature());
     if (request.seed() != null) node.put("seed", request.seed());
     if (request.ignoreEos()) node.put("ignore_eos", true);
+    // A dataset row's tools or response_format: JSON the reader already checked, written as it is.
+    request.bodyFields().forEach((name, value) -> node.putRawValue(name, new RawValue(value)));
     node.put("stream", request.stream());
     if (request.stream()) node.putObject("stream_options").put("include_usage", true);
     try {

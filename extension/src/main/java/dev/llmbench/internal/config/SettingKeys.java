@@ -8,6 +8,7 @@ import dev.llmbench.internal.embedded.FaultPlan;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.embedded.ServerMode;
 import dev.llmbench.internal.launch.LaunchCommand;
+import dev.llmbench.internal.workload.LengthDistribution;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -116,6 +117,12 @@ public final class SettingKeys {
   public static final Setting<Integer> SWEEP_ROUNDS = new Setting<>("llmbench.sweep.rounds", "", "the annotation's",
       "whole rounds of C requests per level of every `@ConcurrencySweep` (`@Measurement(rounds)`)",
       SettingKeys::positiveInt);
+  public static final Setting<LengthDistribution> WORKLOAD_INPUT_LENGTH = new Setting<>("llmbench.workload.input-length", "",
+      "the annotation's", "synthetic prompt lengths of every sweep (`@Workload(inputLength)`), e.g. "
+          + "`normal(480,240,min=1,max=2048)`; see [docs/workloads.md](docs/workloads.md)", LengthDistribution::parse);
+  public static final Setting<LengthDistribution> WORKLOAD_OUTPUT_LENGTH = new Setting<>("llmbench.workload.output-length", "",
+      "the annotation's", "`max_tokens` of every sweep's requests drawn from a distribution (`@Workload(outputLength)`), "
+          + "e.g. `lognormal(256,180,max=1024)`", LengthDistribution::parse);
   public static final Setting<Boolean> SLO_ABORT_ON_FAIL = new Setting<>("llmbench.slo.abort-on-fail", "", "the annotation's",
       "`true` stops each level with an `@Slo` once that SLO can no longer be met (`@Slo(abortOnFail)`), `false` never",
       SettingKeys::bool);
@@ -153,7 +160,8 @@ public final class SettingKeys {
         REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
         EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE, SERVER_LOG_FILE,
-        DEPLOYMENTS, NETWORK_SAMPLES, TELEMETRY_URLS, TELEMETRY_INTERVAL, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS, SLO_ABORT_ON_FAIL, BASELINE_DIR, BASELINE_SAVE,
+        DEPLOYMENTS, NETWORK_SAMPLES, TELEMETRY_URLS, TELEMETRY_INTERVAL, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS,
+        SWEEP_ROUNDS, WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, SLO_ABORT_ON_FAIL, BASELINE_DIR, BASELINE_SAVE,
         BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
         SHARD_START, SHARD_SLOT);
   }

@@ -5,9 +5,12 @@ import static dev.llmbench.internal.config.SettingKeys.SWEEP_LEVELS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_RATES;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_REQUESTS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_ROUNDS;
+import static dev.llmbench.internal.config.SettingKeys.WORKLOAD_INPUT_LENGTH;
+import static dev.llmbench.internal.config.SettingKeys.WORKLOAD_OUTPUT_LENGTH;
 
 import dev.llmbench.CapacitySearch;
 import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.Dataset;
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.DeploymentFacts;
 import dev.llmbench.LoadShape;
@@ -25,6 +28,12 @@ import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
+import dev.llmbench.internal.workload.DatasetLoader;
+import dev.llmbench.internal.workload.DatasetReader;
+import dev.llmbench.internal.workload.LengthDistribution;
+import dev.llmbench.internal.workload.OpenAiChatReader;
+import dev.llmbench.internal.workload.ShareGptReader;
+import dev.llmbench.internal.workload.VllmCustomReader;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -109,8 +118,11 @@ final class SweepPlanner {
         ? defaultName + (crossInput ? ", input_tokens={input_tokens}" : "") + (crossMax ? ", max_tokens={max_tokens}" : "")
         : name;
     List<LevelPlan> plans = new ArrayList<>();
+    // A level whose max_tokens are drawn is known by the distribution's mean (labels, warm-up, the JSON's max_tokens).
+    int[] maxTokensList = common.outputLengths().map(d -> new int[] {(int) Math.max(1, Math.round(d.mean()))})
+        .orElse(workload.maxTokens());
     for (int input : inputs) {
-      for (int maxTokens : workload.maxTokens()) {
+      for (int maxTokens : maxTokensList) {
         for (Point p : points) {
           String label = pattern.replace(p.placeholder(), p.value())
               .replace(Workload.MAX_TOKENS_PLACEHOLDER, Integer.toString(maxTokens))
@@ -130,10 +142,11 @@ final class SweepPlanner {
    * measures and warms up, the prompts, the objectives.
    */
   private record Common(Workload workload, Optional<StopRule> fixedRule, Count count, Warmup warmup, PromptSource prompts,
-      Double temperature, ServiceLevels slo, List<Double> percentiles) {
+      Double temperature, ServiceLevels slo, List<Double> percentiles, Optional<LengthDistribution> outputLengths) {
 
     LevelPlan level(String label, Point p, int input, int maxTokens) {
       PromptSource source = input > 0 ? PromptSource.synthetic(input, workload.seed()) : prompts;
+      if (outputLengths.isPresent()) source = source.withOutputLengths(outputLengths.get());
       StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(count.requests() > 0 ? count.requests()
           : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : p.autoRequests()));
       int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
@@ -159,8 +172,61 @@ final class SweepPlanner {
     }
     if (workload.maxTokens().length == 0) throw new IllegalArgumentException("@Workload 'maxTokens' must list at least one value");
     Double temperature = workload.temperature() < 0 ? null : workload.temperature();
-    return new Common(workload, fixedStopRule(measurement, count.requests(), percentiles), count, warmup, prompts(workload),
-        temperature, slo, percentiles);
+    Optional<LengthDistribution> inputLengths = lengths(settings, WORKLOAD_INPUT_LENGTH, workload.inputLength(), "inputLength");
+    Optional<LengthDistribution> outputLengths = lengths(settings, WORKLOAD_OUTPUT_LENGTH, workload.outputLength(), "outputLength");
+    Optional<Dataset> dataset = Annotations.nearest(context, Dataset.class);
+    if (inputLengths.isPresent() && workload.inputTokens().length > 0) {
+      throw new IllegalArgumentException("@Workload sets both 'inputTokens' and an input length distribution ("
+          + inputLengths.get().spec() + "); keep one of them");
+    }
+    if (outputLengths.isPresent() && workload.maxTokens().length > 1) {
+      throw new IllegalArgumentException("@Workload lists several 'maxTokens' and an output length distribution ("
+          + outputLengths.get().spec() + "); keep one of them");
+    }
+    PromptSource prompts;
+    if (dataset.isPresent()) {
+      if (!workload.prompt().isBlank() || !workload.prompts().equals("builtin") || workload.inputTokens().length > 0
+          || inputLengths.isPresent()) {
+        throw new IllegalArgumentException("@Dataset gives the prompts, so @Workload's 'prompt', 'prompts', 'inputTokens' "
+            + "and 'inputLength' (or llmbench.workload.input-length) must stay unset; remove them or the @Dataset");
+      }
+      prompts = dataset(dataset.get(), workload.seed());
+    } else {
+      prompts = inputLengths.map(d -> PromptSource.synthetic(d, workload.seed())).orElseGet(() -> prompts(workload));
+    }
+    return new Common(workload, fixedStopRule(measurement, count.requests(), percentiles), count, warmup, prompts,
+        temperature, slo, percentiles, outputLengths);
+  }
+
+  /** A length distribution from its setting, else from the attribute; empty when neither is set. */
+  private static Optional<LengthDistribution> lengths(Settings settings, dev.llmbench.internal.config.Setting<LengthDistribution> key,
+      String attribute, String name) {
+    Optional<LengthDistribution> set = settings.get(key).optional();
+    if (set.isPresent() || attribute.isBlank()) return set;
+    try {
+      return Optional.of(LengthDistribution.parse(attribute));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("@Workload '" + name + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** Reads the dataset's rows now, before any request, so that bad input never sends load. */
+  private static PromptSource dataset(Dataset d, long seed) {
+    if (d.path().isBlank()) throw new IllegalArgumentException("@Dataset 'path' is empty; give the file, e.g. src/test/resources/sharegpt.json");
+    if (d.rows() < 0) throw new IllegalArgumentException("@Dataset 'rows' must be 0 (every row) or positive, was " + d.rows());
+    boolean rowLengths = d.outputLength() == Dataset.OutputLength.FROM_ROWS;
+    DatasetReader reader = switch (d.format()) {
+      case SHAREGPT -> new ShareGptReader(new ShareGptReader.Filter(d.minTokens(), d.maxInputTokens(), d.maxTotalTokens(),
+          rowLengths));
+      case OPENAI_CHAT -> new OpenAiChatReader();
+      case VLLM_CUSTOM -> new VllmCustomReader();
+    };
+    try {
+      return PromptSource.dataset(DatasetLoader.load(reader, Path.of(d.path()), d.rows(), d.sample() == Dataset.Sample.RANDOM,
+          seed), rowLengths, seed);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("@Dataset(format = " + d.format() + "): " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -190,7 +256,8 @@ final class SweepPlanner {
           : openPoints(List.of(load), search.burstiness(), search.maxConcurrency()).get(0);
       String label = (closedLoop ? ConcurrencySweep.DEFAULT_NAME : RateSweep.DEFAULT_NAME).replace(p.placeholder(), p.value());
       int input = common.workload().inputTokens().length == 0 ? 0 : common.workload().inputTokens()[0];
-      return common.level(label, p, input, common.workload().maxTokens()[0]);
+      int maxTokens = common.outputLengths().map(d -> (int) Math.max(1, Math.round(d.mean()))).orElse(common.workload().maxTokens()[0]);
+      return common.level(label, p, input, maxTokens);
     }
   }
 

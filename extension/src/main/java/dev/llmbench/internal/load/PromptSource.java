@@ -7,12 +7,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.ChatMessage;
 import dev.llmbench.CompletionRequest;
+import dev.llmbench.internal.workload.LengthDistribution;
+import dev.llmbench.internal.workload.LoadedDataset;
+import dev.llmbench.internal.workload.Row;
+import dev.llmbench.internal.workload.TokenEstimate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.SplittableRandom;
 import org.apiguardian.api.API;
 
@@ -34,6 +41,9 @@ public final class PromptSource {
       "Compare the KV cache memory needs of multi-head, grouped-query and multi-head latent attention.",
       "Draft an email asking a colleague to review a pull request before Friday.");
 
+  /** Output lengths are drawn from a stream of their own, so that they do not follow the input lengths. */
+  private static final long OUTPUT_SALT = 0x6F75747075744CL;
+
   private static final String[] SYNTHETIC_WORDS = ("benchmark latency token throughput server model request "
       + "batch cache memory kernel prefill decode stream queue user answer prompt context window").split(" ");
 
@@ -43,18 +53,35 @@ public final class PromptSource {
   private final long seed;
   private final int first; // request i is this source's request first + i * step (a shard's slice)
   private final int step;
+  private final Lengths lengths;
 
-  private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed) {
-    this(name, conversations, inputTokens, seed, 0, 1);
+  /**
+   * Where a request's lengths and extra fields come from beyond the prompt text: a dataset's rows, a
+   * distribution of synthetic input lengths, a distribution of output lengths.
+   *
+   * @param dataset       the rows sent, or null
+   * @param inputLengths  synthetic prompt lengths, or null
+   * @param outputLengths {@code max_tokens} of each request, or null for the level's
+   * @param rowLengths    a row's own output length wins where it has one
+   */
+  private record Lengths(LoadedDataset dataset, LengthDistribution inputLengths, LengthDistribution outputLengths,
+      boolean rowLengths) {
+    static final Lengths NONE = new Lengths(null, null, null, false);
   }
 
-  private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step) {
+  private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed) {
+    this(name, conversations, inputTokens, seed, 0, 1, Lengths.NONE);
+  }
+
+  private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step,
+      Lengths lengths) {
     this.name = name;
     this.conversations = conversations;
     this.inputTokens = inputTokens;
     this.seed = seed;
     this.first = first;
     this.step = step;
+    this.lengths = lengths;
   }
 
   /**
@@ -63,7 +90,7 @@ public final class PromptSource {
    */
   public PromptSource slice(int first, int step) {
     if (first < 0 || step < 1) throw new IllegalArgumentException("a slice needs first >= 0 and step >= 1, was " + first + ", " + step);
-    return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step);
+    return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step, lengths);
   }
 
   /** A source known only by the name a result file recorded (e.g. {@code vllm:run=0.json}); it cannot make requests. */
@@ -84,6 +111,82 @@ public final class PromptSource {
   public static PromptSource synthetic(int inputTokens, long seed) {
     if (inputTokens < 1) throw new IllegalArgumentException("input tokens must be at least 1, was " + inputTokens);
     return new PromptSource("synthetic-" + inputTokens, List.of(), inputTokens, seed);
+  }
+
+  /** Synthetic prompts whose lengths are drawn from {@code lengths}, per request, from the seed. */
+  public static PromptSource synthetic(LengthDistribution lengths, long seed) {
+    return new PromptSource("synthetic-" + lengths.spec(), List.of(), 0, seed, 0, 1, new Lengths(null, lengths, null, false));
+  }
+
+  /**
+   * The rows of a dataset, in their order, from the first; with {@code rowLengths} a row's own output length
+   * is its request's {@code max_tokens}.
+   */
+  public static PromptSource dataset(LoadedDataset dataset, boolean rowLengths, long seed) {
+    return new PromptSource(dataset.name(), dataset.rows().stream().map(Row::messages).toList(), 0, seed, 0, 1,
+        new Lengths(dataset, null, null, rowLengths));
+  }
+
+  /** This source with each request's {@code max_tokens} drawn from {@code outputLengths} (a row's own length still wins). */
+  public PromptSource withOutputLengths(LengthDistribution outputLengths) {
+    return new PromptSource(name, conversations, inputTokens, seed, first, step,
+        new Lengths(lengths.dataset(), lengths.inputLengths(), outputLengths, lengths.rowLengths()));
+  }
+
+  /** The dataset this source sends the rows of, if it is one. */
+  public Optional<LoadedDataset> dataset() {
+    return Optional.ofNullable(lengths.dataset());
+  }
+
+  /** The distribution of synthetic input lengths, if this source draws them. */
+  public Optional<LengthDistribution> inputLengths() {
+    return Optional.ofNullable(lengths.inputLengths());
+  }
+
+  /** The distribution of output lengths, if this source draws them. */
+  public Optional<LengthDistribution> outputLengths() {
+    return Optional.ofNullable(lengths.outputLengths());
+  }
+
+  /** Whether a dataset row's own output length is its request's {@code max_tokens}. */
+  public boolean usesRowLengths() {
+    return lengths.rowLengths() && lengths.dataset() != null;
+  }
+
+  /** The 1-based row of the dataset that request {@code requestIndex} sends, if this source is a dataset. */
+  public OptionalInt row(int requestIndex) {
+    LoadedDataset d = lengths.dataset();
+    return d == null ? OptionalInt.empty() : OptionalInt.of(d.rows().get(position(requestIndex)).number());
+  }
+
+  /**
+   * The input length request {@code requestIndex} asks for, in tokens: a synthetic prompt's, a dataset row's
+   * (as the file gives it, or estimated from the text), else estimated from the text at 4 characters a token.
+   */
+  public int requestedInputTokens(int requestIndex) {
+    int index = first + requestIndex * step;
+    if (inputTokens > 0) return inputTokens;
+    if (lengths.inputLengths() != null) return lengths.inputLengths().draw(seed, index);
+    if (lengths.dataset() != null) return lengths.dataset().rows().get(position(requestIndex)).inputTokens();
+    return TokenEstimate.of(conversations.get(position(requestIndex)));
+  }
+
+  /** The {@code max_tokens} request {@code requestIndex} sends when the level's is {@code maxTokens}. */
+  public int requestedOutputTokens(int requestIndex, int maxTokens) {
+    int index = first + requestIndex * step;
+    if (lengths.rowLengths() && lengths.dataset() != null) {
+      OptionalInt own = lengths.dataset().rows().get(position(requestIndex)).outputTokens();
+      if (own.isPresent()) return own.getAsInt();
+    }
+    if (lengths.outputLengths() != null) return lengths.outputLengths().draw(seed ^ OUTPUT_SALT, index);
+    return maxTokens;
+  }
+
+  /** Where request {@code requestIndex} is in the prompt list; a dataset starts at its first row, other sets where the seed says. */
+  private int position(int requestIndex) {
+    int index = first + requestIndex * step;
+    int offset = lengths.dataset() != null ? 0 : (int) Math.floorMod(seed, (long) conversations.size());
+    return (offset + index) % conversations.size();
   }
 
   /**
@@ -131,26 +234,49 @@ public final class PromptSource {
     return name;
   }
 
+  /** Whether this is only a name a result file recorded, which cannot make requests. */
+  public boolean isRecorded() {
+    return inputTokens == 0 && lengths.inputLengths() == null && conversations.isEmpty();
+  }
+
   /** Request {@code requestIndex} of this source (or slice): the same index and seed always give the same request. */
   public CompletionRequest request(int requestIndex, int maxTokens, boolean ignoreEos, Double temperature) {
-    if (inputTokens == 0 && conversations.isEmpty()) throw new IllegalStateException(name + " is a recorded name only");
+    return request(requestIndex, maxTokens, true, ignoreEos, temperature);
+  }
+
+  /**
+   * Request {@code requestIndex}; with {@code ownLengths}, its {@code max_tokens} is the row's or the output
+   * distribution's where this source has one ({@link #requestedOutputTokens}), else {@code maxTokens} (a
+   * warm-up that asks for other lengths passes false).
+   */
+  public CompletionRequest request(int requestIndex, int maxTokens, boolean ownLengths, boolean ignoreEos, Double temperature) {
+    boolean synthetic = inputTokens > 0 || lengths.inputLengths() != null;
+    if (!synthetic && conversations.isEmpty()) throw new IllegalStateException(name + " is a recorded name only");
     int index = first + requestIndex * step;
     List<ChatMessage> messages;
-    if (inputTokens > 0) {
+    Row row = null;
+    if (synthetic) {
+      int length = inputTokens > 0 ? inputTokens : lengths.inputLengths().draw(seed, index);
       SplittableRandom random = new SplittableRandom(seed * 31 + index);
       StringBuilder text = new StringBuilder();
-      for (int i = 0; i < inputTokens; i++) {
+      for (int i = 0; i < length; i++) {
         if (i > 0) text.append(' ');
         text.append(SYNTHETIC_WORDS[random.nextInt(SYNTHETIC_WORDS.length)]);
       }
       messages = List.of(ChatMessage.user(text.toString()));
     } else {
-      int offset = (int) Math.floorMod(seed, (long) conversations.size());
-      messages = conversations.get((offset + index) % conversations.size());
+      int at = position(requestIndex);
+      messages = conversations.get(at);
+      if (lengths.dataset() != null) row = lengths.dataset().rows().get(at);
     }
-    CompletionRequest r = CompletionRequest.ofMessages(messages).withMaxTokens(maxTokens).withIgnoreEos(ignoreEos)
+    int max = ownLengths ? requestedOutputTokens(requestIndex, maxTokens) : maxTokens;
+    CompletionRequest r = CompletionRequest.ofMessages(messages).withMaxTokens(max).withIgnoreEos(ignoreEos)
         .withSeed(seed + index);
-    return temperature == null ? r : r.withTemperature(temperature);
+    Double t = row != null && row.temperature() != null ? row.temperature() : temperature;
+    if (row != null) {
+      for (Map.Entry<String, String> field : row.bodyFields().entrySet()) r = r.withBodyField(field.getKey(), field.getValue());
+    }
+    return t == null ? r : r.withTemperature(t);
   }
 
   /**
@@ -165,7 +291,7 @@ public final class PromptSource {
       ChatMessage m = messages.get(i);
       messages.set(i, new ChatMessage(m.role(), marker + m.content()));
     }
-    return new CompletionRequest(messages, r.maxTokens(), r.temperature(), r.ignoreEos(), r.stream(), r.seed());
+    return new CompletionRequest(messages, r.maxTokens(), r.temperature(), r.ignoreEos(), r.stream(), r.seed(), r.bodyFields());
   }
 
   /** 8 hex digits: a 64-bit mix of the salt and the index (SplitMix64's finaliser), so neighbours share no digits. */

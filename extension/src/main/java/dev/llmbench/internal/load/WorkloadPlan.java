@@ -42,7 +42,8 @@ public record WorkloadPlan(int maxTokens, int inputTokens, boolean ignoreEos, Do
    * {@code salt} tells one batch of requests (a level, a warm-up round) from every other.
    */
   public CompletionRequest request(int index, int maxTokens, long salt) {
-    CompletionRequest r = prompts.request(index, maxTokens, ignoreEos, temperature);
+    // A row's or a distribution's length is the level's own; a warm-up asking for other lengths keeps its own.
+    CompletionRequest r = prompts.request(index, maxTokens, maxTokens == this.maxTokens, ignoreEos, temperature);
     return prefixCache == Workload.PrefixCache.AVOID ? PromptSource.withUniquePrefix(r, salt, index) : r;
   }
 }

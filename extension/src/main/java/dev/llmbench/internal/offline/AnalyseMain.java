@@ -7,6 +7,7 @@ import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Finding;
 import dev.llmbench.FindingKind;
 import dev.llmbench.SweepResult;
+import dev.llmbench.internal.analysis.Derived;
 import dev.llmbench.internal.report.ConsoleTable;
 import dev.llmbench.internal.report.ResultJson;
 import java.io.IOException;
@@ -95,6 +96,11 @@ public final class AnalyseMain implements Callable<Integer> {
     out.println("[llmbench] " + sweep.title());
     sweep.deploymentDescription().ifPresent(d -> out.println("deployment: " + d.describe()));
     out.print(ConsoleTable.render(sweep.levels()));
+    List<String> derived = sweep.levels().stream().map(Derived::of).flatMap(Optional::stream).map(Derived::line).toList();
+    if (!derived.isEmpty()) {
+      out.println("derived from the summaries (not measured per request or per token):");
+      derived.forEach(line -> out.println("  " + line));
+    }
     sweep.findings().forEach(f -> out.println(f.text()));
     out.flush();
     if (json != null) Files.writeString(json, ResultJson.sweep(sweep));

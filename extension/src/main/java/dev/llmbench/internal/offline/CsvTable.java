@@ -72,7 +72,8 @@ final class CsvTable {
     return out;
   }
 
-  private static SweepLevelResult level(Map<String, String> row, Path file, Optional<DeploymentDescription> deployment) {
+  /** One row, its header names normalised ({@link #normalise}): what a CSV row or a printed table's line gives. */
+  static SweepLevelResult level(Map<String, String> row, Path file, Optional<DeploymentDescription> deployment) {
     Optional<Double> concurrency = number(row, "concurrency", "c", "max_concurrency");
     Optional<Double> rate = number(row, "rate", "request_rate", "rps");
     LoadShape load;
@@ -105,7 +106,7 @@ final class CsvTable {
     int maxTokens = (int) Math.round(number(row, "max_tokens").orElse(0.0));
     return new TableLevel(label, load, maxTokens, "table:" + file.getFileName(), total, ok,
         Duration.ofNanos(Math.round(wall * 1e9)), perSecond, promptTokens, latencies(row, (int) ok), deployment,
-        List.of("read from a table: no per-request data, so its noise is not known (±5% assumed)"));
+        List.of("read from a table: no per-request data"));
   }
 
   /** Every latency column, by metric: {@code <stat>_<metric>[_ms|_s]} or {@code <metric>_<stat>[_ms|_s]}. */

@@ -42,7 +42,8 @@ public final class OfflineAnalysis {
     for (Path p : paths) levels.addAll(levels(p, deployment));
     if (levels.isEmpty()) {
       throw new IllegalArgumentException(paths + " hold no level: expected a CSV table (" + CsvTable.EXAMPLE + "), "
-          + "vllm bench serve --save-result JSON files, or the folder of an LLMBench sweep (C=N.json)");
+          + "a printed table (" + TextTable.EXAMPLE + "), vllm bench serve --save-result JSON files, or the folder of an "
+          + "LLMBench sweep (C=N.json)");
     }
     checkOneLevelPerLoad(levels);
     Optional<DeploymentDescription> facts = deployment.isPresent() ? deployment
@@ -87,6 +88,8 @@ public final class OfflineAnalysis {
   private static List<SweepLevelResult> file(Path f, Optional<DeploymentDescription> deployment, boolean inFolder) {
     String name = f.getFileName().toString();
     if (name.endsWith(".csv")) return inFolder && requestRecords(f) ? List.of() : CsvTable.read(f, deployment);
+    // A printed table only when named: in a folder, the table.txt a sweep writes beside its levels would read them twice.
+    if (!inFolder && !name.endsWith(".json") && TextTable.isTable(f)) return TextTable.read(f, deployment);
     List<SweepLevelResult> out = new ArrayList<>();
     for (JsonNode node : VllmResultFiles.objects(f)) {
       if (RunFolder.isLevel(node)) out.add(RunFolder.level(node, deployment));

@@ -17,6 +17,7 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.TokenCrossCheck;
 import dev.llmbench.TokenSource;
 import dev.llmbench.DecodeRates;
+import dev.llmbench.internal.analysis.Derived;
 import dev.llmbench.internal.analysis.LevelFindings;
 import java.time.Duration;
 import java.util.List;
@@ -195,6 +196,14 @@ record TableLevel(String label, LoadShape load, int maxTokens, String source, lo
   @Override
   public Optional<DeploymentDescription> deploymentDescription() {
     return deployment;
+  }
+
+  /** The warnings given, then what the level's noise rests on: its own spread, or an assumption and why. */
+  @Override
+  public List<String> warnings() {
+    List<String> w = new java.util.ArrayList<>(warnings);
+    Derived.of(this).ifPresent(d -> w.add(d.noiseNote()));
+    return List.copyOf(w);
   }
 
   @Override

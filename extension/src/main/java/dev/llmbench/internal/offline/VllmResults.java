@@ -61,8 +61,7 @@ final class VllmResults {
         : r.path("total_output_tokens").asDouble() / duration;
     return new TableLevel(label, load, 0, source, completed + failed, completed,
         Duration.ofNanos(Math.round(duration * 1e9)), perSecond, r.path("total_input_tokens").asLong(),
-        latencies, deployment, List.of("read from vllm bench serve without --save-detailed: no per-request data, so its "
-            + "noise is not known (±5% assumed)"));
+        latencies, deployment, List.of("read from vllm bench serve without --save-detailed: no per-request data"));
   }
 
   /** With {@code --save-detailed}: every request's start, first token, gaps and end. */

@@ -162,6 +162,7 @@ public final class AllureReporter implements BenchListener {
     attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(level));
     attach(level.label() + " requests", "text/csv", "csv", LevelDocuments.csv(level));
     attach(level.label() + " result", "application/json", "json", LevelDocuments.json(level, options));
+    LevelDocuments.charts(level).forEach((name, svg) -> attach(level.label() + " " + name, "image/svg+xml", "svg", svg));
     Baselines.of(level).ifPresent(c -> attach(level.label() + " vs baseline", "text/plain", "txt", c.report()));
   }
 

@@ -106,7 +106,12 @@ public final class ConsoleReporter implements BenchListener {
   public synchronized void sweepFinished(SweepRun sweep, List<MeasuredLevel> levels) {
     clearProgress();
     SweepSummary summary = SweepSummary.of(sweep, levels);
-    out().println("\n[llmbench] " + sweep.title() + "\n" + summary.tableWithFindings() + "[llmbench] report: "
+    StringBuilder workloads = new StringBuilder();
+    for (MeasuredLevel l : levels) {
+      LevelWorkload.of(l).filter(LevelWorkload::isNotable)
+          .ifPresent(w -> workloads.append(l.label()).append(" | workload: ").append(w.describe()).append('\n'));
+    }
+    out().println("\n[llmbench] " + sweep.title() + "\n" + summary.tableWithFindings() + workloads + "[llmbench] report: "
         + FileReporter.folder(reportRoot, sweep).resolve("index.html").toAbsolutePath() + "\n");
   }
 }

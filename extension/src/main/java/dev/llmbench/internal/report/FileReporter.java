@@ -42,6 +42,7 @@ public final class FileReporter implements BenchListener {
     Path dir = folder(root, sweep);
     write(dir, fileName(level.label()) + ".json", LevelDocuments.json(level, options));
     write(dir, fileName(level.label()) + ".csv", LevelDocuments.csv(level));
+    LevelDocuments.charts(level).forEach((name, svg) -> write(dir, fileName(level.label()) + "." + name + ".svg", svg));
   }
 
   @Override

@@ -9,19 +9,27 @@ import dev.llmbench.Finding;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.baseline.Baselines;
+import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.apiguardian.api.API;
 
 /** HTML without scripts: a level's summary table, and the sweep's page with tables and inline charts. */
 @API(status = INTERNAL)
 public final class HtmlSummary {
 
-  private static final String STYLE = "<style>body{font-family:sans-serif;margin:1.5em;color:#222}"
+  private static final String STYLE = "<style>body{font-family:sans-serif;margin:1.5em;color:#222;max-width:80em}"
       + "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-      + "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.warn{color:#a60}</style>";
+      + "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.warn{color:#a60}"
+      + "pre{white-space:pre-wrap;font-size:90%}summary{cursor:pointer;margin:.4em 0}"
+      + ".verdict{border-left:4px solid #1f77b4;background:#f5f9ff;padding:.2em 1em;margin:1em 0}"
+      + ".verdict .failed{color:#b00}.charts div{display:inline-block;vertical-align:top}</style>";
 
   private HtmlSummary() {}
 
@@ -63,9 +71,14 @@ public final class HtmlSummary {
       row(h, "GPUs", GpuText.summary(g));
       g.gpus().forEach(gpu -> row(h, gpu.name(), GpuText.one(gpu).substring(gpu.name().length() + 2)));
     });
+    Optional<LevelWorkload> workload = r instanceof MeasuredLevel m ? LevelWorkload.of(m) : Optional.empty();
+    workload.ifPresent(w -> workloadRows(h, w));
     h.append("</table>");
     h.append(distributionTable(r));
-    if (r instanceof MeasuredLevel m) Baselines.of(m).ifPresent(c -> h.append(baselineTable(List.of(m))));
+    if (r instanceof MeasuredLevel m) {
+      Baselines.of(m).ifPresent(c -> h.append(baselineTable(List.of(m))));
+      LevelDocuments.charts(m).values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
+    }
     if (!r.warnings().isEmpty()) {
       h.append("<ul class=\"warn\">");
       r.warnings().forEach(w -> h.append("<li>").append(esc(w)).append("</li>"));
@@ -74,6 +87,16 @@ public final class HtmlSummary {
     h.append(findings(r.findings()));
     return h.append("</body></html>").toString();
   }
+
+  /** The rows and lengths a level sent: which file, how many rows and their range, lengths asked for and got. */
+  static void workloadRows(StringBuilder h, LevelWorkload w) {
+    row(h, "prompts", w.prompts());
+    w.dataset().ifPresent(d -> row(h, "dataset rows", "rows " + w.firstRow() + "–" + w.lastRow() + " of " + d.file() + " ("
+        + w.rowsSent() + " sent; " + d.sampling() + "; " + d.read() + " read)"));
+    row(h, "input tokens", "asked " + w.inputSpec() + ": " + w.requestedInput() + "; got " + w.actualInput());
+    row(h, "output tokens", "asked " + w.outputSpec() + ": " + w.requestedOutput() + "; got " + w.actualOutput());
+  }
+
 
   /** Every latency metric of a level, in milliseconds: count, mean and each reported percentile. */
   static String distributionTable(SweepLevelResult r) {
@@ -95,28 +118,122 @@ public final class HtmlSummary {
     return h.toString();
   }
 
+  /**
+   * The sweep's page, answer first: the verdict (conclusions, SLO outcome, what failed), the headline charts,
+   * the findings heaviest first with the minor ones folded, the table, the other charts, and each level's
+   * timeline and figures folded under its name.
+   */
   public static String sweep(SweepSummary summary) {
     StringBuilder h = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
         .append(esc(summary.title())).append("</title>").append(STYLE).append("</head><body>");
     h.append("<h2>").append(esc(summary.title())).append("</h2>");
-    List<? extends SweepLevelResult> levels = summary.levels();
+    List<MeasuredLevel> levels = summary.levels();
     // Every endpoint the sweep measured: one, or one per deployment.
-    levels.stream().map(l -> l.endpoint().toString()).distinct()
-        .forEach(e -> h.append("<p>").append(esc(e)).append("</p>"));
-    summary.deployment().ifPresent(d -> h.append("<p>deployment: ").append(esc(d.describe())).append("</p>"));
-    h.append("<pre>").append(esc(summary.table())).append("</pre>");
-    h.append(findings(summary.findings()));
-    if (!summary.conclusions().isEmpty()) {
-      h.append("<h3>Conclusions</h3><ul>");
-      summary.conclusions().forEach(c -> h.append("<li>").append(esc(c)).append("</li>"));
-      h.append("</ul>");
+    h.append("<p>").append(esc(String.join(" · ", levels.stream().map(l -> l.endpoint().toString()).distinct().toList())));
+    summary.deployment().ifPresent(d -> h.append("<br>deployment: ").append(esc(d.describe())));
+    h.append("</p>");
+    h.append(verdict(Verdict.of(summary)));
+    Map<String, String> charts = summary.charts();
+    List<String> headline = headlineCharts(charts);
+    h.append("<div class=\"charts\">");
+    headline.forEach(name -> h.append("<div>").append(stripXmlDeclaration(charts.get(name))).append("</div>"));
+    h.append("</div>");
+    h.append(rankedFindings(summary.findings()));
+    h.append("<h3>Levels</h3>").append(levelTable(levels));
+    h.append("<details><summary>the table as the console prints it, with the steady-state, server and network lines</summary><pre>")
+        .append(esc(summary.table())).append("</pre></details>");
+    if (levels.stream().anyMatch(l -> Baselines.of(l).isPresent())) h.append(baselineTable(levels));
+    if (charts.size() > headline.size()) {
+      h.append("<h3>More charts</h3><div class=\"charts\">");
+      charts.forEach((name, svg) -> {
+        if (!headline.contains(name)) h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>");
+      });
+      h.append("</div>");
     }
-    if (summary.levels().stream().anyMatch(l -> Baselines.of(l).isPresent())) h.append(baselineTable(summary.levels()));
-    summary.charts().values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
-    for (SweepLevelResult l : levels) {
-      h.append("<h3>").append(esc(l.label())).append("</h3>").append(distributionTable(l));
+    h.append("<h3>Inside each level</h3>");
+    for (MeasuredLevel l : levels) {
+      h.append("<details class=\"level\"><summary>").append(esc(l.label())).append("</summary>");
+      LevelWorkload.of(l).filter(LevelWorkload::isNotable)
+          .ifPresent(w -> h.append("<p>workload: ").append(esc(w.describe())).append("</p>"));
+      LevelDocuments.charts(l).values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
+      h.append(distributionTable(l)).append("</details>");
     }
     return h.append("</body></html>").toString();
+  }
+
+  /** The charts that answer the sweep's question: throughput against load, and the deployments' Pareto front or latency. */
+  static List<String> headlineCharts(Map<String, String> charts) {
+    return Stream.of("throughput", charts.containsKey("pareto") ? "pareto" : "latency").filter(charts::containsKey).toList();
+  }
+
+  /** The verdict's box: the answer, then the SLO outcome, then what failed. */
+  static String verdict(Verdict v) {
+    StringBuilder h = new StringBuilder("<div class=\"verdict\"><h3>Answer</h3><ul>");
+    v.answer().forEach(a -> h.append("<li>").append(esc(a)).append("</li>"));
+    h.append("</ul>");
+    if (!v.slo().isEmpty()) {
+      h.append("<ul>");
+      v.slo().forEach(a -> h.append("<li>").append(esc(a)).append("</li>"));
+      h.append("</ul>");
+    }
+    if (!v.failures().isEmpty()) {
+      h.append("<p class=\"failed\">Failed requests:</p><ul class=\"failed\">");
+      v.failures().forEach(a -> h.append("<li>").append(esc(a)).append("</li>"));
+      h.append("</ul>");
+    }
+    return h.append("</div>").toString();
+  }
+
+  /** The findings heaviest first; notes on the measurement ({@link Verdict#minor}) folded under one line that counts them. */
+  static String rankedFindings(List<Finding> findings) {
+    List<Finding> ranked = Verdict.ranked(findings);
+    List<Finding> major = ranked.stream().filter(f -> !Verdict.minor(f)).toList();
+    List<Finding> minor = ranked.stream().filter(Verdict::minor).toList();
+    StringBuilder h = new StringBuilder(findings(major));
+    if (!minor.isEmpty()) {
+      String kinds = String.join(", ", minor.stream().map(f -> f.kind().label()).distinct().toList());
+      h.append("<details class=\"minor\"><summary>").append(minor.size()).append(minor.size() == 1 ? " note" : " notes")
+          .append(" on the measurement (").append(esc(kinds)).append(")</summary>")
+          .append(findings(minor).replace("<h3>Findings</h3>", "")).append("</details>");
+    }
+    return h.toString();
+  }
+
+  /** One row per level, the console table's columns as HTML, so that the page wraps instead of scrolling. */
+  static String levelTable(List<? extends SweepLevelResult> levels) {
+    boolean slo = levels.stream().anyMatch(l -> !l.serviceLevels().isEmpty());
+    StringBuilder h = new StringBuilder("<table class=\"levels\"><tr><th>level</th><th>ok / sent</th><th>failed</th>"
+        + "<th>window (s)</th><th>output tok/s</th><th>E2E avg (s)</th><th>E2E p50 (s)</th><th>E2E p99 (s)</th>"
+        + "<th>TTFT avg (s)</th><th>TTFT p99 (s)</th>");
+    if (slo) h.append("<th>SLO</th>");
+    h.append("</tr>");
+    for (SweepLevelResult l : levels) {
+      h.append("<tr><td>").append(esc(l.label())).append("</td><td>").append(l.succeeded()).append(" / ")
+          .append(l.requestCount()).append("</td><td").append(l.failed() > 0 ? " class=\"warn\"" : "").append(">")
+          .append(l.failed()).append("</td><td>").append(String.format(Locale.ROOT, "%.1f", l.window().toNanos() / 1e9))
+          .append("</td><td>").append(String.format(Locale.ROOT, "%.1f", l.outputThroughput().perSecond())).append("</td>");
+      cell(h, l.e2eLatency().mean(), "");
+      cell(h, l.e2eLatency().percentile(50), "");
+      cell(h, l.e2eLatency().percentile(99), !l.e2eLatency().isEmpty() && !l.e2eLatency().supports(99) ? "*" : "");
+      cell(h, l.ttft().mean(), "");
+      cell(h, l.ttft().percentile(99), !l.ttft().isEmpty() && !l.ttft().supports(99) ? "*" : "");
+      if (slo) {
+        boolean met = SloCheck.meets(l, l.serviceLevels());
+        h.append("<td").append(met ? "" : " class=\"warn\"").append(">")
+            .append(l.serviceLevels().isEmpty() ? "-" : met ? "met" : "missed").append("</td>");
+      }
+      h.append("</tr>");
+    }
+    h.append("</table>");
+    if (levels.stream().anyMatch(l -> !l.e2eLatency().isEmpty() && !l.e2eLatency().supports(99))) {
+      h.append("<p>* p99 of fewer than ").append(Distribution.samplesNeeded(99)).append(" requests is only their maximum.</p>");
+    }
+    return h.toString();
+  }
+
+  private static void cell(StringBuilder h, Optional<Duration> value, String mark) {
+    h.append("<td>").append(value.map(v -> String.format(Locale.ROOT, "%.2f", v.toNanos() / 1e9)).orElse("-"))
+        .append(mark).append("</td>");
   }
 
   /** Every level's deltas against its baseline, one row per figure. */

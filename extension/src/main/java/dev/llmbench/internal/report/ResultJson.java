@@ -152,6 +152,7 @@ public final class ResultJson {
       own.put("decode_rate_server", d.server());
     });
     own.put("prefix_cache_mode", r.plan().workload().prefixCache().name());
+    LevelWorkload.of(r).ifPresent(w -> own.set("workload", w.json()));
     readings(own, r);
 
     Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));

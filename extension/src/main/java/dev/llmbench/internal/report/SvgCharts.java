@@ -11,6 +11,7 @@ import dev.llmbench.internal.analysis.SweepGroups;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.DeploymentComparison;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.workload.LengthStats;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -31,10 +32,14 @@ import org.jfree.chart.labels.ItemLabelAnchor;
 import org.jfree.chart.labels.ItemLabelPosition;
 import org.jfree.chart.labels.StandardXYItemLabelGenerator;
 import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.StandardXYBarPainter;
+import org.jfree.chart.renderer.xy.XYBarRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.text.TextUtils;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.XYIntervalSeries;
+import org.jfree.data.xy.XYIntervalSeriesCollection;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
@@ -225,6 +230,36 @@ public final class SvgCharts {
       return open ? Formats.number(SweepGroups.rate(l)) + "/s" : "C=" + l.concurrency();
     });
     return draw(title + ": deployments, latency vs throughput", new XYPlot(data, x, y, renderer), true);
+  }
+
+  /**
+   * A level's requested and actual lengths (input or output tokens) as a histogram on shared bins: bars
+   * for the requested, drawn half-transparent over the actual, so a gap between what was asked and what
+   * the server counted shows as bars that do not overlap.
+   */
+  public static String lengths(String title, String axis, LengthStats requested, LengthStats actual) {
+    XYIntervalSeriesCollection data = new XYIntervalSeriesCollection();
+    data.addSeries(bins("requested (" + requested.count() + ")", requested));
+    data.addSeries(bins("actual (" + actual.count() + ")", actual));
+    NumberAxis x = new NumberAxis(axis);
+    x.setAutoRangeIncludesZero(false);
+    NumberAxis y = new NumberAxis("Requests");
+    y.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+    XYBarRenderer bars = new XYBarRenderer();
+    bars.setShadowVisible(false);
+    bars.setBarPainter(new StandardXYBarPainter());
+    bars.setSeriesPaint(0, new Color(0x1f, 0x77, 0xb4, 150));
+    bars.setSeriesPaint(1, new Color(0xd6, 0x27, 0x28, 150));
+    return draw(title, new XYPlot(data, x, y, bars), true);
+  }
+
+  private static XYIntervalSeries bins(String name, LengthStats s) {
+    XYIntervalSeries series = new XYIntervalSeries(name);
+    int[] e = s.edges();
+    for (int i = 0; i < s.counts().length; i++) {
+      series.add((e[i] + e[i + 1]) / 2.0, e[i], e[i + 1], s.counts()[i], s.counts()[i], s.counts()[i]);
+    }
+    return series;
   }
 
   private static XYLineAndShapeRenderer renderer(int seriesCount) {

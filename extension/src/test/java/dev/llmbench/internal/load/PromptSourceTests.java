@@ -101,4 +101,49 @@ class PromptSourceTests {
     assertThat(avoid.prompt()).isEqualTo(PromptSource.marker(99, 3) + " Tell me a story.");
     assertThat(reuse.prompt()).isEqualTo("Tell me a story.");
   }
+
+  // ----- datasets and drawn lengths
+
+  private static dev.llmbench.internal.workload.LoadedDataset chat() {
+    return dev.llmbench.internal.workload.DatasetLoader.load(new dev.llmbench.internal.workload.OpenAiChatReader(),
+        Path.of("src/test/resources/datasets/chat.jsonl"), 0, false, 0);
+  }
+
+  @Test
+  void aDatasetSendsItsRowsFromTheFirstWithTheirLengthsTemperatureAndBodyFields() {
+    PromptSource s = PromptSource.dataset(chat(), true, 9);
+    CompletionRequest first = s.request(0, 32, true, null);
+    assertThat(first.messages()).contains(ChatMessage.user("What is the capital of France?"));
+    assertThat(first.maxTokens()).isEqualTo(6);
+    assertThat(first.temperature()).isEqualTo(0.0);
+    assertThat(s.request(1, 32, true, 0.7).bodyFields()).containsOnlyKeys("tools");
+    assertThat(s.request(1, 32, true, 0.7).temperature()).isEqualTo(0.7); // the row has none: the workload's
+    assertThat(s.request(3, 32, true, null).maxTokens()).isEqualTo(32);   // the row has no max_tokens
+    assertThat(s.request(4, 32, true, null).messages()).isEqualTo(first.messages()); // cycles from the first row
+    assertThat(s.row(0)).hasValue(1);
+    assertThat(s.row(2)).hasValue(3);
+    assertThat(s.requestedOutputTokens(2, 32)).isEqualTo(20);
+    // A warm-up that asks for other lengths gets them.
+    assertThat(s.request(0, 4, false, true, null).maxTokens()).isEqualTo(4);
+    // Without the rows' lengths, the level's.
+    assertThat(PromptSource.dataset(chat(), false, 9).request(0, 32, true, null).maxTokens()).isEqualTo(32);
+    // The unique prefix keeps the body fields.
+    assertThat(PromptSource.withUniquePrefix(s.request(2, 32, true, null), 1, 2).bodyFields()).containsKey("response_format");
+  }
+
+  @Test
+  void drawnLengthsAreThoseOfTheSameRequestInEveryShard() {
+    PromptSource whole = PromptSource.synthetic(dev.llmbench.internal.workload.LengthDistribution.parse("uniform(10,200)"), 5)
+        .withOutputLengths(dev.llmbench.internal.workload.LengthDistribution.parse("uniform(1,64)"));
+    PromptSource shard = whole.slice(1, 3); // requests 1, 4, 7, ...
+    for (int i = 0; i < 20; i++) {
+      CompletionRequest a = whole.request(1 + 3 * i, 16, true, null);
+      CompletionRequest b = shard.request(i, 16, true, null);
+      assertThat(b.prompt()).isEqualTo(a.prompt());
+      assertThat(b.maxTokens()).isEqualTo(a.maxTokens());
+      assertThat(a.prompt().split(" ")).hasSize(whole.requestedInputTokens(1 + 3 * i));
+      assertThat(a.maxTokens()).isEqualTo(whole.requestedOutputTokens(1 + 3 * i, 16));
+    }
+    assertThat(java.util.stream.IntStream.range(0, 50).map(whole::requestedInputTokens).distinct().count()).isGreaterThan(30);
+  }
 }

@@ -134,6 +134,7 @@ class AllureResultsTests {
   void theSweepSummaryDescriptionShowsTableFindingsAndChartsAsImages() {
     String html = result("sweep · sweep summary").path("descriptionHtml").asText();
     assertThat(html).contains("<pre>C= 1 | 3/3 ok (0 err)").contains("C= 2 | 3/3 ok (0 err)")
+        .contains("<h3>Answer</h3>").contains("<table class=\"levels\">")
         .contains("<b>scaling</b>: 2x the concurrency (C=1 to C=2) gave");
     // Allure 3 strips inline <svg> from descriptions: charts go in as data: URI images.
     assertThat(html).doesNotContain("<svg");
@@ -145,14 +146,18 @@ class AllureResultsTests {
 
   @Test
   void levelsCarrySummaryRequestsAndResultAttachments() {
-    assertThat(attachmentTypes(result(SWEEP + "C=1"))).containsExactly("text/html", "text/csv", "application/json");
+    assertThat(attachmentTypes(result(SWEEP + "C=1"))).containsExactly("text/html", "text/csv", "application/json",
+        "image/svg+xml", "image/svg+xml");
+    assertThat(result(SWEEP + "C=1").path("attachments").findValuesAsText("name")).containsExactly("C=1 summary",
+        "C=1 requests", "C=1 result", "C=1 timeline", "C=1 over-time");
   }
 
   @Test
-  void lastLevelCarriesTheSweepTableAndFiveCharts() {
+  void lastLevelCarriesTheSweepTableItsOwnTwoChartsAndTheSweepsFive() {
     List<String> types = attachmentTypes(result(SWEEP + "C=2"));
     assertThat(types).containsSubsequence("text/html", "text/csv", "application/json", "text/plain");
-    assertThat(types.stream().filter("image/svg+xml"::equals).count()).isEqualTo(5);
+    // The level's own timeline and over-time charts, then the sweep's five.
+    assertThat(types.stream().filter("image/svg+xml"::equals).count()).isEqualTo(7);
   }
 
   @Test
