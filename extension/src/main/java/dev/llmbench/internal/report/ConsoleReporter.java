@@ -28,6 +28,17 @@ public final class ConsoleReporter implements BenchListener {
   private final ProgressMode progress;
   /** Characters of the progress line now on screen, 0 when none: what the next line must blank out. */
   private int drawn;
+  /** The terminal's width when the environment says it ({@code COLUMNS}), else wide enough for any line. */
+  private final int width = columns(System.getenv("COLUMNS"));
+
+  static int columns(String text) {
+    try {
+      int c = text == null ? 0 : Integer.parseInt(text.strip());
+      return c >= 20 ? c : Integer.MAX_VALUE;
+    } catch (NumberFormatException e) {
+      return Integer.MAX_VALUE;
+    }
+  }
 
   /** @param reportRoot where {@link FileReporter} writes, so the table can say where the report is */
   public ConsoleReporter(Path reportRoot) {
@@ -79,6 +90,8 @@ public final class ConsoleReporter implements BenchListener {
     String line = "[llmbench] " + now;
     switch (progress) {
       case REDRAW -> {
+        // A line wider than the terminal would wrap, and the carriage return would then redraw only its last row.
+        if (line.length() > width) line = line.substring(0, width - 1) + "…";
         // Back to the line's start and over it; spaces blank what a longer line before left.
         out().print("\r" + line + " ".repeat(Math.max(0, drawn - line.length())));
         out().flush();
