@@ -25,13 +25,17 @@ class SloAbortTests {
     JsonNode slow = JSON.readTree(level(run, "tooSlow").toFile());
     assertThat(slow.path("llmbench").path("stop_reason").asText()).isEqualTo("SLO_UNREACHABLE");
     int sent = slow.path("completed").asInt() + slow.path("failed").asInt();
-    assertThat(sent).as("requests sent of the 20 planned").isBetween(3, 6);
+    assertThat(sent).as("requests sent of the 20 planned").isBetween(3, 8);
     assertThat(slow.path("requests").size()).as("every request sent is in the level's file").isEqualTo(sent);
-    assertThat(slow.path("llmbench").path("warnings").toString())
-        .contains("stopped early: the SLO (TPOT ≤ 10.0 ms at p90) could no longer be met: 3 of the first 3 requests to "
-            + "complete had missed it (failed or over an objective), and at most 2 of the 20 planned may for SLO "
-            + "attainment to reach 90.0%")
-        .contains(sent + " of the 20 planned were sent");
+    String warnings = slow.path("llmbench").path("warnings").toString();
+    // The third miss stops it; on a busy machine a request's chunks may arrive bunched and read as fast, so the
+    // third miss may be the fourth request to complete.
+    java.util.regex.Matcher said = java.util.regex.Pattern.compile("stopped early: the SLO \\(TPOT ≤ 10.0 ms at p90\\) "
+        + "could no longer be met: 3 of the first (\\d+) requests to complete had missed it \\(failed or over an "
+        + "objective\\), and at most 2 of the 20 planned may for SLO attainment to reach 90.0%").matcher(warnings);
+    assertThat(said.find()).as("in %s", warnings).isTrue();
+    assertThat(Integer.parseInt(said.group(1))).isBetween(3, sent);
+    assertThat(warnings).contains(sent + " of the 20 planned were sent");
     JsonNode fast = JSON.readTree(level(run, "fastEnough").toFile());
     assertThat(fast.path("llmbench").path("stop_reason").asText()).isEqualTo("REQUEST_COUNT");
     assertThat(fast.path("completed").asInt()).as("a level that meets its SLO runs to its end").isEqualTo(20);
@@ -54,7 +58,7 @@ class SloAbortTests {
     String message = run.tests().failed().stream().findFirst().orElseThrow()
         .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow()
         .getMessage();
-    assertThat(message).contains("C=2: ").contains("SLO attainment 0.0% is below the required 90.0%")
+    assertThat(message).contains("C=2: ").containsPattern("SLO attainment [\\d.]+% is below the required 90.0%")
         .contains("(stopped early: the SLO (TPOT ≤ 10.0 ms at p90) could no longer be met");
   }
 
@@ -83,8 +87,8 @@ class SloAbortTests {
     @ConcurrencySweep(2)
     @Slo(tpot = "10ms", percentile = 90, abortOnFail = true)
     void tooSlow(SweepLevelResult level) {
-      // Stopped or not, the level is measured and handed to the test: here it misses its SLO by every request.
-      assertThat(level.sloAttainment()).isZero();
+      // Stopped or not, the level is measured and handed to the test: here it misses its SLO (20 ms per token).
+      assertThat(level.sloAttainment()).isLessThan(0.9);
       assertThat(level.requestCount()).isPositive();
     }
 

@@ -123,7 +123,6 @@ public final class LevelInProgress implements LoadRunner.Observer {
   private static Optional<Duration> median(List<long[]> window, int field) {
     double[] v = window.stream().mapToLong(t -> t[field]).filter(x -> x >= 0).mapToDouble(x -> x).toArray();
     if (v.length == 0) return Optional.empty();
-    java.util.Arrays.sort(v);
     return Optional.of(Duration.ofNanos(Math.round(Percentiles.of(v, 50))));
   }
 
