@@ -164,6 +164,14 @@ public interface SweepLevelResult {
     return Optional.empty();
   }
 
+  /**
+   * How the level's prompts were aligned to an exact length ({@link ExactInputTokens}) and the largest
+   * |{@code usage.prompt_tokens} - requested| of its requests; empty when they were not aligned.
+   */
+  default Optional<InputAlignment> inputAlignment() {
+    return Optional.empty();
+  }
+
   /** The client's decode rate next to the one the server reports in {@code timings}, when it does (llama.cpp). */
   Optional<DecodeRates> decodeRates();
 

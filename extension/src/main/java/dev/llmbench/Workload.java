@@ -41,7 +41,10 @@ public @interface Workload {
   /** {@code max_tokens} per request; several values cross with the levels. */
   int[] maxTokens() default {128};
 
-  /** Synthetic prompts of about this many tokens instead of a prompt set; several values cross with the levels. */
+  /**
+   * Synthetic prompts of about this many tokens (one word each) instead of a prompt set; several values cross
+   * with the levels. With {@link ExactInputTokens} beside it, exactly this many prompt tokens on the server.
+   */
   int[] inputTokens() default {};
 
   /**
@@ -76,7 +79,8 @@ public @interface Workload {
   /**
    * Whether requests may be served from the server's prefix cache: by default ({@link PrefixCache#AVOID})
    * every prompt begins with a marker unique to the run, the level and the request, so no level reads an
-   * earlier level's (or the warm-up's) cached prompts and levels stay comparable; {@link PrefixCache#REUSE}
+   * earlier level's (or the warm-up's) cached prompts and levels stay comparable (a {@link SharedPrefix}
+   * workload's marker starts its question, after the shared system prompt); {@link PrefixCache#REUSE}
    * sends the prompts as they are, to measure with reuse on purpose.
    */
   PrefixCache prefixCache() default PrefixCache.AVOID;

@@ -59,6 +59,7 @@ public final class StubEngine implements AutoCloseable {
   private final AtomicLong prefixQueries = new AtomicLong();
   private final AtomicLong prefixHits = new AtomicLong();
   private final AtomicLong promptTokens = new AtomicLong();
+  private final AtomicInteger chatRequests = new AtomicInteger();
   private final AtomicLong generationTokens = new AtomicLong();
   private final java.util.Queue<JsonNode> bodies = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
@@ -71,6 +72,9 @@ public final class StubEngine implements AutoCloseable {
         "{\"object\":\"list\",\"data\":[{\"id\":\"stub\",\"object\":\"model\"}]}"));
     http.createContext("/metrics", this::metrics);
     http.createContext("/v1/chat/completions", this::chat);
+    if (options.tokenizeAnswer != null) {
+      http.createContext("/tokenize", ex -> send(ex, 200, "application/json", options.tokenizeAnswer));
+    }
     http.start();
   }
 
@@ -120,7 +124,13 @@ public final class StubEngine implements AutoCloseable {
     send(ex, 200, "text/plain; version=0.0.4", text);
   }
 
+  /** Chat completions received, whatever became of them. */
+  public int chatRequests() {
+    return chatRequests.get();
+  }
+
   private void chat(HttpExchange ex) throws IOException {
+    chatRequests.incrementAndGet();
     JsonNode body = JSON.readTree(ex.getRequestBody().readAllBytes());
     bodies.add(body);
     int maxTokens = body.path("max_tokens").asInt(16);
@@ -247,6 +257,7 @@ public final class StubEngine implements AutoCloseable {
     private Duration coldStall = Duration.ZERO;
     private Duration prefillPerToken = Duration.ZERO;
     private int blockSize = 16;
+    private String tokenizeAnswer;
 
     /** Time per token with one request in flight (default 5 ms). */
     public Builder tokenTime(Duration tokenTime) {
@@ -275,6 +286,12 @@ public final class StubEngine implements AutoCloseable {
     /** Tokens (whitespace-separated words) per prefix-cache block (default 16, vLLM's). */
     public Builder blockSize(int blockSize) {
       this.blockSize = blockSize;
+      return this;
+    }
+
+    /** A {@code POST /tokenize} route answering 200 with this body whatever it is asked (default: no such route, 404). */
+    public Builder tokenizeAnswer(String body) {
+      this.tokenizeAnswer = body;
       return this;
     }
 

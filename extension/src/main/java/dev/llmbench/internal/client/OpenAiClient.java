@@ -196,6 +196,15 @@ public final class OpenAiClient implements AutoCloseable {
     }
   }
 
+  /** POSTs a JSON body to a path (a control-plane route such as {@code /tokenize}); the status and body, secrets masked. */
+  public Optional<HttpAnswer> post(String path, byte[] json) throws IOException {
+    Request request = new Request.Builder().url(HttpUrl.get(url(path))).header("Accept", "application/json")
+        .post(okhttp3.RequestBody.create(json, okhttp3.MediaType.get("application/json"))).build();
+    try (Response response = http.newCall(request).execute()) {
+      return Optional.of(new HttpAnswer(response.code(), options.redact(response.body().string())));
+    }
+  }
+
   /** The model ids from {@code /v1/models}, in the server's order. */
   public List<String> modelIds() throws IOException {
     HttpAnswer answer = get("/v1/models").orElseThrow();

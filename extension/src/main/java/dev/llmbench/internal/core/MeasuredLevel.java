@@ -8,6 +8,7 @@ import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.Finding;
 import dev.llmbench.GpuTelemetry;
+import dev.llmbench.InputAlignment;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.Rate;
@@ -32,6 +33,7 @@ import dev.llmbench.internal.server.TokenCrossChecks;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apiguardian.api.API;
 
 /**
@@ -172,6 +174,21 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   @Override
   public Optional<PrefixCacheUse> prefixCache() {
     return memo.get("prefixCache", () -> PrefixCaches.of(metrics(), serverMetrics));
+  }
+
+  @Override
+  public Optional<InputAlignment> inputAlignment() {
+    return memo.get("inputAlignment", () -> plan.workload().prompts().generator().flatMap(g -> g.alignment()).map(a -> {
+      int largest = -1;
+      int checked = 0;
+      for (RequestMetrics m : metrics()) {
+        if (!m.succeeded() || m.trace().serverUsage().map(u -> u.promptTokens()).isEmpty()) continue;
+        largest = Math.max(largest, Math.abs(m.promptTokens() - a.requestedTokens()));
+        checked++;
+      }
+      return new InputAlignment(a.requestedTokens(), a.method(), a.templateTokens(), a.plannedDeviation(),
+          largest < 0 ? OptionalInt.empty() : OptionalInt.of(largest), checked);
+    }));
   }
 
   @Override

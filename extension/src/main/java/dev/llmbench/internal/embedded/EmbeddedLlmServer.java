@@ -26,7 +26,8 @@ import org.apiguardian.api.API;
  * An OpenAI-compatible server inside the JVM, on 127.0.0.1, driven by a {@link BatchScheduler}: the
  * default endpoint when no URL is configured, so benchmarks run on a machine with nothing installed.
  *
- * <p>Serves {@code /v1/chat/completions}, {@code /v1/completions} (streaming and not), {@code /v1/models},
+ * <p>Serves {@code /v1/chat/completions}, {@code /v1/completions} (streaming and not), vLLM's {@code POST /tokenize}
+ * (counting exactly as {@code usage.prompt_tokens} bills, chat template included), {@code /v1/models},
  * {@code /health} (503 until the startup delay has passed), {@code /version} and {@code /metrics}
  * (Prometheus text with vLLM's metric names, plus {@code llmbench:} counters of what the server received
  * and injected).
@@ -68,8 +69,11 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   private static final int DEFAULT_MAX_TOKENS = 1024;
   private static final List<String> TEMPLATE_TOKENS = List.of("<|start|>", "<|role|>", "<|content|>", "<|end|>");
   private static final String RESET_PREFIX_CACHE = "/reset_prefix_cache";
+  static final String TOKENIZE = "/tokenize";
+  /** The context length {@code /tokenize} reports, as vLLM's {@code max_model_len}. */
+  static final int MAX_MODEL_LEN = 131_072;
   private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS,
-      RESET_PREFIX_CACHE);
+      RESET_PREFIX_CACHE, TOKENIZE);
   private static final byte[] NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
       + "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
       .getBytes(StandardCharsets.US_ASCII);
@@ -222,6 +226,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       case CHAT -> generate(ex, true);
       case COMPLETIONS -> generate(ex, false);
       case RESET_PREFIX_CACHE -> resetPrefixCache(ex);
+      case TOKENIZE -> tokenize(ex);
       default -> sendJson(ex, 404, error("no route for " + path, "not_found"));
     }
   }
@@ -328,17 +333,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
         sendJson(ex, 400, error("'messages' must be a non-empty array", "invalid_request_error"));
         return;
       }
-      StringBuilder all = new StringBuilder();
       String last = "";
-      for (JsonNode m : messages) {
-        last = m.path("content").asText("");
-        all.append(last).append('\n');
-      }
+      for (JsonNode m : messages) last = m.path("content").asText("");
       prompt = last;
-      tokens = TextModel.tokenize(all.toString());
-      // The chat template's tokens, counted after the messages so that prompts sharing their first messages
-      // share cache blocks.
-      for (int i = 0; i < messages.size(); i++) tokens.addAll(TEMPLATE_TOKENS);
+      tokens = chatTokens(messages);
       promptTokens = tokens.size();
     } else {
       JsonNode p = body.path("prompt");
@@ -373,6 +371,51 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     } finally {
       if (!answered) seq.cancel(); // the client went away, or the server is closing: free the batch slot
     }
+  }
+
+  /**
+   * A chat request's prompt tokens, as billed in {@code usage.prompt_tokens} and counted by {@code /tokenize}: the
+   * messages' text, then the chat template's tokens, counted after the messages so that prompts sharing their
+   * first messages share cache blocks.
+   */
+  private static List<String> chatTokens(JsonNode messages) {
+    StringBuilder all = new StringBuilder();
+    for (JsonNode m : messages) all.append(m.path("content").asText("")).append('\n');
+    List<String> tokens = TextModel.tokenize(all.toString());
+    for (int i = 0; i < messages.size(); i++) tokens.addAll(TEMPLATE_TOKENS);
+    return tokens;
+  }
+
+  /**
+   * vLLM's {@code POST /tokenize}: {@code {"messages": [...]}} (chat template applied, as the chat route bills it)
+   * or {@code {"prompt": "..."}}; answers {@code {"count", "max_model_len", "tokens"}}, the ids being each token's
+   * hash, so that its count is the one {@code usage.prompt_tokens} of the same request says.
+   */
+  private void tokenize(Exchange ex) throws IOException {
+    if (!"POST".equals(ex.request.method())) {
+      sendJson(ex, 405, error("use POST", "invalid_request_error"));
+      return;
+    }
+    JsonNode body;
+    try {
+      body = JSON.readTree(ex.request.body());
+    } catch (IOException e) {
+      sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
+      return;
+    }
+    List<String> tokens;
+    if (body != null && body.path("messages").isArray() && !body.get("messages").isEmpty()) {
+      tokens = chatTokens(body.get("messages"));
+    } else if (body != null && body.path("prompt").isTextual()) {
+      tokens = TextModel.tokenize(body.get("prompt").asText());
+    } else {
+      sendJson(ex, 400, error("give 'messages' (a non-empty array) or 'prompt' (a string)", "invalid_request_error"));
+      return;
+    }
+    ObjectNode answer = JSON.createObjectNode().put("count", tokens.size()).put("max_model_len", MAX_MODEL_LEN);
+    var ids = answer.putArray("tokens");
+    for (String t : tokens) ids.add(t.hashCode() & 0x7fff_ffff);
+    sendJson(ex, 200, answer);
   }
 
   /** The faults that replace the response: the request was read, and never reaches the engine. */

@@ -18,6 +18,8 @@ import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.shard.ShardRun;
 import dev.llmbench.internal.telemetry.TelemetryPlan;
+import dev.llmbench.internal.tokens.Alignment;
+import dev.llmbench.internal.tokens.TokenCountException;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -52,6 +54,14 @@ final class LevelMeasurement {
     EndpointInfo info = deployment.map(d -> ready.asDeployment(d.name())).orElse(ready);
     List<MeasuredLevel> before = earlier(sweep, info);
     endpoint.ensureStillAnswering(before.isEmpty() ? "the readiness wait" : before.get(before.size() - 1).label());
+    try {
+      // Exact input lengths are aligned here, against the ready server and before the warm-up: never while measuring.
+      mine = Alignment.align(endpoint.client(), info.api(), info.model(), mine);
+    } catch (TokenCountException e) {
+      throw new ExtensionConfigurationException("Configuration error: sweep on method ["
+          + ConfigurationErrors.where(context.getRequiredTestMethod()) + "], " + plan.label() + ": the prompts could not be "
+          + "aligned to their exact length, so no load was sent: " + e.getMessage(), e);
+    }
     LevelInProgress progress = new LevelInProgress(sweep, mine, info, slo, percentiles);
     run.measuring(progress, endpoint);
     MeasuredLevel result;

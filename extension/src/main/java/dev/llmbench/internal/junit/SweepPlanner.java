@@ -142,10 +142,13 @@ final class SweepPlanner {
    * measures and warms up, the prompts, the objectives.
    */
   private record Common(Workload workload, Optional<StopRule> fixedRule, Count count, Warmup warmup, PromptSource prompts,
-      Double temperature, ServiceLevels slo, List<Double> percentiles, Optional<LengthDistribution> outputLengths) {
+      Double temperature, ServiceLevels slo, List<Double> percentiles, Optional<LengthDistribution> outputLengths,
+      Optional<PromptSource.Exact> exact) {
 
     LevelPlan level(String label, Point p, int input, int maxTokens) {
       PromptSource source = input > 0 ? PromptSource.synthetic(input, workload.seed()) : prompts;
+      if (exact.isPresent()) source = source.exactly(exact.get());
+      if (input == 0 && source.inputTokens() > 0) input = source.inputTokens(); // a generated workload's own length
       if (outputLengths.isPresent()) source = source.withOutputLengths(outputLengths.get());
       StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(count.requests() > 0 ? count.requests()
           : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : p.autoRequests()));
@@ -183,8 +186,16 @@ final class SweepPlanner {
       throw new IllegalArgumentException("@Workload lists several 'maxTokens' and an output length distribution ("
           + outputLengths.get().spec() + "); keep one of them");
     }
+    Optional<PromptSource> shared = InputShapes.prompts(context, workload);
+    if (shared.isPresent() && (dataset.isPresent() || inputLengths.isPresent())) {
+      throw new IllegalArgumentException("@SharedPrefix makes its own prompts: remove the @Dataset and @Workload's "
+          + "inputLength (or llmbench.workload.input-length) from this sweep");
+    }
+    Optional<PromptSource.Exact> exact = InputShapes.exact(context, workload);
     PromptSource prompts;
-    if (dataset.isPresent()) {
+    if (shared.isPresent()) {
+      prompts = shared.get();
+    } else if (dataset.isPresent()) {
       if (!workload.prompt().isBlank() || !workload.prompts().equals("builtin") || workload.inputTokens().length > 0
           || inputLengths.isPresent()) {
         throw new IllegalArgumentException("@Dataset gives the prompts, so @Workload's 'prompt', 'prompts', 'inputTokens' "
@@ -195,7 +206,7 @@ final class SweepPlanner {
       prompts = inputLengths.map(d -> PromptSource.synthetic(d, workload.seed())).orElseGet(() -> prompts(workload));
     }
     return new Common(workload, fixedStopRule(measurement, count.requests(), percentiles), count, warmup, prompts,
-        temperature, slo, percentiles, outputLengths);
+        temperature, slo, percentiles, outputLengths, exact);
   }
 
   /** A length distribution from its setting, else from the attribute; empty when neither is set. */

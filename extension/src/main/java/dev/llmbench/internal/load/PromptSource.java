@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.ChatMessage;
 import dev.llmbench.CompletionRequest;
+import dev.llmbench.ExactInputTokens;
+import dev.llmbench.InputAlignment;
 import dev.llmbench.internal.workload.LengthDistribution;
 import dev.llmbench.internal.workload.LoadedDataset;
 import dev.llmbench.internal.workload.Row;
@@ -54,6 +56,8 @@ public final class PromptSource {
   private final int first; // request i is this source's request first + i * step (a shard's slice)
   private final int step;
   private final Lengths lengths;
+  private final Exact exact; // asked for exact lengths; null for "about N words"
+  private final Generator generator; // makes each request's messages (aligned prompts, shared prefix); null otherwise
 
   /**
    * Where a request's lengths and extra fields come from beyond the prompt text: a dataset's rows, a
@@ -70,11 +74,11 @@ public final class PromptSource {
   }
 
   private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed) {
-    this(name, conversations, inputTokens, seed, 0, 1, Lengths.NONE);
+    this(name, conversations, inputTokens, seed, 0, 1, Lengths.NONE, null, null);
   }
 
   private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step,
-      Lengths lengths) {
+      Lengths lengths, Exact exact, Generator generator) {
     this.name = name;
     this.conversations = conversations;
     this.inputTokens = inputTokens;
@@ -82,6 +86,68 @@ public final class PromptSource {
     this.first = first;
     this.step = step;
     this.lengths = lengths;
+    this.exact = exact;
+    this.generator = generator;
+  }
+
+  /** Synthetic prompts to be aligned to exactly their length in tokens before load ({@link ExactInputTokens}). */
+  public record Exact(ExactInputTokens.Method method, String tokenizer) {}
+
+  /**
+   * Request {@code i}'s messages, made by code fixed before load: prompts aligned to a tokenizer
+   * ({@code internal.tokens}), the shared-prefix workload. A pure function of the index.
+   */
+  public interface Generator {
+    List<ChatMessage> messages(int index);
+
+    /** The message the unique marker goes into: 0, or 1 to keep a shared system prompt shared. */
+    default int markerMessage() {
+      return 0;
+    }
+
+    /** What the workload is, for the line under a sweep's table (e.g. its groups); empty to say nothing. */
+    default Optional<String> describe() {
+      return Optional.empty();
+    }
+
+    /** How the prompts were aligned, without the level's own figures; empty when they were not. */
+    default Optional<InputAlignment> alignment() {
+      return Optional.empty();
+    }
+  }
+
+  /** These synthetic prompts, to be aligned to exactly {@code inputTokens} tokens before load. */
+  public PromptSource exactly(Exact how) {
+    if (inputTokens < 1) throw new IllegalArgumentException("exact input lengths need synthetic prompts (inputTokens)");
+    return new PromptSource(name, conversations, inputTokens, seed, first, step, lengths, how, generator);
+  }
+
+  /** Asked for exact lengths, and how to count; empty for "about N words". */
+  public Optional<Exact> exact() {
+    return Optional.ofNullable(exact);
+  }
+
+  /** This source with its requests made by {@code g} (e.g. once aligned), same name, seed and slice. */
+  public PromptSource generatedBy(Generator g) {
+    return new PromptSource(name, conversations, inputTokens, seed, first, step, lengths, exact, g);
+  }
+
+  /** A source whose every request {@code g} makes, e.g. the shared-prefix workload. */
+  public static PromptSource generated(String name, int inputTokens, long seed, Generator g) {
+    return new PromptSource(name, List.of(), inputTokens, seed, 0, 1, Lengths.NONE, null, g);
+  }
+
+  public Optional<Generator> generator() {
+    return Optional.ofNullable(generator);
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  /** The synthetic or generated prompts' length in tokens (about, unless aligned); 0 for a prompt set. */
+  public int inputTokens() {
+    return inputTokens;
   }
 
   /**
@@ -90,7 +156,8 @@ public final class PromptSource {
    */
   public PromptSource slice(int first, int step) {
     if (first < 0 || step < 1) throw new IllegalArgumentException("a slice needs first >= 0 and step >= 1, was " + first + ", " + step);
-    return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step, lengths);
+    return new PromptSource(name, conversations, inputTokens, seed, this.first + first * this.step, this.step * step, lengths,
+        exact, generator);
   }
 
   /** A source known only by the name a result file recorded (e.g. {@code vllm:run=0.json}); it cannot make requests. */
@@ -115,7 +182,8 @@ public final class PromptSource {
 
   /** Synthetic prompts whose lengths are drawn from {@code lengths}, per request, from the seed. */
   public static PromptSource synthetic(LengthDistribution lengths, long seed) {
-    return new PromptSource("synthetic-" + lengths.spec(), List.of(), 0, seed, 0, 1, new Lengths(null, lengths, null, false));
+    return new PromptSource("synthetic-" + lengths.spec(), List.of(), 0, seed, 0, 1, new Lengths(null, lengths, null, false),
+        null, null);
   }
 
   /**
@@ -124,13 +192,13 @@ public final class PromptSource {
    */
   public static PromptSource dataset(LoadedDataset dataset, boolean rowLengths, long seed) {
     return new PromptSource(dataset.name(), dataset.rows().stream().map(Row::messages).toList(), 0, seed, 0, 1,
-        new Lengths(dataset, null, null, rowLengths));
+        new Lengths(dataset, null, null, rowLengths), null, null);
   }
 
   /** This source with each request's {@code max_tokens} drawn from {@code outputLengths} (a row's own length still wins). */
   public PromptSource withOutputLengths(LengthDistribution outputLengths) {
     return new PromptSource(name, conversations, inputTokens, seed, first, step,
-        new Lengths(lengths.dataset(), lengths.inputLengths(), outputLengths, lengths.rowLengths()));
+        new Lengths(lengths.dataset(), lengths.inputLengths(), outputLengths, lengths.rowLengths()), exact, generator);
   }
 
   /** The dataset this source sends the rows of, if it is one. */
@@ -236,7 +304,7 @@ public final class PromptSource {
 
   /** Whether this is only a name a result file recorded, which cannot make requests. */
   public boolean isRecorded() {
-    return inputTokens == 0 && lengths.inputLengths() == null && conversations.isEmpty();
+    return inputTokens == 0 && lengths.inputLengths() == null && conversations.isEmpty() && generator == null;
   }
 
   /** Request {@code requestIndex} of this source (or slice): the same index and seed always give the same request. */
@@ -251,11 +319,16 @@ public final class PromptSource {
    */
   public CompletionRequest request(int requestIndex, int maxTokens, boolean ownLengths, boolean ignoreEos, Double temperature) {
     boolean synthetic = inputTokens > 0 || lengths.inputLengths() != null;
-    if (!synthetic && conversations.isEmpty()) throw new IllegalStateException(name + " is a recorded name only");
+    if (!synthetic && conversations.isEmpty() && generator == null) {
+      throw new IllegalStateException(name + " is a recorded name only");
+    }
+    if (exact != null && generator == null) throw new IllegalStateException(name + " is not aligned yet");
     int index = first + requestIndex * step;
     List<ChatMessage> messages;
     Row row = null;
-    if (synthetic) {
+    if (generator != null) {
+      messages = generator.messages(index);
+    } else if (synthetic) {
       int length = inputTokens > 0 ? inputTokens : lengths.inputLengths().draw(seed, index);
       SplittableRandom random = new SplittableRandom(seed * 31 + index);
       StringBuilder text = new StringBuilder();
@@ -292,6 +365,33 @@ public final class PromptSource {
       messages.set(i, new ChatMessage(m.role(), marker + m.content()));
     }
     return new CompletionRequest(messages, r.maxTokens(), r.temperature(), r.ignoreEos(), r.stream(), r.seed(), r.bodyFields());
+  }
+
+  /**
+   * {@code r} with this source's unique marker: where {@link #withUniquePrefix} puts it, or, for generated prompts,
+   * at the start of the message their generator names; aligned prompts get {@link #digits} (a token count every
+   * current tokenizer keeps constant) instead of hex.
+   */
+  public CompletionRequest withMarker(CompletionRequest r, long salt, int index) {
+    if (generator == null && exact == null) return withUniquePrefix(r, salt, index);
+    String marker = (exact != null ? digits(salt, index) : marker(salt, index)) + " ";
+    List<ChatMessage> messages = new ArrayList<>(r.messages());
+    int at = Math.min(generator == null ? 0 : generator.markerMessage(), messages.size() - 1);
+    ChatMessage m = messages.get(at);
+    messages.set(at, new ChatMessage(m.role(), marker + m.content()));
+    return new CompletionRequest(messages, r.maxTokens(), r.temperature(), r.ignoreEos(), r.stream(), r.seed(), r.bodyFields());
+  }
+
+  /**
+   * 10 decimal digits of the same mix: SentencePiece and Qwen tokenizers split digits one by one, Llama 3's in
+   * runs of at most 3, so the marker's token count does not depend on its value, as a hex marker's does.
+   */
+  static String digits(long salt, int index) {
+    long z = salt + 0x9E3779B97F4A7C15L * (index + 1L);
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    z ^= z >>> 31;
+    return String.format("%010d", Math.floorMod(z, 10_000_000_000L));
   }
 
   /** 8 hex digits: a 64-bit mix of the salt and the index (SplitMix64's finaliser), so neighbours share no digits. */

@@ -2,8 +2,10 @@ package dev.llmbench.internal.load;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.ChatMessage;
 import dev.llmbench.CompletionRequest;
 import dev.llmbench.Workload;
+import java.util.List;
 import java.util.Objects;
 import org.apiguardian.api.API;
 
@@ -44,6 +46,20 @@ public record WorkloadPlan(int maxTokens, int inputTokens, boolean ignoreEos, Do
   public CompletionRequest request(int index, int maxTokens, long salt) {
     // A row's or a distribution's length is the level's own; a warm-up asking for other lengths keeps its own.
     CompletionRequest r = prompts.request(index, maxTokens, maxTokens == this.maxTokens, ignoreEos, temperature);
-    return prefixCache == Workload.PrefixCache.AVOID ? PromptSource.withUniquePrefix(r, salt, index) : r;
+    return prefixCache == Workload.PrefixCache.AVOID ? prompts.withMarker(r, salt, index) : r;
+  }
+
+  /** This workload with other prompts (the same ones, aligned before load), everything else as it was. */
+  public WorkloadPlan withPrompts(PromptSource aligned) {
+    return new WorkloadPlan(maxTokens, inputTokens, ignoreEos, temperature, aligned, prefixCache);
+  }
+
+  /**
+   * The request this plan sends as request {@code index} of batch {@code salt}, had its prompts made
+   * {@code messages}: its marker, {@code max_tokens} and the rest, so that aligning counts what is sent.
+   */
+  public CompletionRequest sendable(List<ChatMessage> messages, int index, long salt) {
+    CompletionRequest r = CompletionRequest.ofMessages(messages).withMaxTokens(maxTokens).withIgnoreEos(ignoreEos);
+    return prefixCache == Workload.PrefixCache.AVOID ? prompts.withMarker(r, salt, index) : r;
   }
 }

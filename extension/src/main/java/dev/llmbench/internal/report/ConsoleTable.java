@@ -57,6 +57,15 @@ public final class ConsoleTable {
     }
     for (SweepLevelResult l : levels) {
       l.gpuTelemetry().ifPresent(g -> out.append(rowLabel(l)).append(" | gpu: ").append(GpuText.summary(g)).append('\n'));
+      // A shared-prefix workload's figure is its cache hit rate: the server's own, beside the workload.
+      if (!(l instanceof MeasuredLevel m)) continue;
+      m.plan().workload().prompts().generator().flatMap(g -> g.describe()).ifPresent(d -> out.append(rowLabel(l))
+          .append(" | ").append(d).append(l.prefixCache().map(p -> "; prefix cache " + Formats.percent(p.hitRate())
+              + " of prompt tokens (" + p.cachedTokens() + " of " + p.promptTokens() + ", " + p.source() + ")")
+              .orElse("; the server reports no prefix-cache figures")).append('\n'));
+    }
+    for (SweepLevelResult l : levels) {
+      l.inputAlignment().ifPresent(a -> out.append(rowLabel(l)).append(" | input: ").append(a.describe()).append('\n'));
     }
     networkLines(levels).forEach(line -> out.append(line).append('\n'));
     if (levels.stream().anyMatch(l -> !l.e2eLatency().isEmpty() && !l.e2eLatency().supports(99))) {

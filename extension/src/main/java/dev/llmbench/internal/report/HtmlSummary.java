@@ -60,6 +60,10 @@ public final class HtmlSummary {
     r.warmup().ifPresent(w -> row(h, "warm-up", w.requests() + " requests of max_tokens " + w.maxTokens() + " in "
         + w.rounds() + " round(s), at most " + w.peakInFlight() + " in flight (target " + w.target() + "), " + w.failed()
         + " failed, " + Formats.duration(w.time())));
+    if (r instanceof MeasuredLevel m) {
+      m.plan().workload().prompts().generator().flatMap(g -> g.describe()).ifPresent(d -> row(h, "workload", d));
+    }
+    r.inputAlignment().ifPresent(a -> row(h, "input length", a.describe()));
     r.prefixCache().ifPresent(p -> row(h, "prefix cache", p.cachedTokens() + " of " + p.promptTokens()
         + " prompt tokens cached (" + Formats.percent(p.hitRate()) + ", " + p.source() + ")"));
     r.clientLoad().ifPresent(c -> row(h, "client", String.format(Locale.ROOT, "CPU %s of %d cores (JVM %s, machine %s), "

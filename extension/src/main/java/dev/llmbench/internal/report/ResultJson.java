@@ -272,6 +272,16 @@ public final class ResultJson {
       n.put("hit_rate", p.hitRate());
       n.put("source", p.source());
     });
+    r.inputAlignment().ifPresent(a -> {
+      ObjectNode n = own.putObject("input_alignment");
+      n.put("requested_tokens", a.requestedTokens());
+      n.put("method", a.method());
+      n.put("template_tokens", a.templateTokens());
+      n.put("planned_deviation", a.plannedDeviation());
+      if (a.largestDeviation().isPresent()) n.put("largest_deviation", a.largestDeviation().getAsInt());
+      else n.putNull("largest_deviation");
+      n.put("checked_requests", a.checkedRequests());
+    });
     r.deploymentDescription().ifPresent(d -> own.set("deployment_facts", deployment(d)));
     r.gpuTelemetry().ifPresent(g -> own.set("gpu_telemetry", GpuText.json(g)));
     own.set("findings", findings(r.findings()));

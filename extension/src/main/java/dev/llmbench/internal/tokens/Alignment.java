@@ -1,0 +1,50 @@
+package dev.llmbench.internal.tokens;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.ApiStyle;
+import dev.llmbench.ChatMessage;
+import dev.llmbench.internal.client.OpenAiClient;
+import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.WorkloadPlan;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apiguardian.api.API;
+
+/** Aligns a level's synthetic prompts to their exact length, once the endpoint is ready and before the warm-up. */
+@API(status = INTERNAL)
+public final class Alignment {
+
+  private Alignment() {}
+
+  /**
+   * The plan with its prompts aligned when it asks for exact lengths ({@code @ExactInputTokens}), else the plan.
+   *
+   * @throws TokenCountException when they cannot be aligned here, saying what to change
+   */
+  public static LevelPlan align(OpenAiClient client, ApiStyle api, String model, LevelPlan plan) {
+    WorkloadPlan w = plan.workload();
+    PromptSource prompts = w.prompts();
+    if (prompts.exact().isEmpty() || prompts.generator().isPresent()) return plan;
+    PromptSource.Exact how = prompts.exact().get();
+    TokenCounter counter = Counters.choose(how.method(), how.tokenizer(), client, api, model);
+    // The samples carry markers of a batch of their own, as the warm-up's and the level's do.
+    long salt = ThreadLocalRandom.current().nextLong();
+    try {
+      ExactText text = ExactText.align(counter, w.inputTokens(), prompts.seed(),
+          api == ApiStyle.CHAT ? "the chat API" : "the completions API",
+          (t, k) -> w.sendable(List.of(ChatMessage.user(t)), k, salt));
+      return plan.share(plan.load(), plan.stop(), w.withPrompts(prompts.generatedBy(text)), plan.warmupRequests(),
+          plan.seed());
+    } finally {
+      if (counter instanceof AutoCloseable c) {
+        try {
+          c.close();
+        } catch (Exception ignored) {
+          // a tokenizer's native memory; nothing to report
+        }
+      }
+    }
+  }
+}
