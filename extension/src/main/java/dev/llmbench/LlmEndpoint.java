@@ -75,4 +75,11 @@ public @interface LlmEndpoint {
    * test a suite's own assertions and error handling (docs/failures.md lists the kinds)}
    */
   String embeddedFaults() default "";
+
+  /**
+   * {@return Prometheus endpoints of GPU exporters beside the server, scraped around every level for its GPU
+   * figures, e.g. {@code "http://gpu-node-1:9400/metrics"} (NVIDIA's DCGM exporter)} Setting:
+   * {@code llmbench.telemetry.urls}.
+   */
+  String[] telemetryUrls() default {};
 }

@@ -19,14 +19,15 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class ServiceLevels {
 
-  private static final ServiceLevels NONE = new ServiceLevels(null, null, null, 99);
+  private static final ServiceLevels NONE = new ServiceLevels(null, null, null, 99, false);
 
   private final Duration ttft;
   private final Duration tpot;
   private final Duration e2eLatency;
   private final double percentile;
+  private final boolean abortOnFail;
 
-  private ServiceLevels(Duration ttft, Duration tpot, Duration e2eLatency, double percentile) {
+  private ServiceLevels(Duration ttft, Duration tpot, Duration e2eLatency, double percentile, boolean abortOnFail) {
     if (percentile <= 0 || percentile > 100) {
       throw new IllegalArgumentException("the SLO percentile must be in (0, 100], was " + percentile);
     }
@@ -34,6 +35,7 @@ public final class ServiceLevels {
     this.tpot = tpot;
     this.e2eLatency = e2eLatency;
     this.percentile = percentile;
+    this.abortOnFail = abortOnFail;
   }
 
   /** {@return no objective at all} */
@@ -47,7 +49,7 @@ public final class ServiceLevels {
    * @param max the longest TTFT allowed, positive
    */
   public ServiceLevels withTtft(Duration max) {
-    return new ServiceLevels(positive(max, "TTFT"), tpot, e2eLatency, percentile);
+    return new ServiceLevels(positive(max, "TTFT"), tpot, e2eLatency, percentile, abortOnFail);
   }
 
   /**
@@ -56,7 +58,7 @@ public final class ServiceLevels {
    * @param max the longest TPOT allowed, positive
    */
   public ServiceLevels withTpot(Duration max) {
-    return new ServiceLevels(ttft, positive(max, "TPOT"), e2eLatency, percentile);
+    return new ServiceLevels(ttft, positive(max, "TPOT"), e2eLatency, percentile, abortOnFail);
   }
 
   /**
@@ -65,7 +67,7 @@ public final class ServiceLevels {
    * @param max the longest E2E latency allowed, positive
    */
   public ServiceLevels withE2eLatency(Duration max) {
-    return new ServiceLevels(ttft, tpot, positive(max, "E2E latency"), percentile);
+    return new ServiceLevels(ttft, tpot, positive(max, "E2E latency"), percentile, abortOnFail);
   }
 
   /**
@@ -74,7 +76,23 @@ public final class ServiceLevels {
    * @param percentile the percentile each limit applies at, in (0, 100]
    */
   public ServiceLevels atPercentile(double percentile) {
-    return new ServiceLevels(ttft, tpot, e2eLatency, percentile);
+    return new ServiceLevels(ttft, tpot, e2eLatency, percentile, abortOnFail);
+  }
+
+  /**
+   * {@return the same objectives, with a level stopping as soon as they can no longer be met, or always running
+   * to its end}
+   *
+   * @param abort {@code true} to stop a level once its objectives can no longer be met; {@code false}, the
+   *              default, to run it to its end; see {@link Slo#abortOnFail()}
+   */
+  public ServiceLevels abortingOnFail(boolean abort) {
+    return new ServiceLevels(ttft, tpot, e2eLatency, percentile, abort);
+  }
+
+  /** {@return whether a level stops sending once these objectives can no longer be met} */
+  public boolean abortsOnFail() {
+    return abortOnFail && !isEmpty();
   }
 
   private static Duration positive(Duration d, String what) {

@@ -33,4 +33,13 @@ public @interface Slo {
 
   /** {@return the percentile each objective must hold at, and the share of requests that must meet all of them} */
   double percentile() default 99;
+
+  /**
+   * {@return whether a level stops sending as soon as its SLO can no longer be met} As k6's {@code abortOnFail}: once
+   * more requests have missed an objective (or failed) than the percentile allows of the level's planned
+   * total, no later request can bring SLO attainment back up to the percentile. The level is reported with
+   * what it measured, its stop reason {@link StopReason#SLO_UNREACHABLE}. Off by default;
+   * {@code llmbench.slo.abort-on-fail} overrides it.
+   */
+  boolean abortOnFail() default false;
 }

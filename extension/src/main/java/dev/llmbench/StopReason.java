@@ -17,6 +17,11 @@ public enum StopReason {
   REQUEST_CAP,
   /** Adaptive mode: the time cap came first. */
   TIME_CAP,
+  /**
+   * The SLO could no longer be met ({@code @Slo(abortOnFail = true)}): more requests had missed it than its
+   * percentile allows of the level's planned total, so sending stopped; the level holds what it measured.
+   */
+  SLO_UNREACHABLE,
   /** The JVM was shutting down (SIGTERM, Ctrl-C): the level holds what was measured until then. */
   INTERRUPTED,
   /**

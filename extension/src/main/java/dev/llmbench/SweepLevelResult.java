@@ -201,6 +201,14 @@ public interface SweepLevelResult {
   }
 
   /**
+   * {@return what the GPUs did during the level (utilisation, memory, power, energy, joules per output token), from
+   * the GPU exporters of {@code llmbench.telemetry.urls}; empty without any, or when none answered}
+   */
+  default Optional<GpuTelemetry> gpuTelemetry() {
+    return Optional.empty();
+  }
+
+  /**
    * {@return how the level's prompts were aligned to an exact length ({@link ExactInputTokens}) and the largest
    * |{@code usage.prompt_tokens} - requested| of its requests; empty when they were not aligned}
    */

@@ -3,6 +3,7 @@ package dev.llmbench.testkit;
 import dev.llmbench.ApiStyle;
 import dev.llmbench.ClientLoad;
 import dev.llmbench.EndpointInfo;
+import dev.llmbench.GpuTelemetry;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Rate;
 import dev.llmbench.ServerMetrics;
@@ -45,6 +46,7 @@ public final class Levels {
   private EndpointInfo endpoint = ENDPOINT;
   private WarmupReport warmup;
   private ClientLoad clientLoad;
+  private GpuTelemetry gpus;
 
   private Levels(LoadShape load, String label) {
     this.load = load;
@@ -121,11 +123,17 @@ public final class Levels {
     return this;
   }
 
+  public Levels gpus(GpuTelemetry gpus) {
+    this.gpus = gpus;
+    return this;
+  }
+
   public MeasuredLevel build() {
     PromptSource prompts = inputTokens > 0 ? PromptSource.synthetic(inputTokens, 1) : PromptSource.builtIn(1);
     LevelPlan plan = new LevelPlan(label, load, new StopRule.Count(Math.max(1, traces.size())),
         new WorkloadPlan(maxTokens, inputTokens, true, null, prompts), 0, 1);
     return new MeasuredLevel(plan, endpoint, traces.stream().map(RequestMetrics::of).toList(), slo, percentiles,
-        StopReason.REQUEST_COUNT, server, List.of(), new LevelExtras(Optional.ofNullable(warmup), Optional.ofNullable(clientLoad)));
+        StopReason.REQUEST_COUNT, server, List.of(), new LevelExtras(Optional.ofNullable(warmup), Optional.ofNullable(clientLoad),
+        Optional.empty(), Optional.ofNullable(gpus)));
   }
 }

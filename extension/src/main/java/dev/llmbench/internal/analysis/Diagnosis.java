@@ -56,22 +56,23 @@ final class Diagnosis {
     boolean ttftRose = Figures.rose(lo, hi, Metric.TTFT);
     Optional<Double> waiting = Figures.gauge(hi, Figures.WAITING);
     preemption(hi, c);
+    String gpus = GpuReading.read(hi, waiting, c);
     if (tpotRose) {
       decodeBound(facts, c);
       if (ttftRose) queueing(hi, waiting, ttft, c);
       return new Reading("each decode step slows as the batch grows (" + tpot + "), so the deployment is bound by "
           + (facts.isEmpty() ? "memory bandwidth or the interconnect (on GPUs) or by compute (on CPUs)" : boundName(facts))
-          + ", not by how many requests it batches", c);
+          + ", not by how many requests it batches" + gpus, c);
     }
     c.ruledOut("decode steps that slow with the batch", tpot + ": each step kept its pace");
     if (ttftRose) {
       queueing(hi, waiting, ttft, c);
       return new Reading("requests wait longer before their first token (" + ttft + ") while each decode step keeps its "
-          + "pace (" + tpot + "): the server runs fewer requests at once than C, or its prefill is the bound", c);
+          + "pace (" + tpot + "): the server runs fewer requests at once than C, or its prefill is the bound" + gpus, c);
     }
     c.possible("pauses between decode steps", "neither " + tpot + " nor " + ttft + " moved beyond noise: time goes "
         + "somewhere else (scheduling, sampling, detokenising, the HTTP layer)", "profile the server at " + hi.label());
-    return new Reading("neither TPOT nor TTFT explains it beyond noise (" + tpot + "; " + ttft + ")", c);
+    return new Reading("neither TPOT nor TTFT explains it beyond noise (" + tpot + "; " + ttft + ")" + gpus, c);
   }
 
   /**

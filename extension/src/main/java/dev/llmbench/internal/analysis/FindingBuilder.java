@@ -60,6 +60,7 @@ final class FindingBuilder {
     causes.likely.forEach(c -> likely(c.cause(), c.reason(), causes.steps.get(c)));
     causes.possible.forEach(c -> possible(c.cause(), c.reason(), causes.steps.get(c)));
     ruledOut.addAll(causes.ruledOut);
+    causes.evidence.stream().filter(e -> evidence.stream().noneMatch(x -> x.name().equals(e.name()))).forEach(evidence::add);
     return this;
   }
 
@@ -76,6 +77,7 @@ final class FindingBuilder {
     final List<Finding.Cause> likely = new ArrayList<>();
     final List<Finding.Cause> possible = new ArrayList<>();
     final List<Finding.Cause> ruledOut = new ArrayList<>();
+    final List<Finding.Evidence> evidence = new ArrayList<>();
     final java.util.Map<Finding.Cause, String> steps = new java.util.HashMap<>();
 
     Causes likely(String cause, String reason, String step) {
@@ -97,10 +99,17 @@ final class FindingBuilder {
       return this;
     }
 
+    /** A figure the causes rest on, carried into the finding's evidence (e.g. the GPUs' utilisation). */
+    Causes evidence(String name, double value, String unit) {
+      if (!Double.isNaN(value)) evidence.add(new Finding.Evidence(name, value, unit));
+      return this;
+    }
+
     Causes add(Causes other) {
       likely.addAll(other.likely);
       possible.addAll(other.possible);
       ruledOut.addAll(other.ruledOut);
+      evidence.addAll(other.evidence);
       steps.putAll(other.steps);
       return this;
     }

@@ -64,6 +64,9 @@ public final class SettingKeys {
       "the longest gap between two bytes of a response", SettingKeys::positive);
   public static final Setting<Duration> PROGRESS_INTERVAL = new Setting<>("llmbench.progress-interval", "10s", null,
       "time between progress lines while a level runs", SettingKeys::positive);
+  public static final Setting<ProgressMode> PROGRESS = new Setting<>("llmbench.progress", "auto", null,
+      "`auto` (one line redrawn in place on an interactive terminal, else `lines`), `redraw`, `lines` (one at each "
+          + "interval, for logs and CI) or `off`", ProgressMode::parse);
   public static final Setting<PerformanceProfile> EMBEDDED_PROFILE = new Setting<>("llmbench.embedded.profile",
       "gqa-dense", null, "embedded engine's profile: " + String.join(", ", profileNames()),
       SettingKeys::profile);
@@ -127,6 +130,11 @@ public final class SettingKeys {
   public static final Setting<Integer> NETWORK_SAMPLES = new Setting<>("llmbench.network.samples", "5", null,
       "round trips of the health route timed once an endpoint is ready, reported beside TTFT; `0` for none",
       SettingKeys::notNegativeInt);
+  public static final Setting<List<URI>> TELEMETRY_URLS = new Setting<>("llmbench.telemetry.urls", "", "none",
+      "Prometheus endpoints of GPU exporters scraped around every level, comma-separated, e.g. "
+          + "`http://gpu-node-1:9400/metrics` (NVIDIA's DCGM exporter; `@LlmEndpoint(telemetryUrls)`)", SettingKeys::urls);
+  public static final Setting<Duration> TELEMETRY_INTERVAL = new Setting<>("llmbench.telemetry.interval", "1s", null,
+      "time between scrapes of the telemetry endpoints while a level runs", SettingKeys::positive);
   public static final Setting<List<Integer>> SWEEP_LEVELS = new Setting<>("llmbench.sweep.levels", "", "the annotation's",
       "concurrency levels of every `@ConcurrencySweep`, e.g. `1,4,16`", t -> list(t, Integer::parseInt, "1,4,16"));
   public static final Setting<List<Double>> SWEEP_RATES = new Setting<>("llmbench.sweep.rates", "", "the annotation's",
@@ -142,6 +150,9 @@ public final class SettingKeys {
   public static final Setting<LengthDistribution> WORKLOAD_OUTPUT_LENGTH = new Setting<>("llmbench.workload.output-length", "",
       "the annotation's", "`max_tokens` of every sweep's requests drawn from a distribution (`@Workload(outputLength)`), "
           + "e.g. `lognormal(256,180,max=1024)`", LengthDistribution::parse);
+  public static final Setting<Boolean> SLO_ABORT_ON_FAIL = new Setting<>("llmbench.slo.abort-on-fail", "", "the annotation's",
+      "`true` stops each level with an `@Slo` once that SLO can no longer be met (`@Slo(abortOnFail)`), `false` never",
+      SettingKeys::bool);
   public static final Setting<Path> BASELINE_DIR = new Setting<>("llmbench.baseline.dir", "llmbench-baselines", null,
       "folder of `@Baseline` files, one per sweep: `<class>.<method>.json`", Path::of);
   public static final Setting<Boolean> BASELINE_SAVE = new Setting<>("llmbench.baseline.save", "false", null,
@@ -173,13 +184,13 @@ public final class SettingKeys {
   /** Every setting, in README order. */
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
-        REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
+        REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_API_KEY_ROUTES, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
         EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE,
         CONTAINER_IMAGE, CONTAINER_COMMAND, CONTAINER_ENV, CONTAINER_GPUS, CONTAINER_VOLUMES, CONTAINER_IPC, CONTAINER_LOG_FILE,
         CONTAINER_STOP_GRACE, SERVER_LOG_FILE,
-        DEPLOYMENTS, NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
-        WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, BASELINE_DIR, BASELINE_SAVE,
+        DEPLOYMENTS, NETWORK_SAMPLES, TELEMETRY_URLS, TELEMETRY_INTERVAL, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
+        WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, SLO_ABORT_ON_FAIL, BASELINE_DIR, BASELINE_SAVE,
         BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
         SHARD_START, SHARD_SLOT);
   }
@@ -198,6 +209,19 @@ public final class SettingKeys {
       throw new IllegalArgumentException("port " + uri.getPort() + " is outside 1-65535");
     }
     return uri;
+  }
+
+  /** Comma-separated http(s) URLs, each read as {@link #baseUrl} reads one. */
+  static List<URI> urls(String text) {
+    List<URI> urls = Stream.of(text.split(",")).map(String::strip).filter(s -> !s.isEmpty()).map(u -> {
+      try {
+        return baseUrl(u);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("'" + u + "': " + e.getMessage().replace("127.0.0.1:8000", "127.0.0.1:9400/metrics"));
+      }
+    }).toList();
+    if (urls.isEmpty()) throw new IllegalArgumentException("it lists no URL; write e.g. http://gpu-node-1:9400/metrics");
+    return urls;
   }
 
   static ApiStyle api(String text) {

@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ClientLoad;
 import dev.llmbench.DeploymentDescription;
+import dev.llmbench.GpuTelemetry;
 import dev.llmbench.WarmupReport;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -15,12 +16,17 @@ import org.apiguardian.api.API;
  * @param warmup     what the warm-up did; empty when the level had none
  * @param clientLoad the client's own CPU, wake-up lag and events read; empty when not measured
  * @param deployment the suite's {@code @DeploymentFacts} facts; empty when it gave none
+ * @param gpus       what the GPU exporters said during the level; empty without any
  */
 @API(status = INTERNAL)
 public record LevelExtras(Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad,
-    Optional<DeploymentDescription> deployment) {
+    Optional<DeploymentDescription> deployment, Optional<GpuTelemetry> gpus) {
 
   public static final LevelExtras NONE = new LevelExtras(Optional.empty(), Optional.empty(), Optional.empty());
+
+  public LevelExtras(Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad, Optional<DeploymentDescription> deployment) {
+    this(warmup, clientLoad, deployment, Optional.empty());
+  }
 
   public LevelExtras(Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad) {
     this(warmup, clientLoad, Optional.empty());

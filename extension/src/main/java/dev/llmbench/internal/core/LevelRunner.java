@@ -12,9 +12,13 @@ import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.internal.load.SloAbortBudget;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.server.MetricsScraper;
+import dev.llmbench.internal.telemetry.TelemetryPlan;
+import dev.llmbench.internal.telemetry.TelemetryReading;
+import dev.llmbench.internal.telemetry.TelemetryScraper;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +47,13 @@ public final class LevelRunner {
   public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
       List<Double> percentiles, Optional<DeploymentDescription> deployment, SweepRun sweep, LevelInProgress progress,
       Duration every, Runnable warm) {
+    return run(endpoint, info, plan, slo, percentiles, deployment, sweep, progress, every, warm, TelemetryPlan.NONE);
+  }
+
+  /** @param telemetry the GPU exporters to scrape around the level, and how often */
+  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
+      List<Double> percentiles, Optional<DeploymentDescription> deployment, SweepRun sweep, LevelInProgress progress,
+      Duration every, Runnable warm, TelemetryPlan telemetry) {
     BenchListener listener = sweep.listener();
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
@@ -55,6 +66,9 @@ public final class LevelRunner {
         LoadRunner.Observer.both(progress, client));
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
     warm.run(); // as near the first send as can be: after the server's counters are read
+    // After a shard's wait for its slot, so that the GPUs' energy is the level's, not the wait's.
+    Optional<TelemetryScraper> gpus = telemetry.urls().isEmpty() ? Optional.empty()
+        : Optional.of(TelemetryScraper.start(telemetry.urls(), telemetry.interval()));
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "llmbench-progress");
       t.setDaemon(true);
@@ -63,14 +77,20 @@ public final class LevelRunner {
     ticker.scheduleAtFixedRate(() -> listener.levelProgress(sweep, progress.progress()), every.toNanos(), every.toNanos(),
         TimeUnit.NANOSECONDS);
     LoadRunner.Outcome outcome;
+    Budget budget = SloAbortBudget.of(Budget.of(plan.stop(), plan.concurrency()), slo, plan.stop());
     try {
-      outcome = Listeners.step(listener, "Measure " + plan.label(),
-          () -> runner.run(plan.load(), Budget.stoppingWhenRefused(Budget.of(plan.stop(), plan.concurrency()),
-              plan.concurrency()), plan.seed(), plan.workload().prompts().arrivals().orElse(null)));
+      outcome = Listeners.step(listener, "Measure " + plan.label(), () -> runner.run(plan.load(),
+          Budget.stoppingWhenRefused(budget, plan.concurrency()), plan.seed(), plan.workload().prompts().arrivals().orElse(null)));
     } finally {
       ticker.shutdownNow();
+      try {
+        ticker.awaitTermination(1, TimeUnit.SECONDS); // no progress line after the level's own lines
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     List<String> notes = new ArrayList<>();
+    if (budget instanceof SloAbortBudget abort) abort.abortNote(outcome.traces().size()).ifPresent(notes::add);
     ServerMetrics server = null;
     if (scraper.isPresent()) {
       server = scraper.get().stop().orElse(null);
@@ -87,8 +107,11 @@ public final class LevelRunner {
     }
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
     ClientLoad load = client.stop(LevelStatistics.window(metrics));
+    long outputTokens = metrics.stream().filter(RequestMetrics::succeeded).mapToLong(RequestMetrics::outputTokens).sum();
+    TelemetryReading gpu = gpus.map(g -> g.stop(outputTokens)).orElse(TelemetryReading.NONE);
+    notes.addAll(gpu.warnings());
     return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes,
-        new LevelExtras(warmup, Optional.of(load), deployment));
+        new LevelExtras(warmup, Optional.of(load), deployment, gpu.gpus()));
   }
 
   /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */

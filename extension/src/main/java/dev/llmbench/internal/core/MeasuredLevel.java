@@ -7,6 +7,7 @@ import dev.llmbench.ConfidenceInterval;
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.Finding;
+import dev.llmbench.GpuTelemetry;
 import dev.llmbench.InputAlignment;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
@@ -198,6 +199,11 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   @Override
   public Optional<ClientLoad> clientLoad() {
     return extras.clientLoad();
+  }
+
+  @Override
+  public Optional<GpuTelemetry> gpuTelemetry() {
+    return extras.gpus();
   }
 
   @Override

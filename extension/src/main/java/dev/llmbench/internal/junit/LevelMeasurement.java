@@ -1,9 +1,14 @@
 package dev.llmbench.internal.junit;
 
+import static dev.llmbench.internal.config.SettingKeys.TELEMETRY_INTERVAL;
+import static dev.llmbench.internal.config.SettingKeys.TELEMETRY_URLS;
+
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
+import dev.llmbench.LlmEndpoint;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.LevelInProgress;
 import dev.llmbench.internal.core.LevelRunner;
@@ -12,6 +17,7 @@ import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.shard.ShardRun;
+import dev.llmbench.internal.telemetry.TelemetryPlan;
 import dev.llmbench.internal.tokens.Alignment;
 import dev.llmbench.internal.tokens.TokenCountException;
 import java.util.List;
@@ -61,12 +67,26 @@ final class LevelMeasurement {
     MeasuredLevel result;
     try {
       result = LevelRunner.run(endpoint, info, mine, slo, percentiles, facts, sweep, progress, run.progressInterval(),
-          slot::awaitStart);
+          slot::awaitStart, telemetry(context));
     } finally {
       run.measuring(null, null);
     }
     if (!progress.claim()) throw new IllegalStateException(plan.label() + " was reported by the JVM's shutdown");
     return result;
+  }
+
+  /** The GPU exporters of {@code llmbench.telemetry.urls}, else of {@code @LlmEndpoint(telemetryUrls)}. */
+  static TelemetryPlan telemetry(ExtensionContext context) {
+    Settings settings = Settings.of(context);
+    String declared = Annotations.nearest(context, LlmEndpoint.class).map(a -> String.join(",", a.telemetryUrls()))
+        .filter(s -> !s.isBlank()).orElse(null);
+    try {
+      return new TelemetryPlan(settings.get(TELEMETRY_URLS, declared).optional().orElse(List.of()),
+          settings.get(TELEMETRY_INTERVAL).value());
+    } catch (IllegalArgumentException e) {
+      throw new ExtensionConfigurationException("Configuration error: " + e.getMessage()
+          + context.getTestMethod().map(m -> " (" + ConfigurationErrors.where(m) + ")").orElse(""), e);
+    }
   }
 
   /** The sweep's levels measured so far against the same deployment: comparing with another's is DeploymentLevels' job. */

@@ -1,11 +1,13 @@
 package dev.llmbench.internal.junit;
 
 import static dev.llmbench.internal.config.SettingKeys.ALLURE_CONFIG;
+import static dev.llmbench.internal.config.SettingKeys.PROGRESS;
 import static dev.llmbench.internal.config.SettingKeys.PROGRESS_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.REPORT_CHUNK_TIMINGS;
 import static dev.llmbench.internal.config.SettingKeys.REPORT_DIR;
 
 import dev.llmbench.internal.baseline.BaselineRecorder;
+import dev.llmbench.internal.config.ProgressMode;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Endpoint;
@@ -32,6 +34,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 final class RunState implements AutoCloseable {
 
+  /** How often a redrawn progress line is redrawn. */
+  private static final Duration REDRAW_EVERY = Duration.ofSeconds(1);
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RunState.class);
 
   private final BenchListener listener;
@@ -82,12 +86,16 @@ final class RunState implements AutoCloseable {
     Path reportDir;
     Optional<Path> allureConfig;
     Duration progressInterval;
+    ProgressMode progress;
     Shard shard;
     ReportOptions reports;
     try {
       reportDir = settings.get(REPORT_DIR).value();
       allureConfig = settings.get(ALLURE_CONFIG).optional();
       progressInterval = settings.get(PROGRESS_INTERVAL).value();
+      progress = settings.get(PROGRESS).value().resolve(System.console() != null, System.getenv());
+      // A redrawn line is cheap and wants to move: about once a second, or at the interval when that is shorter.
+      if (progress == ProgressMode.REDRAW && progressInterval.compareTo(REDRAW_EVERY) > 0) progressInterval = REDRAW_EVERY;
       shard = Shard.from(settings, System.getenv());
       reports = new ReportOptions(settings.get(REPORT_CHUNK_TIMINGS).value());
     } catch (IllegalArgumentException e) {
@@ -97,7 +105,7 @@ final class RunState implements AutoCloseable {
     // The baseline is saved first, so that the reports that name its file come after it exists. The shard's
     // manifest listens too, so that a level the shutdown hook writes is in it.
     ShardRun shards = new ShardRun(shard, reportDir);
-    return new RunState(Listeners.broadcast(List.of(new BaselineRecorder(), new ConsoleReporter(reportDir),
+    return new RunState(Listeners.broadcast(List.of(new BaselineRecorder(), new ConsoleReporter(reportDir, progress),
         new FileReporter(reportDir, reports), new AllureReporter(allureResults, allureConfig, reports), shards)), reportDir,
         shards, progressInterval);
   }

@@ -1,5 +1,6 @@
 package dev.llmbench.internal.junit;
 
+import static dev.llmbench.internal.config.SettingKeys.SLO_ABORT_ON_FAIL;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_LEVELS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_RATES;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_REQUESTS;
@@ -193,7 +194,10 @@ final class SweepPlanner {
     Measurement measurement = setting(context, Measurement.class);
     Warmup warmup = setting(context, Warmup.class);
     List<Double> percentiles = percentiles(measurement.percentiles());
-    ServiceLevels slo = Annotations.nearest(context, Slo.class).map(SweepPlanner::serviceLevels).orElse(ServiceLevels.none());
+    Optional<Slo> declared = Annotations.nearest(context, Slo.class);
+    ServiceLevels slo = declared.map(SweepPlanner::serviceLevels).orElse(ServiceLevels.none());
+    slo = slo.abortingOnFail(settings.get(SLO_ABORT_ON_FAIL,
+        declared.map(s -> Boolean.toString(s.abortOnFail())).orElse(null)).optional().orElse(false));
     Count count = count(settings, measurement, closedLoop);
     if (warmup.requests() < -1) throw new IllegalArgumentException("@Warmup 'requests' must be -1 (automatic), 0 or positive");
     if (warmup.maxTokens() == 0 || warmup.maxTokens() < -1) {

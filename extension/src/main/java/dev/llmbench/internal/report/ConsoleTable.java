@@ -7,6 +7,7 @@ import dev.llmbench.Distribution;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
 import dev.llmbench.SteadyState;
+import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.analysis.LevelWarnings;
@@ -60,6 +61,7 @@ public final class ConsoleTable {
       out.append('\n');
     }
     for (SweepLevelResult l : levels) {
+      l.gpuTelemetry().ifPresent(g -> out.append(rowLabel(l)).append(" | gpu: ").append(GpuText.summary(g)).append('\n'));
       // A shared-prefix workload's figure is its cache hit rate: the server's own, beside the workload.
       if (!(l instanceof MeasuredLevel m)) continue;
       m.plan().workload().prompts().generator().flatMap(g -> g.describe()).ifPresent(d -> out.append(rowLabel(l))
@@ -89,6 +91,7 @@ public final class ConsoleTable {
           p99(l.e2eLatency()), s(l.ttft().mean().orElse(null)), p99(l.ttft())));
       if (!l.errorsByType().isEmpty()) out.append(" | errors ").append(l.errorsByType());
       if (!ClientCheck.reasons(l).isEmpty()) out.append(" | CLIENT-BOUND");
+      if (l.stopReason() == StopReason.SLO_UNREACHABLE) out.append(" | stopped early: SLO unreachable");
       out.append('\n');
     }
     return out.toString();

@@ -73,6 +73,10 @@ public final class HtmlSummary {
         Formats.percent(c.processCpuShare()), Formats.percent(c.machineCpuShare()), Formats.duration(c.wakeupLagP50()),
         Formats.duration(c.wakeupLagP90()), Formats.duration(c.wakeupLagMax()), c.eventsPerSecond())));
     r.deploymentDescription().ifPresent(d -> row(h, "deployment", d.describe()));
+    r.gpuTelemetry().ifPresent(g -> {
+      row(h, "GPUs", GpuText.summary(g));
+      g.gpus().forEach(gpu -> row(h, gpu.name(), GpuText.one(gpu).substring(gpu.name().length() + 2)));
+    });
     Optional<LevelWorkload> workload = r instanceof MeasuredLevel m ? LevelWorkload.of(m) : Optional.empty();
     workload.ifPresent(w -> workloadRows(h, w));
     h.append("</table>");

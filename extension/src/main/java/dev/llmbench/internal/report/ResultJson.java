@@ -291,6 +291,7 @@ public final class ResultJson {
       n.put("checked_requests", a.checkedRequests());
     });
     r.deploymentDescription().ifPresent(d -> own.set("deployment_facts", deployment(d)));
+    r.gpuTelemetry().ifPresent(g -> own.set("gpu_telemetry", GpuText.json(g)));
     own.set("findings", findings(r.findings()));
   }
 

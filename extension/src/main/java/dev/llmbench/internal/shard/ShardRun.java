@@ -149,10 +149,11 @@ public final class ShardRun implements BenchListener {
   }
 
   private void sleepUntil(Instant due) {
-    long millis;
-    while ((millis = Duration.between(clock.instant(), due).toMillis()) > 0) {
+    long nanos;
+    // In nanoseconds: whole milliseconds left a shard starting up to 1 ms before its slot.
+    while ((nanos = Duration.between(clock.instant(), due).toNanos()) > 0) {
       try {
-        TimeUnit.MILLISECONDS.sleep(Math.min(millis, 1000));
+        TimeUnit.NANOSECONDS.sleep(Math.min(nanos, 1_000_000_000L));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
