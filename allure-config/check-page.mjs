@@ -5,10 +5,8 @@
 // one line saying why, when something is missing or out of order.
 //
 //   node check-page.mjs SWEEP_DIR "LEVEL" TOP_SCREENSHOT.png LEVEL_SCREENSHOT.png
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
 import puppeteer from "puppeteer-core";
+import { serveFolder } from "./serve-folder.mjs";
 
 const [sweepDir, level, topShot, levelShot] = process.argv.slice(2);
 if (!levelShot) {
@@ -20,20 +18,7 @@ const fail = (why) => {
   process.exit(1);
 };
 
-const types = { ".html": "text/html", ".svg": "image/svg+xml", ".json": "application/json", ".csv": "text/csv" };
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-  const file = join(sweepDir, path.endsWith("/") ? path + "index.html" : path);
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "Content-Type": types[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const server = await serveFolder(sweepDir);
 
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -44,7 +29,7 @@ const timer = setTimeout(() => fail("timed out after 60 s"), 60_000);
 try {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 1000 });
-  await page.goto(`http://127.0.0.1:${server.address().port}/index.html`, { waitUntil: "networkidle0" });
+  await page.goto(`${server.base}/index.html`, { waitUntil: "networkidle0" });
   const layout = await page.evaluate(() => {
     const top = (el) => (el ? el.getBoundingClientRect().top + window.scrollY : -1);
     const heading = (text) => [...document.querySelectorAll("h3")].find((h) => h.textContent.trim() === text);

@@ -5,10 +5,10 @@
 // Saves a screenshot of each (and of the tree, beside SUMMARY_SCREENSHOT as *-tree.png). Exits non-zero, with one line saying why, when something is missing.
 //
 //   node check-report.mjs REPORT_DIR "TEST NAME" ATTACHMENT_NAME SCREENSHOT.png ["SUMMARY NAME" SUMMARY_SCREENSHOT.png]
-import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import puppeteer from "puppeteer-core";
+import { serveFolder } from "./serve-folder.mjs";
 
 const [reportDir, testName, attachmentName, screenshot, summaryName, summaryScreenshot] = process.argv.slice(2);
 if (!screenshot || (summaryName && !summaryScreenshot)) {
@@ -20,22 +20,8 @@ const fail = (why) => {
   process.exit(1);
 };
 
-const types = { ".html": "text/html", ".js": "text/javascript", ".json": "application/json", ".svg": "image/svg+xml",
-  ".css": "text/css", ".csv": "text/csv", ".txt": "text/plain", ".png": "image/png" };
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-  const file = join(reportDir, path.endsWith("/") ? path + "index.html" : path);
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "Content-Type": types[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-const base = `http://127.0.0.1:${server.address().port}`;
+const server = await serveFolder(reportDir);
+const base = server.base;
 
 const results = JSON.parse(await readFile(join(reportDir, "test-results.json"), "utf8"));
 // Results left from earlier runs show as retries with no page of their own: take the one with a page.
