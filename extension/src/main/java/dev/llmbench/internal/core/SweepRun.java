@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apiguardian.api.API;
 
 /**
@@ -24,6 +25,7 @@ public final class SweepRun {
   private final List<MeasuredLevel> levels = new ArrayList<>();
   private final Memo memo = new Memo();
   private final Map<Class<?>, Object> attributes = new ConcurrentHashMap<>();
+  private final List<SweepFeature> features = new CopyOnWriteArrayList<>();
   private boolean finished;
 
   /**
@@ -94,6 +96,40 @@ public final class SweepRun {
   public <T> Optional<T> attribute(Class<T> type) {
     return Optional.ofNullable(type.cast(attributes.get(type)));
   }
+
+  /** Adds a feature to this sweep, before its first level runs; reports show features in the order added. */
+  public void add(SweepFeature feature) {
+    features.add(feature);
+  }
+
+  /** The sweep's features, in the order they were added. */
+  public List<SweepFeature> features() {
+    return List.copyOf(features);
+  }
+
+  /** What each feature says of the level, computed once per level and feature, in the order of the features. */
+  public List<FeatureSection> sections(MeasuredLevel level) {
+    List<FeatureSection> all = new ArrayList<>();
+    for (SweepFeature f : features) {
+      level.memo().get(new SectionKey(f, "level"), () -> f.level(this, level)).ifPresent(all::add);
+    }
+    return all;
+  }
+
+  /**
+   * What each feature says of the sweep, computed once per sweep and feature, in the order of the features:
+   * ask when the sweep has finished, for the levels it reports.
+   */
+  public List<FeatureSection> sections(List<MeasuredLevel> ran) {
+    List<FeatureSection> all = new ArrayList<>();
+    for (SweepFeature f : features) {
+      memo.get(new SectionKey(f, "sweep"), () -> f.sweep(this, ran)).ifPresent(all::add);
+    }
+    return all;
+  }
+
+  /** A memo key per feature instance: two sweeps' features never share an answer. */
+  private record SectionKey(SweepFeature feature, String scope) {}
 
   /** The levels measured so far, in run order. */
   public synchronized List<MeasuredLevel> levels() {

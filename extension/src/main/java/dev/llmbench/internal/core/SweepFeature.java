@@ -1,0 +1,37 @@
+package dev.llmbench.internal.core;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import java.util.List;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/**
+ * A feature of a sweep (baseline, capacity search, deployment comparison, quality, sessions): it sees each
+ * measured level and the finished sweep, and returns what the reports show of it. Reports iterate
+ * {@link SweepRun#features()} and never name a feature; a feature lives in its own package and needs no
+ * report type.
+ *
+ * <p>Both methods are called from the reports, perhaps more than once and from more than one listener, so
+ * they must be functions of what they are given and of the feature's own settings: {@link SweepRun#sections(MeasuredLevel)}
+ * computes each answer once and keeps it in the level's or the sweep's {@link Memo}.
+ */
+@API(status = INTERNAL)
+public interface SweepFeature {
+
+  /**
+   * Short and stable: the field of the level and sweep documents this feature's JSON goes under, and the
+   * prefix of its files ({@code baseline}, {@code capacity}, {@code quality}).
+   */
+  String key();
+
+  /** What the feature says of one measured level; empty when it has nothing to say of it. */
+  default Optional<FeatureSection> level(SweepRun sweep, MeasuredLevel level) {
+    return Optional.empty();
+  }
+
+  /** What the feature says of the sweep, for the levels that ran; empty when it has nothing to say. */
+  default Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
+    return Optional.empty();
+  }
+}
