@@ -87,7 +87,7 @@ public final class QualityAssert extends AbstractAssert<QualityAssert, Quality> 
 
   /** Wilson's lower bound, as {@link Accuracy#interval()} computes its bounds (docs/quality.md). */
   static double wilsonLower(int successes, int n) {
-    if (n == 0) return 0;
+    if (n == 0 || successes == 0) return 0; // exactly: rounding would leave a bound of 1e-17 above none
     double z = 1.959963984540054;
     double p = (double) successes / n;
     double centre = (p + z * z / (2 * n)) / (1 + z * z / n);

@@ -32,7 +32,10 @@ public final class QualityStats {
     double z2 = Z * Z;
     double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
     double half = Z / (1 + z2 / n) * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n));
-    return new ConfidenceInterval(p, Math.max(0, centre - half), Math.min(1, centre + half), Bootstrap.LEVEL);
+    // At 0 and n the bounds are exactly 0 and 1; rounding would leave them 1e-17 off.
+    double lower = successes == 0 ? 0 : Math.max(0, centre - half);
+    double upper = successes == n ? 1 : Math.min(1, centre + half);
+    return new ConfidenceInterval(p, lower, upper, Bootstrap.LEVEL);
   }
 
   /**
