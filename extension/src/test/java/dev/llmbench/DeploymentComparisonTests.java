@@ -168,7 +168,9 @@ class DeploymentComparisonTests {
   @Deployment(name = "b", embeddedProfile = "fixed-20ms")
   static class SameEngineTestCases {
     @ConcurrencySweep(4)
-    @Workload(maxTokens = 4)
+    // 16 tokens of 20 ms: each deployment's window lasts about a second, so one stall of a busy machine's
+    // CPU (tens of milliseconds) is a few percent of it, not a fifth as with a quarter-second window.
+    @Workload(maxTokens = 16)
     @Measurement(requests = 12)
     @Warmup(requests = 1)
     void compare(DeploymentLevels atThisLoad) {
