@@ -2,15 +2,18 @@ package dev.llmbench.internal.offline;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.DeploymentDescription;
+import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.TokenSource;
 import dev.llmbench.Usage;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.core.LevelExtras;
+import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.report.RequestRecord;
 import dev.llmbench.internal.report.ResultJson;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +26,21 @@ import java.util.Optional;
 final class RunFolder {
 
   private static final long MS = 1_000_000;
+
+  /**
+   * How a level document read here carries each metric: as {@link ResultJson#CARRIES} says, but for the two
+   * judged against an SLO: the document writes its SLO as text ({@code llmbench.slo}) and the level read
+   * back has none, so every success counts as good.
+   */
+  static final Map<Metric, Carriage> CARRIES = withoutSlo();
+
+  private static Map<Metric, Carriage> withoutSlo() {
+    Map<Metric, Carriage> t = new EnumMap<>(ResultJson.CARRIES);
+    Carriage none = Carriage.not("the SLO is written as text (llmbench.slo): the level read back has none");
+    t.replace(Metric.GOODPUT, none);
+    t.replace(Metric.SLO_ATTAINMENT, none);
+    return t;
+  }
 
   private RunFolder() {}
 

@@ -34,6 +34,7 @@ import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import java.io.IOException;
@@ -95,6 +96,26 @@ public final class ResultJson {
   public static final String HISTOGRAMS = "histograms";
   /** vLLM's statistics: {@code mean_ttft_ms}, {@code p99_ttft_ms}; the percentiles a level reports are read off TTFT's. */
   private static final Pattern TTFT_PERCENTILE = Pattern.compile("^p(\\d+(?:\\.\\d+)?)_ttft_ms$");
+
+  /**
+   * How the level document carries each metric ({@link Carriage}): a summary value under vLLM's name, and
+   * the records ({@code requests}) every reader derives it from again.
+   */
+  public static final Map<Metric, Carriage> CARRIES = Carriage.table(
+      Map.entry(Metric.OUTPUT_THROUGHPUT, Carriage.as("output_throughput; requests[].output_tokens, e2e_ms", "from the records")),
+      Map.entry(Metric.TOTAL_TOKEN_THROUGHPUT, Carriage.as("total_token_throughput; requests[].prompt_tokens", "from the records")),
+      Map.entry(Metric.REQUEST_THROUGHPUT, Carriage.as("request_throughput; requests[].error", "from the records")),
+      Map.entry(Metric.GOODPUT, Carriage.as("request_goodput (with an SLO); requests[]", "from the records, against the SLO the reader has")),
+      Map.entry(Metric.PEAK_OUTPUT_THROUGHPUT, Carriage.as("max_output_tokens_per_s; requests[].chunk_arrivals_ms", "from the records")),
+      Map.entry(Metric.SLO_ATTAINMENT, Carriage.as("llmbench.slo_attainment; requests[]", "from the records, against the SLO the reader has")),
+      Map.entry(Metric.ERROR_RATE, Carriage.as("llmbench.error_rate; requests[].error", "from the records")),
+      Map.entry(Metric.TTFT, Carriage.as("*_ttft_ms, ttfts; requests[].ttft_ms", "from the records")),
+      Map.entry(Metric.TTFO, Carriage.as("llmbench.*_ttfo_ms; requests[].ttfo_ms", "from the records")),
+      Map.entry(Metric.TPOT, Carriage.as("*_tpot_ms; requests[].tpot_ms", "from the records")),
+      Map.entry(Metric.ITL, Carriage.as("*_itl_ms, itls; requests[].chunk_arrivals_ms (llmbench.report.chunk-timings)",
+          "from the records' chunk arrivals; without them, spread evenly (RunFolder.spread)")),
+      Map.entry(Metric.E2E_LATENCY, Carriage.as("*_e2el_ms, latencies; requests[].e2e_ms", "from the records")),
+      Map.entry(Metric.QUEUE_TIME, Carriage.as("llmbench.*_queue_ms; requests[].queue_ms", "from the records")));
 
   private ResultJson() {}
 

@@ -1,5 +1,7 @@
 package dev.llmbench.internal.shard;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.HdrHistogram.Histogram;
+import org.apiguardian.api.API;
 
 /**
  * A shard's level file ({@code <sweep>/C=8.json}) as the merge reads it: its per-request records, turned
@@ -36,14 +39,15 @@ import org.HdrHistogram.Histogram;
  * @param histograms the latency histograms it carried, by metric; empty for an older file
  * @param serverMetrics whether the shard read the server's {@code /metrics} around the level
  */
-record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metric, Histogram> histograms,
+@API(status = INTERNAL)
+public record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metric, Histogram> histograms,
     boolean serverMetrics) {
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-  static LevelFile read(Path file) {
+  public static LevelFile read(Path file) {
     JsonNode root;
     try {
       root = JSON.readTree(Files.readString(file));
@@ -64,7 +68,7 @@ record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metr
    * it (nanoseconds from the merged level's first send), {@code firstSend} the same moment on the wall clock.
    * Times are back to the records' microsecond; every figure derived from them is what the records say.
    */
-  List<RequestMetrics> metrics(long levelStart, Instant firstSend) {
+  public List<RequestMetrics> metrics(long levelStart, Instant firstSend) {
     List<RequestMetrics> metrics = new ArrayList<>(requests.size());
     for (RequestRecord r : requests) metrics.add(metrics(r, levelStart, firstSend));
     return metrics;

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import dev.llmbench.Metric;
+import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.vllm.VllmRun.Array;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -56,6 +57,25 @@ public final class VllmResultFiles {
   private static final Pattern CONCURRENCY_IN_NAME = Pattern.compile("-concurrency(\\d+)-");
   /** {@code mean_ttft_ms}, {@code p99.9_itl_ms}: a statistic and a latency metric's vLLM name. */
   private static final Pattern STATISTIC = Pattern.compile("^(mean|median|std|p\\d+(?:\\.\\d+)?)_([a-z0-9]+)_ms$");
+
+  /**
+   * How a {@code vllm bench serve} result carries each metric ({@link Carriage}), as a level read from it
+   * without {@code --save-detailed} (the summary; the offline analysis's {@code TableLevel}) shows it.
+   */
+  public static final Map<Metric, Carriage> CARRIES = Carriage.table(
+      Map.entry(Metric.OUTPUT_THROUGHPUT, Carriage.as("output_throughput", "as written; total_output_tokens / duration without it")),
+      Map.entry(Metric.TOTAL_TOKEN_THROUGHPUT, Carriage.as("output_throughput, total_input_tokens, duration", "derived")),
+      Map.entry(Metric.REQUEST_THROUGHPUT, Carriage.as("completed, duration", "derived")),
+      Map.entry(Metric.GOODPUT, Carriage.not("request_goodput is read into VllmRun but a summary level has no SLO to show it against")),
+      Map.entry(Metric.PEAK_OUTPUT_THROUGHPUT, Carriage.not("max_output_tokens_per_s is read into VllmRun; a summary level shows no peak")),
+      Map.entry(Metric.SLO_ATTAINMENT, Carriage.not("vLLM writes none")),
+      Map.entry(Metric.ERROR_RATE, Carriage.as("completed, failed", "failed / (completed + failed)")),
+      Map.entry(Metric.TTFT, Carriage.as("mean_/median_/std_/pNN_ttft_ms", "its statistics")),
+      Map.entry(Metric.TTFO, Carriage.not("vLLM does not tell reasoning from content")),
+      Map.entry(Metric.TPOT, Carriage.as("mean_/median_/std_/pNN_tpot_ms", "its statistics")),
+      Map.entry(Metric.ITL, Carriage.as("mean_/median_/std_/pNN_itl_ms", "its statistics")),
+      Map.entry(Metric.E2E_LATENCY, Carriage.as("mean_/median_/std_/pNN_e2el_ms", "its statistics")),
+      Map.entry(Metric.QUEUE_TIME, Carriage.not("queue_times and *_client_queue_time_ms are not read")));
 
   private VllmResultFiles() {}
 
