@@ -2,14 +2,15 @@ package dev.llmbench.internal.format;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Metric;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
- * How one file format carries one {@link Metric}: by which fields, or not at all and why. Each codec keeps
+ * How one file format carries one metric ({@code dev.llmbench.Metric}; named only in the text, as the API
+ * depends on this package): by which fields, or not at all and why. Each codec keeps
  * a table with an entry for every metric; {@code MetricRoundTripTests} writes every carried one through the
  * format and reads it back, and fails, naming the codec's file, for a metric the table has no entry for.
  *
@@ -35,9 +36,7 @@ public record Carriage(Optional<String> fields, String note) {
 
   /** A codec's table, in the metrics' order. */
   @SafeVarargs
-  public static Map<Metric, Carriage> table(Map.Entry<Metric, Carriage>... entries) {
-    Map<Metric, Carriage> t = new EnumMap<>(Metric.class);
-    for (Map.Entry<Metric, Carriage> e : entries) t.put(e.getKey(), e.getValue());
-    return java.util.Collections.unmodifiableMap(t);
+  public static <M extends Enum<M>> Map<M, Carriage> table(Map.Entry<M, Carriage>... entries) {
+    return Collections.unmodifiableMap(new EnumMap<>(Map.ofEntries(entries)));
   }
 }
