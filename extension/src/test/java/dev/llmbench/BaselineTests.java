@@ -24,7 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A baseline round trip on real runs: a sweep saved as the baseline, then run again unchanged, 20% slower
+ * A baseline round trip on real runs: a sweep saved as the baseline, then run again unchanged, 35% slower
  * and 2% slower. The slower engines are the same profile with every step time scaled, started here and
  * reached by URL as a remote deployment would be (the embedded engine has no slow-down setting of its own).
  */
@@ -33,7 +33,7 @@ class BaselineTests {
   static final ObjectMapper JSON = new ObjectMapper();
   static final List<String> LEVELS = List.of("C=4", "C=8");
   static EmbeddedLlmServer base;
-  static EmbeddedLlmServer twentyPercentSlower;
+  static EmbeddedLlmServer aThirdSlower;
   static EmbeddedLlmServer twoPercentSlower;
   static Path baselines;
 
@@ -50,7 +50,7 @@ class BaselineTests {
   @BeforeAll
   static void saveTheBaseline() throws IOException {
     base = EmbeddedLlmServer.start(steady(1.0), 0, Duration.ZERO);
-    twentyPercentSlower = EmbeddedLlmServer.start(steady(1.2), 0, Duration.ZERO);
+    aThirdSlower = EmbeddedLlmServer.start(steady(1.35), 0, Duration.ZERO);
     twoPercentSlower = EmbeddedLlmServer.start(steady(1.02), 0, Duration.ZERO);
     baselines = Files.createTempDirectory(Files.createDirectories(Path.of("target", "testkit-reports")), "baselines-");
     BenchKit.Run first = run(base).assertAllPass(2);
@@ -60,12 +60,12 @@ class BaselineTests {
     assertThat(saved.path("levels")).extracting(l -> l.path("label").asText()).containsExactly("C=4", "C=8");
     assertThat(saved.path("levels").get(0).path("output_tokens")).hasSize(8);
     assertThat(saved.path("levels").get(0).path("tpot_s")).hasSize(8);
-    assertThat(saved.path("levels").get(0).path("itl_s")).hasSize(8 * 5);
+    assertThat(saved.path("levels").get(0).path("itl_s")).hasSize(8 * 11);
   }
 
   @AfterAll
   static void stop() {
-    for (EmbeddedLlmServer s : new EmbeddedLlmServer[] {base, twentyPercentSlower, twoPercentSlower}) {
+    for (EmbeddedLlmServer s : new EmbeddedLlmServer[] {base, aThirdSlower, twoPercentSlower}) {
       if (s != null) s.close();
     }
   }
@@ -109,17 +109,21 @@ class BaselineTests {
     assertThat(Files.readString(rerun.sweepDir(SweepTestCases.class, "sweep").resolve("index.html"))).contains("Against the baseline");
   }
 
-  /** Every step takes 1.2x as long, so every token gap does: ITL's median rises by about 20%. */
+  /**
+   * Every step takes 1.35x as long, so every token gap does: ITL's median rises by about 35%. The gate fails a
+   * level only when the interval's lower end clears 15%: with 20% (as before) that asked eight requests on a
+   * busy 2-core machine for an interval of +-5%, and one level in a few passed with [+6.6%, +27.6%].
+   */
   @Test
-  void aProfileTwentyPercentSlowerFailsEveryLevelNamingTheDeltas() throws IOException {
-    BenchKit.Run slower = run(twentyPercentSlower);
+  void aProfileAThirdSlowerFailsEveryLevelNamingTheDeltas() throws IOException {
+    BenchKit.Run slower = run(aThirdSlower);
     for (String level : LEVELS) {
       slower.tests().assertThatEvents().haveExactly(1, event(displayName(level), finishedWithFailure(message(m ->
           m.startsWith(level + ": ") && m.contains("regressed against the baseline, worse beyond noise and by more than 15.0%")
               && m.contains("- ITL p50 +") && m.contains("): regressed")
               && m.contains("save a new baseline with -Dllmbench.baseline.save=true")))));
       JsonNode itl = deltas(slower, level).get("ITL p50");
-      assertThat(itl.path("change").asDouble()).as(level).isBetween(0.12, 0.30);
+      assertThat(itl.path("change").asDouble()).as(level).isBetween(0.25, 0.45);
       assertThat(itl.path("change_ci95_lower").asDouble()).as(level).isGreaterThan(0.15);
       assertThat(itl.path("verdict").asText()).isEqualTo("REGRESSED");
     }
@@ -141,13 +145,13 @@ class BaselineTests {
     Path dir = Files.createTempDirectory(baselines, "save-");
     Path file = dir.resolve(baselineFile().getFileName());
     Files.copy(baselineFile(), file);
-    BenchKit.Run saved = BenchKit.run(SweepTestCases.class, "llmbench.base-url", twentyPercentSlower.baseUrl().toString(),
+    BenchKit.Run saved = BenchKit.run(SweepTestCases.class, "llmbench.base-url", aThirdSlower.baseUrl().toString(),
         "llmbench.baseline.dir", dir.toString(), "llmbench.baseline.save", "true", "llmbench.sweep.levels", "8").assertAllPass(1);
     assertThat(table(saved)).contains("baseline: this run is saved as " + file);
     JsonNode levels = JSON.readTree(file.toFile()).path("levels");
     // The level that ran is replaced; the one that did not is kept.
     assertThat(levels).extracting(l -> l.path("label").asText()).containsExactly("C=4", "C=8");
-    // 1.2 x (50 + 7 x 2) ms against 50 + 3 x 2 ms: the replaced level's gaps are the slower engine's.
+    // 1.35 x (50 + 7 x 2) ms against 50 + 3 x 2 ms: the replaced level's gaps are the slower engine's.
     assertThat(levels.get(1).path("median_itl_ms").asDouble()).isGreaterThan(1.1 * levels.get(0).path("median_itl_ms").asDouble());
   }
 
@@ -180,12 +184,14 @@ class BaselineTests {
   @LlmEndpoint(readyPollInterval = "50ms")
   static class SweepTestCases {
     @ConcurrencySweep({4, 8})
-    @Workload(maxTokens = 6)
+    // 12 tokens: at C=8 the eight requests share one round, so their token gaps are the same 11 steps; with
+    // 6 tokens there were 5, and one step stretched by a busy machine widened the interval past the 15%.
+    @Workload(maxTokens = 12)
     @Measurement(requests = 8)
     @Warmup(requests = 0)
     // ITL: one sample per token gap, so one stall of the shared CPU moves its median little, where it moves
     // per-request figures (TPOT, E2E, throughput) of a level of eight requests by a third. Every figure is
-    // compared on hand-made levels in BaselineFileTests. 15%: well inside the 20% slow-down that must
+    // compared on hand-made levels in BaselineFileTests. 15%: well inside the 35% slow-down that must
     // fail, and outside the few milliseconds a step a loaded machine adds.
     @Baseline(maxRegression = 0.15, metrics = Metric.ITL)
     void sweep(SweepLevelResult level, BaselineComparison vsBaseline) {

@@ -5,6 +5,7 @@ import static dev.llmbench.LlmBenchAssertions.assertThat;
 import dev.llmbench.AfterSweep;
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.DeploymentFacts;
+import dev.llmbench.EarlierLevels;
 import dev.llmbench.FindingKind;
 import dev.llmbench.LlmClient;
 import dev.llmbench.LlmEndpoint;
@@ -43,11 +44,14 @@ class EmbeddedDeploymentBenchmarkTest {
   @ConcurrencySweep({1, 2, 4, 8, 16, 32})
   @Workload(maxTokens = 32)
   @Slo(ttft = "1s", tpot = "60ms", percentile = 90)
-  void throughputScalesWithLoad(SweepLevelResult level) {
+  void throughputScalesWithLoad(SweepLevelResult level, EarlierLevels earlier) {
     assertThat(level)
         .hasNoErrors()
         .meetsSlo();
-    assertThat(level).outputThroughput().isGreaterThan(40.0 * Math.min(level.concurrency(), 12));
+    // More load gives more throughput, up to C=16 here: each level against the one before it in the same
+    // run, so what a busy machine costs both does not decide it (the profile gives 1.3x to 2x per step).
+    earlier.last().filter(before -> level.concurrency() <= 16).ifPresent(before ->
+        assertThat(level).outputThroughput().isGreaterThan(before.outputThroughput().perSecond()));
     assertThat(level).e2eLatency().p90().isLessThan(Duration.ofSeconds(5));
   }
 

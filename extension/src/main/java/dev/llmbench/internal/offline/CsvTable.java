@@ -8,6 +8,7 @@ import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.Rate;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.format.Formats;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -39,7 +40,63 @@ final class CsvTable {
       "lat", Metric.E2E_LATENCY, "latency", Metric.E2E_LATENCY, "ttft", Metric.TTFT, "tpot", Metric.TPOT, "itl", Metric.ITL);
   static final String EXAMPLE = "concurrency,requests,failed,wall_s,output_throughput,mean_e2el_ms,p99_e2el_ms,mean_ttft_ms";
 
+  /** How a table carries each metric ({@link Carriage}), as {@link #write} writes it and {@link #read} reads it. */
+  static final Map<Metric, Carriage> CARRIES = Carriage.table(
+      Map.entry(Metric.OUTPUT_THROUGHPUT, Carriage.as("output_throughput (tok/s)", "as written")),
+      Map.entry(Metric.TOTAL_TOKEN_THROUGHPUT, Carriage.as("output_throughput, total_input_tokens, duration", "derived")),
+      Map.entry(Metric.REQUEST_THROUGHPUT, Carriage.as("completed, duration", "derived")),
+      Map.entry(Metric.GOODPUT, Carriage.not("a table has no SLO")),
+      Map.entry(Metric.PEAK_OUTPUT_THROUGHPUT, Carriage.not("a table has no per-second counts")),
+      Map.entry(Metric.SLO_ATTAINMENT, Carriage.not("a table has no SLO")),
+      Map.entry(Metric.ERROR_RATE, Carriage.as("requests, failed", "failed / requests")),
+      Map.entry(Metric.TTFT, Carriage.as("mean_/median_/std_/pNN_ttft_ms", "its statistics")),
+      Map.entry(Metric.TTFO, Carriage.not("no column names it")),
+      Map.entry(Metric.TPOT, Carriage.as("mean_/median_/std_/pNN_tpot_ms", "its statistics")),
+      Map.entry(Metric.ITL, Carriage.as("mean_/median_/std_/pNN_itl_ms", "its statistics")),
+      Map.entry(Metric.E2E_LATENCY, Carriage.as("mean_/median_/std_/pNN_e2el_ms", "its statistics")),
+      Map.entry(Metric.QUEUE_TIME, Carriage.not("no column names it")));
+
   private CsvTable() {}
+
+  /**
+   * Levels as a table {@link #read} reads back: the load, counts, window and throughput, and each latency's
+   * mean, median, standard deviation and {@code percentiles} under vLLM's names, in milliseconds.
+   */
+  static String write(List<? extends SweepLevelResult> levels, List<Double> percentiles) {
+    List<Metric> latencies = List.of(Metric.TTFT, Metric.TPOT, Metric.ITL, Metric.E2E_LATENCY);
+    List<String> header = new ArrayList<>(List.of("label", "concurrency", "rate", "max_tokens", "requests", "failed", "duration",
+        "output_throughput", "total_input_tokens"));
+    List<String> stats = new ArrayList<>(List.of("mean", "median", "std"));
+    percentiles.forEach(p -> stats.add(Formats.percentile(p)));
+    for (Metric m : latencies) stats.forEach(st -> header.add(st + "_" + m.vllmName().orElseThrow() + "_ms"));
+    StringBuilder out = new StringBuilder(String.join(",", header)).append('\n');
+    for (SweepLevelResult l : levels) {
+      List<String> row = new ArrayList<>();
+      row.add("\"" + l.label().replace("\"", "\"\"") + "\"");
+      boolean open = l.load() instanceof LoadShape.OpenLoop;
+      row.add(open && l.concurrency() <= 0 ? "" : Integer.toString(l.concurrency()));
+      row.add(l.load() instanceof LoadShape.OpenLoop o ? Double.toString(o.rate().perSecond()) : "");
+      row.add(Integer.toString(l.maxTokens()));
+      row.add(Long.toString(l.requestCount()));
+      row.add(Long.toString(l.failed()));
+      row.add(Double.toString(l.window().toNanos() / 1e9));
+      row.add(Double.toString(l.outputThroughput().perSecond()));
+      row.add(Long.toString(l.promptTokens()));
+      for (Metric m : latencies) {
+        dev.llmbench.Distribution d = m.distributionOf(l);
+        row.add(ms(d.mean()));
+        row.add(ms(d.percentile(50)));
+        row.add(ms(d.stdDev()));
+        percentiles.forEach(p -> row.add(ms(d.percentile(p))));
+      }
+      out.append(String.join(",", row)).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static String ms(Optional<Duration> d) {
+    return d.map(v -> Double.toString(v.toNanos() / 1e6)).orElse("");
+  }
 
   static List<SweepLevelResult> read(Path file, Optional<DeploymentDescription> deployment) {
     List<Map<String, String>> rows = new ArrayList<>();

@@ -36,6 +36,11 @@ public record RequestRecord(
     String finishReason,
     String error) {
 
+  /** A record read from a file written without chunk timings may lack them: none, as written. */
+  public RequestRecord {
+    chunkArrivalsMs = chunkArrivalsMs == null ? List.of() : chunkArrivalsMs;
+  }
+
   /** Every request of a level, in order, with offsets from the level's first send; no chunk timings. */
   public static List<RequestRecord> allOf(MeasuredLevel level) {
     return allOf(level, ReportOptions.DEFAULT);

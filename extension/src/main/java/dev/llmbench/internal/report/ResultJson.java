@@ -3,37 +3,52 @@ package dev.llmbench.internal.report;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmbench.ApiStyle;
 import dev.llmbench.BaselineComparison;
 import dev.llmbench.Capacity;
+import dev.llmbench.ClientLoad;
 import dev.llmbench.Delta;
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.DeploymentFacts;
 import dev.llmbench.Distribution;
+import dev.llmbench.EndpointInfo;
 import dev.llmbench.Finding;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
+import dev.llmbench.Rate;
 import dev.llmbench.RequestFailure;
+import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServerStartup;
+import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
+import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
 import org.apiguardian.api.API;
 
 /**
@@ -42,6 +57,10 @@ import org.apiguardian.api.API;
  * for the {@code *_ms} statistics), so existing scripts read it; LLMBench's own fields sit under
  * {@code llmbench} (with latency histograms that add up across shards, {@link LatencyHistograms}), and
  * per-request records under {@code requests}.
+ *
+ * <p>The level document's codec: {@link #write} and {@link #readLevel} side by side, and the names its
+ * readers look up ({@code offline} reading an earlier sweep, {@code shard} merging shards) declared here
+ * once. The per-request records are Jackson-bound ({@link RequestRecord}), as are the server's counters.
  */
 @API(status = INTERNAL)
 public final class ResultJson {
@@ -49,6 +68,54 @@ public final class ResultJson {
   static final ObjectMapper MAPPER = new ObjectMapper()
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .enable(SerializationFeature.INDENT_OUTPUT);
+  /** Reads what a later version may have added to a record without failing. */
+  private static final ObjectMapper READER = MAPPER.copy().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  /** LLMBench's own fields, beside vLLM's at the top. */
+  public static final String OWN = "llmbench";
+  /** The per-request records ({@link RequestRecord}). */
+  public static final String REQUESTS = "requests";
+  static final String DURATION = "duration";
+  static final String COMPLETED = "completed";
+  static final String BURSTINESS = "burstiness";
+  public static final String LABEL = "label";
+  static final String CONCURRENCY = "concurrency";
+  static final String RATE = "rate";
+  static final String MODEL = "model";
+  static final String ENDPOINT = "endpoint";
+  static final String TIME_TO_READY_S = "time_to_ready_s";
+  static final String SERVER_VERSION = "server_version";
+  static final String MAX_TOKENS = "max_tokens";
+  static final String PROMPTS = "prompts";
+  static final String STOP_REASON = "stop_reason";
+  static final String SERVER_METRICS = "server_metrics";
+  static final String WARMUP = "warmup";
+  static final String CLIENT_LOAD = "client_load";
+  static final String DEPLOYMENT_FACTS = "deployment_facts";
+  /** The latency histograms ({@link LatencyHistograms}). */
+  public static final String HISTOGRAMS = "histograms";
+  /** vLLM's statistics: {@code mean_ttft_ms}, {@code p99_ttft_ms}; the percentiles a level reports are read off TTFT's. */
+  private static final Pattern TTFT_PERCENTILE = Pattern.compile("^p(\\d+(?:\\.\\d+)?)_ttft_ms$");
+
+  /**
+   * How the level document carries each metric ({@link Carriage}): a summary value under vLLM's name, and
+   * the records ({@code requests}) every reader derives it from again.
+   */
+  public static final Map<Metric, Carriage> CARRIES = Carriage.table(
+      Map.entry(Metric.OUTPUT_THROUGHPUT, Carriage.as("output_throughput; requests[].output_tokens, e2e_ms", "from the records")),
+      Map.entry(Metric.TOTAL_TOKEN_THROUGHPUT, Carriage.as("total_token_throughput; requests[].prompt_tokens", "from the records")),
+      Map.entry(Metric.REQUEST_THROUGHPUT, Carriage.as("request_throughput; requests[].error", "from the records")),
+      Map.entry(Metric.GOODPUT, Carriage.as("request_goodput (with an SLO); requests[]", "from the records, against the SLO the reader has")),
+      Map.entry(Metric.PEAK_OUTPUT_THROUGHPUT, Carriage.as("max_output_tokens_per_s; requests[].chunk_arrivals_ms", "from the records")),
+      Map.entry(Metric.SLO_ATTAINMENT, Carriage.as("llmbench.slo_attainment; requests[]", "from the records, against the SLO the reader has")),
+      Map.entry(Metric.ERROR_RATE, Carriage.as("llmbench.error_rate; requests[].error", "from the records")),
+      Map.entry(Metric.TTFT, Carriage.as("*_ttft_ms, ttfts; requests[].ttft_ms", "from the records")),
+      Map.entry(Metric.TTFO, Carriage.as("llmbench.*_ttfo_ms; requests[].ttfo_ms", "from the records")),
+      Map.entry(Metric.TPOT, Carriage.as("*_tpot_ms; requests[].tpot_ms", "from the records")),
+      Map.entry(Metric.ITL, Carriage.as("*_itl_ms, itls; requests[].chunk_arrivals_ms (llmbench.report.chunk-timings)",
+          "from the records' chunk arrivals; without them, spread evenly (RunFolder.spread)")),
+      Map.entry(Metric.E2E_LATENCY, Carriage.as("*_e2el_ms, latencies; requests[].e2e_ms", "from the records")),
+      Map.entry(Metric.QUEUE_TIME, Carriage.as("llmbench.*_queue_ms; requests[].queue_ms", "from the records")));
 
   private ResultJson() {}
 
@@ -65,8 +132,8 @@ public final class ResultJson {
   public static String write(MeasuredLevel r, ReportOptions options) {
     ObjectNode root = MAPPER.createObjectNode();
     List<RequestMetrics> all = r.metrics();
-    root.put("duration", r.window().toNanos() / 1e9);
-    root.put("completed", r.succeeded());
+    root.put(DURATION, r.window().toNanos() / 1e9);
+    root.put(COMPLETED, r.succeeded());
     root.put("failed", r.failed());
     root.put("total_input_tokens", r.promptTokens());
     root.put("total_output_tokens", r.outputTokens());
@@ -78,7 +145,7 @@ public final class ResultJson {
     root.put("max_concurrent_requests", r.peakConcurrency());
     if (r.load() instanceof LoadShape.OpenLoop open) {
       root.put("request_rate", open.rate().perSecond());
-      root.put("burstiness", open.burstiness());
+      root.put(BURSTINESS, open.burstiness());
     }
     if (r.concurrency() > 0) root.put("max_concurrency", r.concurrency());
     for (Metric m : List.of(Metric.TTFT, Metric.TPOT, Metric.ITL, Metric.E2E_LATENCY)) stats(root, m, r);
@@ -100,13 +167,13 @@ public final class ResultJson {
       errors.add(m.failure().map(RequestFailure::toString).orElse(""));
     }
 
-    ObjectNode own = root.putObject("llmbench");
-    own.put("label", r.label());
-    own.put("concurrency", r.concurrency());
-    own.put("rate", r.load() instanceof LoadShape.OpenLoop open ? open.rate().perSecond() : 0);
-    own.put("model", r.endpoint().model());
-    own.put("endpoint", r.endpoint().url());
-    own.put("time_to_ready_s", r.endpoint().timeToReady().toNanos() / 1e9);
+    ObjectNode own = root.putObject(OWN);
+    own.put(LABEL, r.label());
+    own.put(CONCURRENCY, r.concurrency());
+    own.put(RATE, r.load() instanceof LoadShape.OpenLoop open ? open.rate().perSecond() : 0);
+    own.put(MODEL, r.endpoint().model());
+    own.put(ENDPOINT, r.endpoint().url());
+    own.put(TIME_TO_READY_S, r.endpoint().timeToReady().toNanos() / 1e9);
     ServerStartup startup = r.endpoint().startup();
     startup.readySinceLaunch().ifPresent(d -> own.put("ready_since_launch_s", d.toNanos() / 1e9));
     if (startup.engine().isPresent()) {
@@ -117,7 +184,7 @@ public final class ResultJson {
       ArrayNode printed = s.putArray("engine_durations");
       startup.engineDurations().forEach(d -> printed.addObject().put("what", d.what()).put("seconds", d.took().toNanos() / 1e9));
     }
-    r.endpoint().serverVersion().ifPresent(v -> own.put("server_version", v));
+    r.endpoint().serverVersion().ifPresent(v -> own.put(SERVER_VERSION, v));
     r.endpoint().deployment().ifPresent(d -> own.put("deployment", d));
     r.endpoint().roundTrip().ifPresent(rtt -> {
       ObjectNode net = own.putObject("network_round_trip");
@@ -128,11 +195,11 @@ public final class ResultJson {
       ArrayNode samples = net.putArray("samples_ms");
       rtt.samples().forEach(d -> samples.add(ms(d)));
     });
-    own.put("max_tokens", r.maxTokens());
-    own.put("prompts", r.prompts());
+    own.put(MAX_TOKENS, r.maxTokens());
+    own.put(PROMPTS, r.prompts());
     own.put("token_source", r.tokenSource().name());
     own.put("total_reasoning_tokens", r.reasoningTokens());
-    own.put("stop_reason", r.stopReason().name());
+    own.put(STOP_REASON, r.stopReason().name());
     own.put(Metric.ERROR_RATE.key(), r.errorRate());
     own.set("errors_by_type", MAPPER.valueToTree(r.errorsByType()));
     ObjectNode ci = own.putObject("output_throughput_ci95");
@@ -145,7 +212,7 @@ public final class ResultJson {
     for (Metric m : List.of(Metric.TTFO, Metric.QUEUE_TIME)) stats(own, m, r);
     ArrayNode warnings = own.putArray("warnings");
     r.warnings().forEach(warnings::add);
-    r.serverMetrics().ifPresent(sm -> own.set("server_metrics", MAPPER.valueToTree(sm)));
+    r.serverMetrics().ifPresent(sm -> own.set(SERVER_METRICS, MAPPER.valueToTree(sm)));
     r.tokenCrossCheck().ifPresent(c -> own.set("token_cross_check", MAPPER.valueToTree(c)));
     r.decodeRates().ifPresent(d -> {
       own.put("decode_rate_client", d.client());
@@ -158,10 +225,10 @@ public final class ResultJson {
     Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));
 
     List<RequestRecord> records = RequestRecord.allOf(r, options);
-    own.set("histograms", LatencyHistograms.json(records, r.metrics()));
+    own.set(HISTOGRAMS, LatencyHistograms.json(records, r.metrics()));
     own.put("chunk_timings", options.chunkTimings());
     own.put("resends", r.metrics().stream().mapToInt(m -> m.trace().resends()).sum());
-    root.set("requests", MAPPER.valueToTree(records));
+    root.set(REQUESTS, MAPPER.valueToTree(records));
     try {
       return MAPPER.writeValueAsString(root);
     } catch (IOException e) {
@@ -241,7 +308,7 @@ public final class ResultJson {
       n.put("ramp_and_drain_share", st.rampAndDrainShare());
     });
     r.warmup().ifPresent(w -> {
-      ObjectNode n = own.putObject("warmup");
+      ObjectNode n = own.putObject(WARMUP);
       n.put("requests", w.requests());
       n.put("failed", w.failed());
       n.set("errors_by_type", MAPPER.valueToTree(w.errorsByType()));
@@ -252,7 +319,7 @@ public final class ResultJson {
       n.put("time_ms", ms(w.time()));
     });
     r.clientLoad().ifPresent(c -> {
-      ObjectNode n = own.putObject("client_load");
+      ObjectNode n = own.putObject(CLIENT_LOAD);
       n.put("cores", c.cores());
       n.put("client_cpu_ms", ms(c.clientCpu()));
       n.put("client_cpu_share", c.clientCpuShare());
@@ -290,7 +357,7 @@ public final class ResultJson {
       else n.putNull("largest_deviation");
       n.put("checked_requests", a.checkedRequests());
     });
-    r.deploymentDescription().ifPresent(d -> own.set("deployment_facts", deployment(d)));
+    r.deploymentDescription().ifPresent(d -> own.set(DEPLOYMENT_FACTS, deployment(d)));
     r.gpuTelemetry().ifPresent(g -> own.set("gpu_telemetry", GpuText.json(g)));
     own.set("findings", findings(r.findings()));
   }
@@ -312,6 +379,39 @@ public final class ResultJson {
     return n;
   }
 
+  /** {@link #deployment(DeploymentDescription)} read back: empty when the document has none. */
+  public static Optional<DeploymentDescription> deployment(JsonNode n) {
+    if (!n.isObject()) return Optional.empty();
+    return Optional.of(new DeploymentDescription(n.path("gpus").asText(""),
+        DeploymentFacts.Interconnect.valueOf(n.path("interconnect").asText("UNSPECIFIED")), n.path("tensor_parallel").asInt(),
+        n.path("pipeline_parallel").asInt(), n.path("data_parallel").asInt(), n.path("expert_parallel").asInt(),
+        DeploymentFacts.Attention.valueOf(n.path("attention").asText("UNSPECIFIED")), n.path("quantisation").asText(""),
+        n.path("engine").asText(""), n.path("notes").asText("")));
+  }
+
+  /** The warm-up {@link #readings} wrote. */
+  private static Optional<WarmupReport> warmup(JsonNode n) {
+    if (!n.isObject()) return Optional.empty();
+    Map<String, Long> errors = new HashMap<>();
+    n.path("errors_by_type").fields().forEachRemaining(e -> errors.put(e.getKey(), e.getValue().asLong()));
+    return Optional.of(new WarmupReport(n.path("requests").asInt(), n.path("failed").asInt(), errors,
+        n.path("max_tokens").asInt(), n.path("target_in_flight").asInt(), n.path("peak_in_flight").asInt(),
+        n.path("rounds").asInt(), msIn(n.path("time_ms"))));
+  }
+
+  /** The client's load {@link #readings} wrote; its {@code client_bound_reasons} are derived again from it. */
+  private static Optional<ClientLoad> clientLoad(JsonNode n) {
+    if (!n.isObject()) return Optional.empty();
+    return Optional.of(new ClientLoad(n.path("cores").asInt(), msIn(n.path("client_cpu_ms")), n.path("client_cpu_share").asDouble(),
+        n.path("process_cpu_share").asDouble(Double.NaN), n.path("machine_cpu_share").asDouble(Double.NaN),
+        msIn(n.path("wakeup_lag_p50_ms")), msIn(n.path("wakeup_lag_p90_ms")), msIn(n.path("wakeup_lag_max_ms")),
+        n.path("events_per_second").asDouble()));
+  }
+
+  private static Duration msIn(JsonNode n) {
+    return Duration.ofNanos(Math.round(n.asDouble() * 1e6));
+  }
+
   /** Findings as data: kind, levels, summary, evidence (name, value, unit), causes, ruled out, next steps. */
   public static ArrayNode findings(List<Finding> findings) {
     return MAPPER.valueToTree(findings);
@@ -331,7 +431,7 @@ public final class ResultJson {
       List<Finding> findings, List<String> conclusions) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("title", title);
-    deployment.ifPresent(d -> root.set("deployment_facts", deployment(d)));
+    deployment.ifPresent(d -> root.set(DEPLOYMENT_FACTS, deployment(d)));
     ArrayNode levels = root.putArray("levels");
     for (SweepLevelResult l : all) {
       ObjectNode n = levels.addObject();
@@ -363,17 +463,92 @@ public final class ResultJson {
   /** vLLM's {@code mean_X_ms}, {@code median_X_ms}, {@code std_X_ms} and {@code pNN_X_ms}, X the metric's key. */
   private static void stats(ObjectNode node, Metric metric, MeasuredLevel r) {
     Distribution d = metric.distributionOf(r);
-    String name = metric.vllmName().orElse(metric.key());
     List<Double> percentiles = r.percentiles();
     if (d.isEmpty()) return;
-    node.put("mean_" + name + "_ms", ms(d.mean().orElseThrow()));
-    node.put("median_" + name + "_ms", ms(d.percentile(50).orElseThrow()));
-    node.put("std_" + name + "_ms", ms(d.stdDev().orElseThrow()));
-    for (double p : percentiles) node.put(Formats.percentile(p) + "_" + name + "_ms", ms(d.percentile(p).orElseThrow()));
+    node.put(statistic("mean", metric), ms(d.mean().orElseThrow()));
+    node.put(statistic("median", metric), ms(d.percentile(50).orElseThrow()));
+    node.put(statistic("std", metric), ms(d.stdDev().orElseThrow()));
+    for (double p : percentiles) node.put(statistic(Formats.percentile(p), metric), ms(d.percentile(p).orElseThrow()));
+  }
+
+  /** A latency statistic's name: {@code mean_ttft_ms}, {@code p99_e2el_ms}, {@code median_ttfo_ms}. */
+  public static String statistic(String stat, Metric latency) {
+    return stat + "_" + latency.vllmName().orElse(latency.key()) + "_ms";
+  }
+
+  /** Where a latency's statistics sit: vLLM's at the top of the document, LLMBench's own (TTFO, queue time) under {@code llmbench}. */
+  public static ObjectNode statisticsOf(Metric latency, ObjectNode root) {
+    return latency.vllmName().isPresent() ? root : (ObjectNode) root.get(OWN);
   }
 
   private static double ms(Duration d) {
     return d.toNanos() / 1e6;
+  }
+
+  /** Whether {@code node} is a level document ({@link #write}): vLLM's names at the top, LLMBench's under {@code llmbench}. */
+  public static boolean isLevel(JsonNode node) {
+    return node.isObject() && node.has(OWN) && node.path(REQUESTS).isArray();
+  }
+
+  /**
+   * A level document as {@link #write} wrote it, read back into what a reader rebuilds the level from; the
+   * figures themselves are derived again from the records.
+   *
+   * @param load        a closed loop of {@code concurrency}, or an open one at {@code rate} (capped by a concurrency)
+   * @param percentiles the percentiles the level reported (those of its {@code pNN_ttft_ms}); 50 without any
+   * @param ttfoWritten whether the records carry {@code ttfo_ms} (a file from before TTFO was written does not:
+   *                    every chunk of it is content)
+   * @param histograms  the latency histograms it carried, by metric; empty for an older file
+   */
+  public record Level(String label, LoadShape load, int maxTokens, String prompts, EndpointInfo endpoint, StopReason stopReason,
+      List<Double> percentiles, List<RequestRecord> requests, boolean ttfoWritten, Optional<ServerMetrics> serverMetrics,
+      Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad, Optional<DeploymentDescription> deployment,
+      Map<Metric, Histogram> histograms) {}
+
+  /**
+   * {@link #write}'s document read back.
+   *
+   * @throws IllegalArgumentException when its records do not read as {@link RequestRecord}s
+   */
+  public static Level readLevel(JsonNode root) {
+    JsonNode own = root.path(OWN);
+    int concurrency = own.path(CONCURRENCY).asInt();
+    double rate = own.path(RATE).asDouble(0);
+    LoadShape load = rate > 0
+        ? new LoadShape.OpenLoop(Rate.requestsPerSecond(rate), root.path(BURSTINESS).asDouble(1),
+            concurrency > 0 ? OptionalInt.of(concurrency) : OptionalInt.empty())
+        : new LoadShape.ClosedLoop(Math.max(1, concurrency));
+    List<Double> percentiles = new ArrayList<>();
+    root.fieldNames().forEachRemaining(name -> {
+      Matcher m = TTFT_PERCENTILE.matcher(name);
+      if (m.matches()) percentiles.add(Double.parseDouble(m.group(1)));
+    });
+    if (percentiles.isEmpty()) percentiles.add(50.0);
+    EndpointInfo endpoint = new EndpointInfo(own.path(ENDPOINT).asText(""), own.path(MODEL).asText(""), ApiStyle.CHAT,
+        Optional.empty(), own.has(SERVER_VERSION) ? Optional.of(own.path(SERVER_VERSION).asText()) : Optional.empty(),
+        Duration.ofNanos(Math.round(own.path(TIME_TO_READY_S).asDouble() * 1e9)), List.of());
+    JsonNode records = root.path(REQUESTS);
+    List<RequestRecord> requests;
+    try {
+      requests = records.isArray() ? READER.convertValue(records, new TypeReference<List<RequestRecord>>() {}) : List.of();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("its per-request records do not read: " + e.getMessage(), e);
+    }
+    boolean ttfo = records.isEmpty() || records.get(0).has("ttfo_ms");
+    Optional<ServerMetrics> server = own.path(SERVER_METRICS).isObject()
+        ? Optional.of(READER.convertValue(own.path(SERVER_METRICS), ServerMetrics.class)) : Optional.empty();
+    return new Level(own.path(LABEL).asText("C=" + concurrency), load, own.path(MAX_TOKENS).asInt(1),
+        own.path(PROMPTS).asText("recorded"), endpoint, stopReason(own.path(STOP_REASON).asText()), percentiles, requests,
+        ttfo, server, warmup(own.path(WARMUP)), clientLoad(own.path(CLIENT_LOAD)), deployment(own.path(DEPLOYMENT_FACTS)),
+        LatencyHistograms.read(own.path(HISTOGRAMS)));
+  }
+
+  private static StopReason stopReason(String name) {
+    try {
+      return StopReason.valueOf(name);
+    } catch (IllegalArgumentException e) {
+      return StopReason.REQUEST_COUNT;
+    }
   }
 
   public static JsonNode read(String json) {
@@ -386,7 +561,7 @@ public final class ResultJson {
 
   /** The per-request records of a written result. */
   public static List<RequestRecord> readRequests(String json) {
-    return MAPPER.convertValue(read(json).path("requests"), new TypeReference<List<RequestRecord>>() {});
+    return MAPPER.convertValue(read(json).path(REQUESTS), new TypeReference<List<RequestRecord>>() {});
   }
 
   public static Map<String, Object> readSummary(String json) {

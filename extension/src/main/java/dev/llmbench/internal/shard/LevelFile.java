@@ -1,6 +1,7 @@
 package dev.llmbench.internal.shard;
 
-import com.fasterxml.jackson.core.type.TypeReference;
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,7 @@ import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.report.LatencyHistograms;
 import dev.llmbench.internal.report.RequestRecord;
+import dev.llmbench.internal.report.ResultJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -26,38 +28,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.HdrHistogram.Histogram;
+import org.apiguardian.api.API;
 
 /**
  * A shard's level file ({@code <sweep>/C=8.json}) as the merge reads it: its per-request records, turned
- * back into request metrics on the merged timeline, and its latency histograms. The one class that knows
- * the level file's fields, so that it alone follows when they change.
+ * back into request metrics on the merged timeline, and its latency histograms, as {@link ResultJson#readLevel}
+ * reads the level document.
  *
  * @param requests   every request, failed ones included, as the file recorded it
  * @param histograms the latency histograms it carried, by metric; empty for an older file
  * @param serverMetrics whether the shard read the server's {@code /metrics} around the level
  */
-record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metric, Histogram> histograms,
+@API(status = INTERNAL)
+public record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metric, Histogram> histograms,
     boolean serverMetrics) {
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-  static LevelFile read(Path file) {
+  public static LevelFile read(Path file) {
     JsonNode root;
     try {
       root = JSON.readTree(Files.readString(file));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
     }
-    JsonNode own = root.path("llmbench");
-    if (!root.path("requests").isArray()) {
+    if (!root.path(ResultJson.REQUESTS).isArray()) {
       throw new IllegalArgumentException(file + " holds no per-request records ('requests'): the merge needs them to put "
           + "the shards' requests on one timeline");
     }
-    List<RequestRecord> requests = JSON.convertValue(root.get("requests"), new TypeReference<List<RequestRecord>>() {});
-    return new LevelFile(file, own.path("label").asText(), requests, LatencyHistograms.read(own.path("histograms")),
-        own.has("server_metrics"));
+    ResultJson.Level level = ResultJson.readLevel(root);
+    return new LevelFile(file, root.path(ResultJson.OWN).path(ResultJson.LABEL).asText(), level.requests(), level.histograms(),
+        level.serverMetrics().isPresent());
   }
 
   /**
@@ -65,7 +68,7 @@ record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metr
    * it (nanoseconds from the merged level's first send), {@code firstSend} the same moment on the wall clock.
    * Times are back to the records' microsecond; every figure derived from them is what the records say.
    */
-  List<RequestMetrics> metrics(long levelStart, Instant firstSend) {
+  public List<RequestMetrics> metrics(long levelStart, Instant firstSend) {
     List<RequestMetrics> metrics = new ArrayList<>(requests.size());
     for (RequestRecord r : requests) metrics.add(metrics(r, levelStart, firstSend));
     return metrics;
@@ -108,18 +111,16 @@ record LevelFile(Path file, String label, List<RequestRecord> requests, Map<Metr
   static void useHistograms(Path file, Map<Metric, Histogram> histograms, List<Double> percentiles) {
     try {
       ObjectNode root = (ObjectNode) JSON.readTree(Files.readString(file));
-      ObjectNode own = (ObjectNode) root.get("llmbench");
+      ObjectNode own = (ObjectNode) root.get(ResultJson.OWN);
       for (Map.Entry<Metric, Histogram> e : histograms.entrySet()) {
         Metric m = e.getKey();
         Histogram h = e.getValue();
-        // ResultJson puts vLLM's latencies at the top and LLMBench's own (TTFO, queue time) under llmbench.
-        ObjectNode node = m.vllmName().isPresent() ? root : own;
-        String name = m.vllmName().orElse(m.key());
-        node.put("mean_" + name + "_ms", h.getMean() / 1e3);
-        node.put("median_" + name + "_ms", h.getValueAtPercentile(50) / 1e3);
-        node.put("std_" + name + "_ms", h.getStdDeviation() / 1e3);
-        for (double p : percentiles) node.put(Formats.percentile(p) + "_" + name + "_ms", h.getValueAtPercentile(p) / 1e3);
-        own.withObjectProperty("histograms").put(m.key(), LatencyHistograms.encode(h));
+        ObjectNode node = ResultJson.statisticsOf(m, root);
+        node.put(ResultJson.statistic("mean", m), h.getMean() / 1e3);
+        node.put(ResultJson.statistic("median", m), h.getValueAtPercentile(50) / 1e3);
+        node.put(ResultJson.statistic("std", m), h.getStdDeviation() / 1e3);
+        for (double p : percentiles) node.put(ResultJson.statistic(Formats.percentile(p), m), h.getValueAtPercentile(p) / 1e3);
+        own.withObjectProperty(ResultJson.HISTOGRAMS).put(m.key(), LatencyHistograms.encode(h));
       }
       Files.writeString(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
     } catch (IOException e) {

@@ -13,12 +13,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apiguardian.api.API;
 
 /**
  * Scrapes every telemetry endpoint once before a level, every {@code interval} during it, and once after it, on a
  * thread of its own. A scrape that fails is counted, never thrown: an exporter that does not answer costs the
- * level its GPU figures and adds a warning, nothing more.
+ * level its GPU figures and adds a warning, nothing more. An answer that waiting cannot change (401, 403, 404,
+ * 405, 410: a key, or a URL that is not an exporter's) stops the scraping of that URL for the level.
  */
 @API(status = INTERNAL)
 public final class TelemetryScraper {
@@ -26,12 +29,16 @@ public final class TelemetryScraper {
   /** How long one scrape may take: an exporter answers in milliseconds, and a level must not wait for a dead one. */
   static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(2);
 
+  /** Answers that say the URL or the key is wrong: scraping again cannot turn them into figures. */
+  static final Set<Integer> FINAL = Set.of(401, 403, 404, 405, 410);
+
   private final List<URI> urls;
   private final Duration interval;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(SCRAPE_TIMEOUT)
       .proxy(HttpClient.Builder.NO_PROXY).build();
   private final Map<URI, List<TelemetrySample>> samples = new LinkedHashMap<>();
   private final Map<URI, List<String>> failures = new LinkedHashMap<>();
+  private final Set<URI> givenUp = ConcurrentHashMap.newKeySet();
   private final Thread thread;
   private volatile boolean stopped;
 
@@ -66,11 +73,15 @@ public final class TelemetryScraper {
 
   private void scrapeAll() {
     for (URI u : urls) {
+      if (givenUp.contains(u)) continue;
       try {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(u).timeout(SCRAPE_TIMEOUT).GET().build(),
             HttpResponse.BodyHandlers.ofString());
         long at = System.nanoTime();
-        if (r.statusCode() != 200) {
+        if (FINAL.contains(r.statusCode())) {
+          givenUp.add(u);
+          failed(u, "HTTP " + r.statusCode() + ", which waiting cannot change: not scraped again this level");
+        } else if (r.statusCode() != 200) {
           failed(u, "HTTP " + r.statusCode());
         } else {
           TelemetrySample s = new TelemetrySample(at, PrometheusText.parse(r.body()));
