@@ -53,6 +53,15 @@ public final class LlmBenchAssertions {
   }
 
   /**
+   * {@return assertions on what an eval found at one load}
+   *
+   * @param actual the {@link QualityEval}'s result at a level, injected beside the level
+   */
+  public static QualityAssert assertThat(Quality actual) {
+    return new QualityAssert(actual);
+  }
+
+  /**
    * {@return assertions on one reply to a prompt}
    *
    * @param actual the reply, as {@link LlmClient} returns it

@@ -27,6 +27,7 @@ public final class Traces {
   private Map<String, Double> timings = Map.of();
   private int cachedTokens = -1;
   private long scheduledMs;
+  private String text;
 
   private Traces(long startMs) {
     this.startMs = startMs;
@@ -92,6 +93,12 @@ public final class Traces {
   }
 
   /** Ends {@code msAfterStart} after the send; by default at the last chunk. */
+  /** The reply's text, instead of one letter a content chunk. */
+  public Traces text(String reply) {
+    this.text = reply;
+    return this;
+  }
+
   public Traces end(long msAfterStart) {
     this.endMs = msAfterStart;
     return this;
@@ -113,6 +120,6 @@ public final class Traces {
         (c[1] == 'c' ? content : reasoning).append(c[1] == 'c' ? "t" : "r");
       }
     }
-    return b.text(content.toString(), reasoning.toString()).build();
+    return b.text(text != null ? text : content.toString(), reasoning.toString()).build();
   }
 }

@@ -58,6 +58,7 @@ public final class RequestTrace {
   private final int resends;
   private final StreamFailure.Cause cause;
   private final RequestFailure failure;
+  private final int requestIndex;
 
   /** What {@link StreamRecorder} froze; a hand-built trace goes through {@link Builder#build()}. */
   RequestTrace(Builder b) {
@@ -92,6 +93,19 @@ public final class RequestTrace {
     this.resends = b.resends;
     this.cause = b.cause;
     this.failure = b.failure;
+    this.requestIndex = b.requestIndex;
+  }
+
+  /** Which request of its level this was (the load's index, from 0); -1 when the sender did not say. */
+  public int requestIndex() {
+    return requestIndex;
+  }
+
+  /** The same trace, known as request {@code index} of its level: what a graded eval pairs replies with items by. */
+  public RequestTrace withRequestIndex(int index) {
+    Builder b = toBuilder();
+    b.requestIndex = index;
+    return new RequestTrace(b);
   }
 
   /** When the load generator wanted to send it (before {@link #startNanos()} if it waited for a slot). */
@@ -360,6 +374,7 @@ public final class RequestTrace {
     b.resends = resends;
     b.cause = cause;
     b.failure = failure;
+    b.requestIndex = requestIndex;
     return b;
   }
 
@@ -412,6 +427,7 @@ public final class RequestTrace {
     int resends;
     StreamFailure.Cause cause;
     RequestFailure failure;
+    int requestIndex = -1;
     private int n;
 
     Builder() {}

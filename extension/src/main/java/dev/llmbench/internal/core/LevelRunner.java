@@ -117,6 +117,10 @@ public final class LevelRunner {
   /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */
   private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {
     long salt = SALTS.nextLong();
+    if (plan.workload().prompts().keepsReplies()) { // an eval: whole replies, each known by its item
+      return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
+          plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.FULL).thenApply(t -> t.withRequestIndex(index));
+    }
     return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
         plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.EXCERPT);
   }

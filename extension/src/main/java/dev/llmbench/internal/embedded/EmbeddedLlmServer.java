@@ -378,7 +378,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     String id = (chat ? "chatcmpl-" : "cmpl-") + n;
     long[] blocks = prefixCache == null ? new long[0] : PrefixCache.blockHashes(tokens);
     Sequence seq = new Sequence(arrival, promptTokens, blocks, maxTokens, ignoreEos,
-        chat ? profile.reasoningTokens() : 0, TextModel.answer(prompt, seed), seed ^ n);
+        chat ? profile.reasoningTokens() : 0, TextModel.answer(prompt, seed, profile.accuracy()), seed ^ n);
     scheduler.submit(seq);
     boolean answered = false;
     try {

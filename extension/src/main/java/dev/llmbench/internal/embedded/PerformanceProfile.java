@@ -28,6 +28,8 @@ import org.apiguardian.api.API;
  * @param reasoningTokens  tokens of reasoning sent before the content (0 for a plain model)
  * @param tokensPerChunk   tokens per streamed chunk (above 1, like speculative decoding)
  * @param description      one line for humans
+ * @param accuracy         the chance it answers a generated eval item right (1 for the profiles that do not say):
+ *                         drawn per item and request seed, see {@link EvalReplies}
  */
 @API(status = INTERNAL)
 public record PerformanceProfile(
@@ -39,9 +41,18 @@ public record PerformanceProfile(
     int maxBatch,
     int reasoningTokens,
     int tokensPerChunk,
-    String description) {
+    String description,
+    double accuracy) {
+
+  /** A profile that answers every generated eval item right. */
+  public PerformanceProfile(String name, String model, Duration stepBase, Duration stepPerExtraSequence,
+      Duration prefillPerToken, int maxBatch, int reasoningTokens, int tokensPerChunk, String description) {
+    this(name, model, stepBase, stepPerExtraSequence, prefillPerToken, maxBatch, reasoningTokens, tokensPerChunk,
+        description, 1.0);
+  }
 
   public PerformanceProfile {
+    if (!(accuracy >= 0 && accuracy <= 1)) throw new IllegalArgumentException("accuracy is 0 to 1, was " + accuracy);
     if (maxBatch < 1) throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
     if (tokensPerChunk < 1) throw new IllegalArgumentException("tokensPerChunk must be at least 1");
     if (stepBase.isNegative() || stepBase.isZero()) throw new IllegalArgumentException("stepBase must be positive");
@@ -81,6 +92,21 @@ public record PerformanceProfile(
       "single-slot", "single-slot-cpu", Duration.ofMillis(5), Duration.ZERO, micros(100), 1, 0, 1,
       "one slot, 5 ms per token: requests queue, as on llama-server -np 1");
 
+  /**
+   * The same dense model quantised to FP8: GQA-dense speed, and 90% of the generated eval items right (the
+   * "original" of the quality sample).
+   */
+  public static final PerformanceProfile GQA_FP8 = new PerformanceProfile(
+      "gqa-fp8", "gqa-70b-fp8", Duration.ofMillis(10), micros(120),
+      micros(40), 256, 0, 1,
+      "GQA dense model in FP8: gqa-dense's speed, 90% of generated eval items right", 0.90);
+
+  /** Quantised further to INT4: faster steps, and 85% right, on the items FP8 finds easiest (see {@link EvalReplies}). */
+  public static final PerformanceProfile GQA_INT4 = new PerformanceProfile(
+      "gqa-int4", "gqa-70b-int4", Duration.ofMillis(7), micros(80),
+      micros(30), 256, 0, 1,
+      "GQA dense model in INT4: ~40% faster steps than FP8, 85% of generated eval items right", 0.85);
+
   /** 1 ms steps: fast enough for tests of the extension itself. */
   public static final PerformanceProfile INSTANT = new PerformanceProfile(
       "instant", "instant", Duration.ofMillis(1), Duration.ZERO, Duration.ZERO, 1024, 0, 1,
@@ -92,7 +118,7 @@ public record PerformanceProfile(
 
   /** By name, in the order above (the order error messages list them in); never changed after start. */
   private static final Map<String, PerformanceProfile> BUILT_IN = Collections.unmodifiableMap(
-      Stream.of(MLA_PCIE, GQA_DENSE, REASONING, FIXED_20MS, SPECULATIVE, SINGLE_SLOT, INSTANT)
+      Stream.of(MLA_PCIE, GQA_DENSE, REASONING, FIXED_20MS, SPECULATIVE, SINGLE_SLOT, INSTANT, GQA_FP8, GQA_INT4)
           .collect(Collectors.toMap(PerformanceProfile::name, p -> p, (a, b) -> {
             throw new IllegalStateException("two built-in profiles are named " + a.name());
           }, LinkedHashMap::new)));
@@ -114,6 +140,12 @@ public record PerformanceProfile(
 
   public PerformanceProfile withModel(String model) {
     return new PerformanceProfile(name, model, stepBase, stepPerExtraSequence, prefillPerToken, maxBatch,
-        reasoningTokens, tokensPerChunk, description);
+        reasoningTokens, tokensPerChunk, description, accuracy);
+  }
+
+  /** This profile answering generated eval items right with probability {@code p}. */
+  public PerformanceProfile withAccuracy(double p) {
+    return new PerformanceProfile(name, model, stepBase, stepPerExtraSequence, prefillPerToken, maxBatch,
+        reasoningTokens, tokensPerChunk, description, p);
   }
 }

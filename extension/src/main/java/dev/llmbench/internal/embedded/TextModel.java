@@ -62,6 +62,14 @@ final class TextModel {
     return tokens;
   }
 
+  /**
+   * The natural answer to a prompt; generation stops after it unless {@code ignore_eos} is set. A generated
+   * eval item is answered right with the profile's {@code accuracy} ({@link EvalReplies}).
+   */
+  static List<String> answer(String prompt, long seed, double accuracy) {
+    return EvalReplies.reply(prompt, seed, accuracy).map(TextModel::tokenize).orElseGet(() -> answer(prompt, seed));
+  }
+
   /** The natural answer to a prompt; generation stops after it unless {@code ignore_eos} is set. */
   static List<String> answer(String prompt, long seed) {
     String p = prompt.toLowerCase(Locale.ROOT);

@@ -5,6 +5,7 @@ import dev.llmbench.DeploymentDescription;
 import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.EndpointInfo;
+import dev.llmbench.Quality;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.baseline.Baselines;
@@ -19,6 +20,7 @@ import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.quality.QualityFeature;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
@@ -54,11 +56,12 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
     });
     store.put(BaselineComparison.class, Baselines.compare(sweep, result));
     sweep.measured(result);
+    QualityFeature.of(sweep).ifPresent(q -> store.put(Quality.class, q.at(sweep, load)));
   }
 
   @Override
   public List<Class<?>> injects() {
-    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class, BaselineComparison.class);
+    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class, BaselineComparison.class, Quality.class);
   }
 
   @Override
@@ -67,6 +70,9 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
     if (value == null && type == DeploymentLevels.class) {
       throw new IllegalStateException(plan.label() + " compares no deployments: DeploymentLevels needs two or more "
           + "@Deployment, or the setting llmbench.deployments");
+    }
+    if (value == null && type == Quality.class) {
+      throw new IllegalStateException(plan.label() + " runs no eval: Quality needs @QualityEval on the sweep");
     }
     if (value == null) throw new IllegalStateException(plan.label() + " was not measured");
     return value;

@@ -28,6 +28,7 @@ import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.quality.EvalPlan;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.internal.workload.DatasetLoader;
@@ -58,7 +59,8 @@ import org.junit.platform.commons.support.AnnotationSupport;
 final class SweepPlanner {
 
   /** The sweep's levels, and what every level shares. */
-  record SweepPlan(List<LevelPlan> levels, ServiceLevels slo, List<Double> percentiles, Optional<DeploymentDescription> facts) {}
+  record SweepPlan(List<LevelPlan> levels, ServiceLevels slo, List<Double> percentiles, Optional<DeploymentDescription> facts,
+      Optional<EvalPlan> eval) {}
 
   /**
    * One point of load and how its display name and automatic sizes follow from it.
@@ -156,7 +158,7 @@ final class SweepPlanner {
     }
     Optional<DeploymentDescription> facts = Annotations.nearest(context, DeploymentFacts.class).map(DeploymentDescription::of)
         .filter(d -> !d.isEmpty());
-    return new SweepPlan(List.copyOf(plans), common.slo(), common.percentiles(), facts);
+    return new SweepPlan(List.copyOf(plans), common.slo(), common.percentiles(), facts, common.eval());
   }
 
   /**
@@ -165,7 +167,7 @@ final class SweepPlanner {
    */
   private record Common(Workload workload, Optional<StopRule> fixedRule, Count count, Warmup warmup, PromptSource prompts,
       Double temperature, ServiceLevels slo, List<Double> percentiles, Optional<LengthDistribution> outputLengths,
-      Optional<PromptSource.Exact> exact, Optional<MooncakeTrace> trace) {
+      Optional<PromptSource.Exact> exact, Optional<MooncakeTrace> trace, Optional<EvalPlan> eval) {
 
     LevelPlan level(String label, Point p, int input, int maxTokens) {
       PromptSource source = p.timeScale() > 0 ? TraceSource.timed(trace.orElseThrow(), p.timeScale())
@@ -173,8 +175,15 @@ final class SweepPlanner {
       if (exact.isPresent()) source = source.exactly(exact.get());
       if (input == 0 && source.inputTokens() > 0) input = source.inputTokens(); // a generated workload's own length
       if (outputLengths.isPresent()) source = source.withOutputLengths(outputLengths.get());
+      int all = eval.map(e -> e.set().size()).orElseGet(() -> trace.map(MooncakeTrace::rows).orElse(p.autoRequests()));
       StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(count.requests() > 0 ? count.requests()
-          : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : trace.map(MooncakeTrace::rows).orElse(p.autoRequests())));
+          : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : all));
+      if (eval.isPresent() && !(stop instanceof StopRule.Count c && c.requests() <= eval.get().set().size())) {
+        throw new IllegalArgumentException(label + ": an eval level sends each of its " + eval.get().set().size() + " items "
+            + "once, so it is bounded by them: leave @Measurement automatic (every item), or ask for at most that many "
+            + "requests" + (stop instanceof StopRule.Count c ? " (it asks for " + c.requests() + ")" : ", not a duration or a "
+            + "target interval"));
+      }
       if (trace.isPresent() && stop instanceof StopRule.Count c && c.requests() > trace.get().rows()) {
         throw new IllegalArgumentException(label + " would send " + c.requests() + " requests, but the trace "
             + trace.get().file() + " has " + trace.get().rows() + " rows and each is sent once: ask for at most "
@@ -183,6 +192,7 @@ final class SweepPlanner {
       int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
       // A trace sets max_tokens per row; the plan carries the largest, as the level's figure to report.
       if (trace.isPresent()) maxTokens = trace.get().maxOutput();
+      if (eval.isPresent()) maxTokens = eval.get().maxTokens();
       WorkloadPlan plan = new WorkloadPlan(maxTokens, input, workload.ignoreEos(), temperature, source, workload.prefixCache());
       return new LevelPlan(label, p.load(), stop, plan, warm, warmup.maxTokens() == -1 ? maxTokens : warmup.maxTokens(),
           workload.seed());
@@ -230,8 +240,18 @@ final class SweepPlanner {
       throw new IllegalArgumentException("@Trace brings each request's prompt and max_tokens: remove @Dataset, @SharedPrefix, "
           + "@ExactInputTokens and @Workload's inputLength and outputLength from this sweep");
     }
+    Optional<EvalPlan> eval = QualitySettings.of(context);
+    if (eval.isPresent() && (trace.isPresent() || dataset.isPresent() || shared.isPresent() || exact.isPresent()
+        || inputLengths.isPresent() || outputLengths.isPresent() || workload.inputTokens().length > 0
+        || !workload.prompt().isBlank() || !workload.prompts().equals("builtin") || workload.maxTokens().length > 1)) {
+      throw new IllegalArgumentException("@QualityEval brings each request's prompt and max_tokens: remove @Trace, @Dataset, "
+          + "@SharedPrefix, @ExactInputTokens and @Workload's prompt, prompts, inputTokens, inputLength, outputLength and "
+          + "several maxTokens from this sweep");
+    }
     PromptSource prompts;
-    if (trace.isPresent()) {
+    if (eval.isPresent()) {
+      prompts = eval.get().prompts();
+    } else if (trace.isPresent()) {
       prompts = TraceSource.rows(trace.get());
     } else if (shared.isPresent()) {
       prompts = shared.get();
@@ -245,7 +265,8 @@ final class SweepPlanner {
     } else {
       prompts = inputLengths.map(d -> PromptSource.synthetic(d, workload.seed())).orElseGet(() -> prompts(workload));
     }
-    return new Common(workload, fixedRule, count, warmup, prompts, temperature, slo, percentiles, outputLengths, exact, trace);
+    return new Common(workload, fixedRule, count, warmup, prompts, temperature, slo, percentiles, outputLengths, exact, trace,
+        eval);
   }
 
   /** A length distribution from its setting, else from the attribute; empty when neither is set. */

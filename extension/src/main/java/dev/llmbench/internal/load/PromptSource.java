@@ -76,6 +76,14 @@ public final class PromptSource {
     default Optional<LoadRunner.Arrivals> arrivals() {
       return Optional.empty();
     }
+
+    /**
+     * Whether every measured reply is kept whole and known by its request's index (an eval grades them);
+     * otherwise a level keeps excerpts, as for any load.
+     */
+    default boolean keepsReplies() {
+      return false;
+    }
   }
 
   /**
@@ -188,6 +196,16 @@ public final class PromptSource {
   /** Requests made by {@code rows}, under {@code name} (e.g. {@code mooncake:trace.jsonl}). */
   public static PromptSource rows(String name, Rows rows) {
     return new PromptSource(name, List.of(), 0, 0, 0, 1, Lengths.NONE, null, null, java.util.Objects.requireNonNull(rows, "rows"));
+  }
+
+  /** Whether this source's rows ask for whole replies, each known by its request index ({@link Rows#keepsReplies()}). */
+  public boolean keepsReplies() {
+    return rows != null && rows.keepsReplies();
+  }
+
+  /** The row request {@code requestIndex} of this source (or its slice) sends: {@code first + requestIndex * step}. */
+  public int rowIndex(int requestIndex) {
+    return first + requestIndex * step;
   }
 
   /** Whether requests come from {@link Rows}: they set their own {@code max_tokens} and keep prompts apart by namespace. */

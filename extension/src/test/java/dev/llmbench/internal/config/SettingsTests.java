@@ -52,7 +52,7 @@ class SettingsTests {
     assertThatThrownBy(() -> settings(Map.of("llmbench.base-url", "http://127.0.0.1:99999"), Map.of()).get(SettingKeys.BASE_URL))
         .hasMessageContaining("port 99999 is outside 1-65535");
     assertThatThrownBy(() -> settings(Map.of("llmbench.embedded.profile", "h100"), Map.of()).get(SettingKeys.EMBEDDED_PROFILE))
-        .hasMessageContaining("unknown embedded profile; choose one of [fixed-20ms, gqa-dense, instant, mla-pcie,");
+        .hasMessageContaining("unknown embedded profile; choose one of [fixed-20ms, gqa-dense, gqa-fp8, gqa-int4, instant, mla-pcie,");
     assertThatThrownBy(() -> settings(Map.of("llmbench.idle-timeout", "0s"), Map.of()).get(SettingKeys.IDLE_TIMEOUT))
         .hasMessageContaining("it must be positive");
   }

@@ -45,7 +45,8 @@ class EngineTimingTests {
   @Test
   void builtInProfilesAreListedInTheirDeclaredOrderAndCannotBeChanged() {
     assertThat(PerformanceProfile.builtIn().keySet())
-        .containsExactly("mla-pcie", "gqa-dense", "reasoning", "fixed-20ms", "speculative", "single-slot", "instant");
+        .containsExactly("mla-pcie", "gqa-dense", "reasoning", "fixed-20ms", "speculative", "single-slot", "instant", "gqa-fp8",
+            "gqa-int4");
     assertThat(PerformanceProfile.named("instant")).contains(PerformanceProfile.INSTANT);
     assertThatThrownBy(() -> PerformanceProfile.builtIn().clear())
         .isInstanceOf(UnsupportedOperationException.class);

@@ -1,0 +1,116 @@
+package dev.llmbench;
+
+import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.testkit.engine.EventConditions.displayName;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import dev.llmbench.testkit.BenchKit;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+
+/**
+ * Evals through the JUnit Platform against the embedded engine, whose profiles answer generated items right
+ * with a known probability: gqa-fp8 0.90, gqa-int4 0.85 (on a subset of fp8's right items), instant 1.
+ */
+class QualityEvalTests {
+
+  @Test
+  void aDropFrom90To85On500PairedItemsIsDetectedAndRecoveryIsMeasured() {
+    BenchKit.Run run = BenchKit.run(KnownTruthTestCases.class);
+    run.tests().assertThatEvents().haveExactly(1, event(displayName("C=64 · fp8"), finishedSuccessfully()))
+        .haveExactly(1, event(displayName("C=64 · int4"), finishedWithFailure(instanceOf(AssertionError.class),
+            message(m -> m.startsWith("[C=64] int4 answers fewer items right than fp8 beyond noise: int4 against fp8 on 500 "
+                + "paired items") && m.contains("0 gained") && m.contains("lost [")))));
+  }
+
+  @Test
+  void everyGraderOnAPerfectEngineIsRightAndTheLevelStillRunsAtLoad() {
+    BenchKit.run(EveryGraderTestCases.class).assertAllPass(2);
+  }
+
+  @Test
+  void aBadRowFailsBeforeAnyRequestNamingFileLineAndField() throws IOException {
+    Path file = Path.of(BAD_FILE);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "{\"question\": \"1 + 1?\", \"answer\": \"#### 2\"}\n\n{\"question\": \"2 + 2?\", \"answer\": \"four\"}\n");
+    BenchKit.run(BadFileTestCases.class).all().assertThatEvents()
+        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
+            m.contains(file + " line 3, field \"answer\": has no final answer after '#### '")))))
+        .doNotHave(event(displayName("C=1"), finishedSuccessfully()));
+  }
+
+  @Test
+  void anEvalLevelIsBoundedByItsItems() {
+    BenchKit.run(TooManyRequestsTestCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("an eval level sends each of its 10 items once")
+            && m.contains("it asks for 20")))));
+  }
+
+  // ----- fixtures
+
+  /** Relative to the working directory, as a suite names its files; written by the test. */
+  static final String BAD_FILE = "target/quality-tests/gsm8k-bad.jsonl";
+
+  @Deployment(name = "fp8", embeddedProfile = "gqa-fp8")
+  @Deployment(name = "int4", embeddedProfile = "gqa-int4")
+  static class KnownTruthTestCases {
+    @ConcurrencySweep(64)
+    @QualityEval(generated = QualityEval.Generated.ARITHMETIC, items = 500, maxTokens = 64)
+    @Warmup(requests = 0)
+    void paired(SweepLevelResult level, Quality quality) {
+      assertThat(level).hasNoErrors();
+      String me = level.endpoint().deployment().orElseThrow();
+      Accuracy a = quality.accuracy(me).orElseThrow();
+      assertThat(a.graded()).isEqualTo(500);
+      // The truth is inside the 95% interval under this seed, and wrong replies are half unparsed ones.
+      double truth = me.equals("fp8") ? 0.90 : 0.85;
+      assertThat(a.interval().lower()).isLessThan(truth);
+      assertThat(a.interval().upper()).isGreaterThan(truth);
+      assertThat(a.unparsed()).isPositive().isLessThan(a.wrong() + a.unparsed());
+      assertThat(a.wrong()).isPositive();
+      if (me.equals("int4")) {
+        QualityComparison c = quality.compare("int4", "fp8").orElseThrow();
+        assertThat(c.pairs()).isEqualTo(500);
+        assertThat(c.onlyCandidate()).isZero(); // int4 is right on a subset of fp8's right items
+        assertThat(c.recovery().lower()).isLessThan(0.85 / 0.90 + 0.03);
+        assertThat(quality).deployment("int4").recoversAtLeast(0.85).of("fp8").hasAccuracyAtLeast(0.80);
+        assertThat(quality).deployment("int4").isNotWorseThan("fp8"); // must fail: the drop is beyond noise
+      } else {
+        assertThat(quality.compare("int4", "fp8")).as("int4 is not measured yet at this load").isEmpty();
+      }
+    }
+  }
+
+  static class EveryGraderTestCases {
+    @ConcurrencySweep({1, 16})
+    @QualityEval(generated = QualityEval.Generated.EVERY_GRADER, items = 48, maxTokens = 64)
+    @Warmup(requests = 0)
+    void everyGrader(SweepLevelResult level, Quality quality) {
+      assertThat(level).hasNoErrors();
+      Accuracy a = quality.accuracy();
+      assertThat(a.correct()).as(a.toString()).isEqualTo(48);
+      assertThat(quality).hasAccuracyAtLeast(0.99).hasUnparsedRateAtMost(0);
+    }
+  }
+
+  static class BadFileTestCases {
+    @ConcurrencySweep(1)
+    @QualityEval(path = BAD_FILE, format = QualityEval.Format.GSM8K)
+    void bad(SweepLevelResult level) {}
+  }
+
+  static class TooManyRequestsTestCases {
+    @ConcurrencySweep(2)
+    @QualityEval(generated = QualityEval.Generated.EXACT_MATCH, items = 10)
+    @Measurement(requests = 20)
+    void tooMany(SweepLevelResult level) {}
+  }
+}
