@@ -32,9 +32,9 @@ if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
   (timeout 600 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq chromium) >/dev/null \
     || die "could not install chromium from Debian's packages"
 fi
-node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult) C=32" "chart: throughput" \
+node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult, EarlierLevels) C=32" "chart: throughput" \
   sample-tests/target/allure-chart.png "throughputScalesWithLoad · sweep summary" sample-tests/target/allure-sweep-summary.png
-node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult) C=8" "C=8 timeline" \
+node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult, EarlierLevels) C=8" "C=8 timeline" \
   sample-tests/target/allure-timeline.png
 # LLMBench's own page of the same sweep: the answer first, then charts, findings and table; a level's timeline.
 node allure-config/check-page.mjs sample-tests/target/llmbench/dev.llmbench.samples.EmbeddedDeploymentBenchmarkTest.throughputScalesWithLoad \
