@@ -24,7 +24,9 @@ class OpenLoopBenchmarkTest {
   @Slo(ttft = "500ms", e2eLatency = "2s", percentile = 90)
   void keepsUpWithTheOfferedRate(SweepLevelResult level) {
     assertThat(level).hasNoErrors().meetsSlo();
-    assertThat(level).ttft().p90().isLessThan(Duration.ofMillis(200)); // no queue: TTFT stays at one decode step or so
-    assertThat(level).e2eLatency().p90().isLessThan(Duration.ofSeconds(1));
+    // No queue: the first token comes within a few of the server's own decode steps, however fast the
+    // machine is (a queue would add whole requests' worth of steps).
+    Duration decodeStep = level.tpot().percentile(50).orElseThrow();
+    assertThat(level).ttft().p90().isLessThan(decodeStep.multipliedBy(5));
   }
 }
