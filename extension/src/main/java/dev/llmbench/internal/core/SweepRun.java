@@ -111,7 +111,7 @@ public final class SweepRun {
   public List<FeatureSection> sections(MeasuredLevel level) {
     List<FeatureSection> all = new ArrayList<>();
     for (SweepFeature f : features) {
-      level.memo().get(new SectionKey(f, "level"), () -> f.level(this, level)).ifPresent(all::add);
+      level.memo().get(new SectionKey(f, "level"), () -> f.level(this, level).map(s -> s.withKey(f.key()))).ifPresent(all::add);
     }
     return all;
   }
@@ -123,9 +123,17 @@ public final class SweepRun {
   public List<FeatureSection> sections(List<MeasuredLevel> ran) {
     List<FeatureSection> all = new ArrayList<>();
     for (SweepFeature f : features) {
-      memo.get(new SectionKey(f, "sweep"), () -> f.sweep(this, ran)).ifPresent(all::add);
+      memo.get(new SectionKey(f, "sweep"), () -> f.sweep(this, ran).map(s -> s.withKey(f.key()))).ifPresent(all::add);
     }
     return all;
+  }
+
+  /**
+   * Why the level fails, every feature's reasons in the order of the features; empty when it passes. Its
+   * extension fails the level with them after the reports have written it, without knowing the features.
+   */
+  public List<String> violations(MeasuredLevel level) {
+    return sections(level).stream().flatMap(s -> s.violations().stream()).toList();
   }
 
   /** A memo key per feature instance: two sweeps' features never share an answer. */

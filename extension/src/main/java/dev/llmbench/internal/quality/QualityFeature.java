@@ -120,7 +120,7 @@ public final class QualityFeature implements SweepFeature {
     if (levels.isEmpty()) return Optional.empty();
     QualityPage page = new QualityPage(this, levels);
     return Optional.of(FeatureSection.titled("quality and speed").withJson(page.json()).withConsole(page.console())
-        .withHtml(page.html()).withFindings(page.findings()).withAttachments(page.attachments()));
+        .withHtml(page.html()).withFindings(page.findings()).withAttachments(page.attachments()).withFiles(page.attachments()));
   }
 
   static void accuracyJson(ObjectNode o, Accuracy a) {

@@ -8,6 +8,7 @@ import dev.llmbench.LoadShape;
 import dev.llmbench.RequestFailure;
 import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.core.BenchListener;
+import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.LevelStart;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
@@ -75,9 +76,11 @@ public final class AllureReporter implements BenchListener {
   }
 
   private static void attach(String name, String mimeType, String extension, String content) {
-    if (active()) {
-      Allure.addAttachment(name, mimeType, new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), extension);
-    }
+    attach(new FeatureSection.Attachment(name, mimeType, extension, content.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static void attach(FeatureSection.Attachment a) {
+    if (active()) Allure.addAttachment(a.name(), a.mediaType(), new ByteArrayInputStream(a.body()), a.extension());
   }
 
   private static void parameter(String name, String value) {
@@ -159,11 +162,12 @@ public final class AllureReporter implements BenchListener {
     level.endpoint().deployment().ifPresent(d -> parameter("deployment", d));
     parameter("endpoint", level.endpoint().reportName());
     parameter("model", level.endpoint().model());
-    attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(level));
+    attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(sweep, level));
     attach(level.label() + " requests", "text/csv", "csv", LevelDocuments.csv(level));
-    attach(level.label() + " result", "application/json", "json", LevelDocuments.json(level, options));
+    attach(level.label() + " result", "application/json", "json", LevelDocuments.json(sweep, level, options));
     LevelDocuments.charts(level).forEach((name, svg) -> attach(level.label() + " " + name, "image/svg+xml", "svg", svg));
     Baselines.of(level).ifPresent(c -> attach(level.label() + " vs baseline", "text/plain", "txt", c.report()));
+    sweep.sections(level).forEach(f -> f.attachments().forEach(AllureReporter::attach));
   }
 
   @Override
@@ -172,6 +176,7 @@ public final class AllureReporter implements BenchListener {
     attach("sweep table", "text/plain", "txt", summary.tableWithFindings());
     attach("findings", "application/json", "json", summary.json());
     summary.charts().forEach((name, svg) -> attach("chart: " + name, "image/svg+xml", "svg", svg));
+    summary.sections().forEach(f -> f.attachments().forEach(AllureReporter::attach));
     writeSummaryResult(sweep, summary);
   }
 
@@ -195,6 +200,7 @@ public final class AllureReporter implements BenchListener {
     attachments.add(written(lifecycle, "sweep table", "text/plain", "txt", summary.tableWithFindings()));
     attachments.add(written(lifecycle, "findings", "application/json", "json", summary.json()));
     summary.charts().forEach((name, svg) -> attachments.add(written(lifecycle, "chart: " + name, "image/svg+xml", "svg", svg)));
+    summary.sections().forEach(f -> f.attachments().forEach(a -> attachments.add(written(lifecycle, a))));
     String name = sweep.method() + " · sweep summary";
     String fullName = sweep.className() + "." + sweep.method() + " · sweep summary";
     long now = System.currentTimeMillis();
@@ -223,9 +229,13 @@ public final class AllureReporter implements BenchListener {
   }
 
   private static Attachment written(AllureLifecycle lifecycle, String name, String type, String extension, String content) {
-    String source = UUID.randomUUID() + "-attachment." + extension;
-    lifecycle.writeAttachment(source, new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)));
-    return new Attachment().setName(name).setType(type).setSource(source);
+    return written(lifecycle, new FeatureSection.Attachment(name, type, extension, content.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static Attachment written(AllureLifecycle lifecycle, FeatureSection.Attachment a) {
+    String source = UUID.randomUUID() + "-attachment." + a.extension();
+    lifecycle.writeAttachment(source, new ByteArrayInputStream(a.body()));
+    return new Attachment().setName(a.name()).setType(a.mediaType()).setSource(source);
   }
 
   @Override

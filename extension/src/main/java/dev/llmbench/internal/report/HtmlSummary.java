@@ -10,6 +10,7 @@ import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.SloCheck;
+import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.trace.ScheduleLag;
@@ -35,6 +36,11 @@ public final class HtmlSummary {
   private HtmlSummary() {}
 
   public static String level(SweepLevelResult r) {
+    return level(r, List.of());
+  }
+
+  /** The level's page, with what the sweep's features say of the level under its figures. */
+  static String level(SweepLevelResult r, List<FeatureSection> sections) {
     StringBuilder h = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
         .append(esc(r.label())).append("</title>").append(STYLE).append("</head><body>");
     h.append("<h3>").append(esc(r.label())).append(" — ").append(esc(r.endpoint().toString())).append("</h3>");
@@ -83,6 +89,9 @@ public final class HtmlSummary {
     h.append(distributionTable(r));
     if (r instanceof MeasuredLevel m) {
       Baselines.of(m).ifPresent(c -> h.append(baselineTable(List.of(m))));
+    }
+    sections.forEach(f -> f.html().ifPresent(h::append));
+    if (r instanceof MeasuredLevel m) {
       LevelDocuments.charts(m).values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
     }
     if (!r.warnings().isEmpty()) {
@@ -149,6 +158,7 @@ public final class HtmlSummary {
     h.append("<details><summary>the table as the console prints it, with the steady-state, server and network lines</summary><pre>")
         .append(esc(summary.table())).append("</pre></details>");
     if (levels.stream().anyMatch(l -> Baselines.of(l).isPresent())) h.append(baselineTable(levels));
+    summary.sections().forEach(f -> f.html().ifPresent(h::append));
     if (charts.size() > headline.size()) {
       h.append("<h3>More charts</h3><div class=\"charts\">");
       charts.forEach((name, svg) -> {

@@ -33,6 +33,7 @@ import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.SloCheck;
+import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.format.Formats;
@@ -130,6 +131,11 @@ public final class ResultJson {
    * {@code --save-detailed}; every statistic over them is there either way.
    */
   public static String write(MeasuredLevel r, ReportOptions options) {
+    return write(r, options, List.of());
+  }
+
+  /** The level's JSON with what the sweep's features say of it, each under {@code llmbench.<key>}. */
+  public static String write(MeasuredLevel r, ReportOptions options, List<FeatureSection> sections) {
     ObjectNode root = MAPPER.createObjectNode();
     List<RequestMetrics> all = r.metrics();
     root.put(DURATION, r.window().toNanos() / 1e9);
@@ -223,6 +229,7 @@ public final class ResultJson {
     readings(own, r);
 
     Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));
+    sections.forEach(f -> f.json().ifPresent(j -> own.set(f.key(), j)));
 
     List<RequestRecord> records = RequestRecord.allOf(r, options);
     own.set(HISTOGRAMS, LatencyHistograms.json(records, r.metrics()));
@@ -419,16 +426,17 @@ public final class ResultJson {
 
   /** A sweep's own document: its deployment, one summary per level, every finding and the conclusions. */
   static String sweep(SweepSummary summary) {
-    return sweep(summary.title(), summary.deployment(), summary.levels(), summary.findings(), summary.conclusions());
+    return sweep(summary.title(), summary.deployment(), summary.levels(), summary.findings(), summary.conclusions(),
+        summary.sections());
   }
 
   /** The same document for any sweep's reading, e.g. one read back from files. */
   public static String sweep(SweepResult sweep) {
-    return sweep(sweep.title(), sweep.deploymentDescription(), sweep.levels(), sweep.findings(), List.of());
+    return sweep(sweep.title(), sweep.deploymentDescription(), sweep.levels(), sweep.findings(), List.of(), List.of());
   }
 
   private static String sweep(String title, Optional<DeploymentDescription> deployment, List<? extends SweepLevelResult> all,
-      List<Finding> findings, List<String> conclusions) {
+      List<Finding> findings, List<String> conclusions, List<FeatureSection> sections) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("title", title);
     deployment.ifPresent(d -> root.set(DEPLOYMENT_FACTS, deployment(d)));
@@ -453,6 +461,7 @@ public final class ResultJson {
     }
     root.set("findings", findings(findings));
     conclusions.forEach(root.putArray("conclusions")::add);
+    sections.forEach(f -> f.json().ifPresent(j -> root.set(f.key(), j)));
     try {
       return MAPPER.writeValueAsString(root);
     } catch (IOException e) {
