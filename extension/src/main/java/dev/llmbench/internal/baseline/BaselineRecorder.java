@@ -14,7 +14,7 @@ public final class BaselineRecorder implements BenchListener {
 
   @Override
   public void sweepFinished(SweepRun sweep, List<MeasuredLevel> levels) {
-    sweep.attribute(BaselinePlan.class).filter(BaselinePlan::save)
+    BaselineFeature.of(sweep).map(BaselineFeature::plan).filter(BaselinePlan::save)
         .ifPresent(plan -> BaselineFile.write(plan.file(), sweep.id(), levels));
   }
 }

@@ -6,7 +6,7 @@ import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
-import dev.llmbench.internal.baseline.Baselines;
+import dev.llmbench.internal.baseline.BaselineFeature;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -75,7 +75,7 @@ record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingRe
       return sweep.attribute(DeploymentSweep.class).map(d -> d.at(ByDeployment.load(last))).orElseThrow(() ->
           new IllegalStateException(sweep.title() + " compares no deployments: DeploymentLevels needs two or more @Deployment"));
     }
-    if (type == BaselineComparison.class) return Baselines.compare(sweep, last);
+    if (type == BaselineComparison.class) return BaselineFeature.injected(sweep, last);
     return type == SweepLevelResult.class ? last : new PreviousLevels(last.label(), levels.subList(0, levels.size() - 1));
   }
 

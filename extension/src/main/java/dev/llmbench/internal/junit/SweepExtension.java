@@ -55,7 +55,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     if (!deployments.isEmpty()) {
       sweep.attach(DeploymentSweep.class, new DeploymentSweep(deployments.stream().map(DeploymentSpec::name).toList()));
     }
-    BaselineSettings.attach(context, sweep);
+    BaselineSettings.register(context, sweep);
     plan.eval().ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();

@@ -8,7 +8,7 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.Quality;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.baseline.Baselines;
+import dev.llmbench.internal.baseline.BaselineFeature;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.config.DeploymentSpec;
@@ -29,8 +29,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One level of a sweep: measures it before the test method runs (reports write it at once, before any
- * assertion can fail), injects the result, fails it after the method on a regression against the sweep's
- * baseline, and after the sweep's last level summarises the sweep.
+ * assertion can fail), injects the result, fails it after the method with every violation the sweep's
+ * features find in it (a regression against the baseline), and after the sweep's last level summarises the sweep.
  *
  * @param index      1-based position among the sweep's {@code total} levels
  * @param deployment the deployment measured, when the sweep compares several
@@ -54,7 +54,7 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
       d.measured(load, ByDeployment.name(result), result);
       store.put(DeploymentLevels.class, d.at(load));
     });
-    store.put(BaselineComparison.class, Baselines.compare(sweep, result));
+    store.put(BaselineComparison.class, BaselineFeature.injected(sweep, result));
     sweep.measured(result);
     QualityFeature.of(sweep).ifPresent(q -> store.put(Quality.class, q.at(sweep, load)));
   }
@@ -81,8 +81,9 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
   @Override
   public void afterTestExecution(ExtensionContext context) {
     try {
-      BaselineComparison comparison = context.getStore(NAMESPACE).get(BaselineComparison.class, BaselineComparison.class);
-      if (comparison != null) Baselines.gate(sweep, comparison);
+      MeasuredLevel result = context.getStore(NAMESPACE).get(SweepLevelResult.class, MeasuredLevel.class);
+      List<String> violations = result == null ? List.of() : sweep.violations(result);
+      if (!violations.isEmpty()) throw new AssertionError(String.join("\n", violations));
     } finally {
       if (index == total) sweep.finish();
     }

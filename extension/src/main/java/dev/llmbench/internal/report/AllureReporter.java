@@ -6,7 +6,6 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.LlmReply;
 import dev.llmbench.LoadShape;
 import dev.llmbench.RequestFailure;
-import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.LevelStart;
@@ -166,7 +165,6 @@ public final class AllureReporter implements BenchListener {
     attach(level.label() + " requests", "text/csv", "csv", LevelDocuments.csv(level));
     attach(level.label() + " result", "application/json", "json", LevelDocuments.json(sweep, level, options));
     LevelDocuments.charts(level).forEach((name, svg) -> attach(level.label() + " " + name, "image/svg+xml", "svg", svg));
-    Baselines.of(level).ifPresent(c -> attach(level.label() + " vs baseline", "text/plain", "txt", c.report()));
     sweep.sections(level).forEach(f -> f.attachments().forEach(AllureReporter::attach));
   }
 

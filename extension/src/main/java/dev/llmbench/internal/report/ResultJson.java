@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.ApiStyle;
-import dev.llmbench.BaselineComparison;
 import dev.llmbench.Capacity;
 import dev.llmbench.ClientLoad;
 import dev.llmbench.Delta;
@@ -31,7 +30,6 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
 import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.analysis.ClientCheck;
-import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -228,7 +226,6 @@ public final class ResultJson {
     LevelWorkload.of(r).ifPresent(w -> own.set("workload", w.json()));
     readings(own, r);
 
-    Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));
     sections.forEach(f -> f.json().ifPresent(j -> own.set(f.key(), j)));
 
     List<RequestRecord> records = RequestRecord.allOf(r, options);
@@ -241,28 +238,6 @@ public final class ResultJson {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  /** The level's deltas against its baseline: each figure's values, change, 95% interval of the change and verdict. */
-  private static ObjectNode baseline(BaselineComparison c) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("source", c.source());
-    node.put("max_regression", c.maxRegression());
-    ArrayNode deltas = node.putArray("deltas");
-    for (Delta d : c.deltas()) {
-      ObjectNode n = deltas.addObject();
-      n.put("figure", d.figure());
-      n.put("metric", d.metric().key());
-      d.percentile().ifPresent(p -> n.put("percentile", p));
-      n.put("unit", d.metric().unit());
-      n.put("baseline", d.reference());
-      n.put("current", d.current());
-      n.put("change", d.change().estimate());
-      n.put("change_ci95_lower", d.change().lower());
-      n.put("change_ci95_upper", d.change().upper());
-      n.put("verdict", d.verdict().name());
-    }
-    return node;
   }
 
   /** What capacity searches found: the answer, the levels either side and every probe, with whether it met the SLO. */

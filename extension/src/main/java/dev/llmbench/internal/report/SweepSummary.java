@@ -2,7 +2,6 @@ package dev.llmbench.internal.report;
 
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Finding;
-import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.capacity.CapacityResults;
 import dev.llmbench.internal.compare.DeploymentComparison;
 import dev.llmbench.internal.core.FeatureSection;
@@ -36,7 +35,7 @@ record SweepSummary(String title, List<MeasuredLevel> levels, Optional<Deploymen
       List<FeatureSection> sections = sweep.sections(levels);
       Map<String, String> charts = new LinkedHashMap<>(SvgCharts.forSweep(sweep.title(), levels));
       sections.forEach(s -> charts.putAll(s.charts()));
-      return new SweepSummary(sweep.title(), levels, deployment, ConsoleTable.render(levels) + ConsoleTable.baselineLines(levels)
+      return new SweepSummary(sweep.title(), levels, deployment, ConsoleTable.render(levels)
           + featureLines(sweep, levels, sections), SweepReading.of(sweep).findings(), conclusions(sweep, levels, sections),
           Collections.unmodifiableMap(charts), sections);
     });
@@ -53,7 +52,6 @@ record SweepSummary(String title, List<MeasuredLevel> levels, Optional<Deploymen
   /** What compares the deployments, then the baseline's and the capacity search's conclusions, then the features'. */
   static List<String> conclusions(SweepRun sweep, List<MeasuredLevel> levels, List<FeatureSection> sections) {
     List<String> all = new ArrayList<>(DeploymentComparison.findings(levels));
-    Baselines.statement(sweep, levels).ifPresent(all::add);
     sweep.attribute(CapacityResults.class).ifPresent(r -> r.all().forEach(c -> all.add(c.statement())));
     sections.forEach(s -> all.addAll(s.findings()));
     return all;
