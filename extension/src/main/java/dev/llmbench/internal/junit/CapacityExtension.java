@@ -6,7 +6,7 @@ import dev.llmbench.Capacity;
 import dev.llmbench.CapacitySearch;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.capacity.CapacityResults;
+import dev.llmbench.internal.capacity.CapacityFeature;
 import dev.llmbench.internal.capacity.Search;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.SloCheck;
@@ -93,7 +93,7 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
       throw ConfigurationErrors.sweep(where, e);
     }
     SweepRun sweep = new SweepRun(context.getRequiredTestClass(), method.getName(), RunState.of(context).listener());
-    sweep.attach(CapacityResults.class, new CapacityResults());
+    sweep.add(new CapacityFeature());
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     Iterator<TestTemplateInvocationContext> invocations = new Invocations(sweep, plan, targets);
     return StreamSupport.stream(Spliterators.spliteratorUnknownSize(invocations, Spliterator.ORDERED), false);
@@ -159,7 +159,7 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
           if (load.isPresent()) return probe(target, load.getAsDouble(), ++probe);
           concluded = true;
           Capacity capacity = target.capacity(plan);
-          sweep.attribute(CapacityResults.class).orElseThrow().add(capacity);
+          CapacityFeature.of(sweep).orElseThrow().add(capacity);
           return conclusion(target, capacity, current == targets.size() - 1);
         }
         current++;

@@ -2,7 +2,6 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.internal.capacity.CapacityResults;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
@@ -55,7 +54,6 @@ public final class FileReporter implements BenchListener {
     write(dir, "table.txt", summary.tableWithFindings());
     write(dir, "sweep.json", ResultJson.sweep(summary));
     write(dir, "index.html", HtmlSummary.sweep(summary));
-    sweep.attribute(CapacityResults.class).ifPresent(r -> write(dir, "capacity.json", ResultJson.capacity(r.all())));
     summary.sections().forEach(f -> f.files().forEach(file -> write(dir, file.fileName(), file.body())));
   }
 

@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.ApiStyle;
-import dev.llmbench.Capacity;
 import dev.llmbench.ClientLoad;
 import dev.llmbench.Delta;
 import dev.llmbench.DeploymentDescription;
@@ -30,7 +29,6 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
 import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.analysis.ClientCheck;
-import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Carriage;
@@ -235,41 +233,6 @@ public final class ResultJson {
     root.set(REQUESTS, MAPPER.valueToTree(records));
     try {
       return MAPPER.writeValueAsString(root);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** What capacity searches found: the answer, the levels either side and every probe, with whether it met the SLO. */
-  public static String capacity(List<Capacity> found) {
-    ArrayNode all = MAPPER.createArrayNode();
-    for (Capacity c : found) {
-      ObjectNode n = all.addObject();
-      c.deployment().ifPresent(d -> n.put("deployment", d));
-      n.put("outcome", c.outcome().name());
-      n.put("statement", c.statement());
-      n.put("slo", c.slo().toString());
-      n.put("searched", c.closedLoop() ? "concurrency" : "request_rate");
-      n.put("low", c.low());
-      n.put("high", c.high());
-      n.put("step", c.step());
-      n.put("capacity", c.load());
-      c.atCapacity().ifPresent(l -> n.put("at_capacity", l.label()));
-      c.beyond().ifPresent(l -> n.put("beyond", l.label()));
-      ArrayNode probes = n.putArray("probes");
-      for (SweepLevelResult l : c.probes()) {
-        ObjectNode p = probes.addObject();
-        p.put("label", l.label());
-        p.put("meets_slo", SloCheck.meets(l, c.slo()));
-        ArrayNode violations = p.putArray("violations");
-        SloCheck.violations(l, c.slo()).forEach(violations::add);
-        p.put(Metric.SLO_ATTAINMENT.key(), l.sloAttainment());
-        p.put(Metric.GOODPUT.vllmName().orElseThrow(), l.goodput().perSecond());
-        p.put(Metric.OUTPUT_THROUGHPUT.key(), l.outputThroughput().perSecond());
-      }
-    }
-    try {
-      return MAPPER.writeValueAsString(all);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

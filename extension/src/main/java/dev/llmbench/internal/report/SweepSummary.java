@@ -2,7 +2,6 @@ package dev.llmbench.internal.report;
 
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Finding;
-import dev.llmbench.internal.capacity.CapacityResults;
 import dev.llmbench.internal.compare.DeploymentComparison;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -52,7 +51,6 @@ record SweepSummary(String title, List<MeasuredLevel> levels, Optional<Deploymen
   /** What compares the deployments, then the baseline's and the capacity search's conclusions, then the features'. */
   static List<String> conclusions(SweepRun sweep, List<MeasuredLevel> levels, List<FeatureSection> sections) {
     List<String> all = new ArrayList<>(DeploymentComparison.findings(levels));
-    sweep.attribute(CapacityResults.class).ifPresent(r -> r.all().forEach(c -> all.add(c.statement())));
     sections.forEach(s -> all.addAll(s.findings()));
     return all;
   }
