@@ -8,11 +8,11 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
 import dev.llmbench.internal.baseline.BaselineFeature;
 import dev.llmbench.internal.compare.ByDeployment;
-import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepReading;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.deployments.DeploymentsFeature;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +72,7 @@ record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingRe
     if (levels.isEmpty()) throw new IllegalStateException("no level of " + sweep.title() + " was measured: nothing to assert");
     MeasuredLevel last = levels.get(levels.size() - 1);
     if (type == DeploymentLevels.class) {
-      return sweep.attribute(DeploymentSweep.class).map(d -> d.at(ByDeployment.load(last))).orElseThrow(() ->
+      return DeploymentsFeature.of(sweep).map(d -> d.at(ByDeployment.load(last))).orElseThrow(() ->
           new IllegalStateException(sweep.title() + " compares no deployments: DeploymentLevels needs two or more @Deployment"));
     }
     if (type == BaselineComparison.class) return BaselineFeature.injected(sweep, last);

@@ -16,6 +16,7 @@ import dev.llmbench.internal.core.LevelRunner;
 import dev.llmbench.internal.core.LevelStart;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LevelPlan;
 import java.lang.reflect.Method;
@@ -80,19 +81,22 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
     CapacitySearch annotation = AnnotationSupport.findAnnotation(method, CapacitySearch.class).orElseThrow();
     SweepPlanner.Probes plan;
     List<Target> targets = new ArrayList<>();
+    List<DeploymentSpec> deployments;
     try {
       if (RunState.of(context).shards().shard().isSharded()) {
         throw new IllegalArgumentException("a @CapacitySearch picks each probe by whether the last met the SLO, which no "
             + "shard sees whole; run capacity searches unsharded (without llmbench.shard.count)");
       }
       plan = SweepPlanner.probes(context, annotation);
-      List<DeploymentSpec> deployments = DeploymentSettings.of(context);
+      deployments = DeploymentSettings.of(context);
       if (deployments.isEmpty()) targets.add(new Target(Optional.empty(), search(annotation)));
       for (DeploymentSpec d : deployments) targets.add(new Target(Optional.of(d), search(annotation)));
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.sweep(where, e);
     }
     SweepRun sweep = new SweepRun(context.getRequiredTestClass(), method.getName(), RunState.of(context).listener());
+    // Searches on several deployments are compared as a sweep over them is: conclusions first, then capacity.
+    if (!deployments.isEmpty()) sweep.add(new DeploymentsFeature(deployments.stream().map(DeploymentSpec::name).toList()));
     sweep.add(new CapacityFeature());
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     Iterator<TestTemplateInvocationContext> invocations = new Invocations(sweep, plan, targets);

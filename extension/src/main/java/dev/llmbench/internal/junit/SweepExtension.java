@@ -5,9 +5,9 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.RateSweep;
 import dev.llmbench.internal.compare.ByDeployment;
-import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.quality.QualityFeature;
 import java.lang.reflect.Method;
@@ -53,7 +53,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     }
     SweepRun sweep = new SweepRun(context.getRequiredTestClass(), context.getRequiredTestMethod().getName(), run.listener());
     if (!deployments.isEmpty()) {
-      sweep.attach(DeploymentSweep.class, new DeploymentSweep(deployments.stream().map(DeploymentSpec::name).toList()));
+      sweep.add(new DeploymentsFeature(deployments.stream().map(DeploymentSpec::name).toList()));
     }
     BaselineSettings.register(context, sweep);
     plan.eval().ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));

@@ -10,7 +10,6 @@ import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.baseline.BaselineFeature;
 import dev.llmbench.internal.compare.ByDeployment;
-import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.LevelInProgress;
@@ -19,6 +18,7 @@ import dev.llmbench.internal.core.LevelStart;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.quality.QualityFeature;
 import java.util.List;
@@ -50,8 +50,8 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
     ExtensionContext.Store store = context.getStore(NAMESPACE);
     store.put(EarlierLevels.class, new PreviousLevels(plan.label(), before));
     store.put(SweepLevelResult.class, result);
-    sweep.attribute(DeploymentSweep.class).ifPresent(d -> {
-      d.measured(load, ByDeployment.name(result), result);
+    DeploymentsFeature.of(sweep).ifPresent(d -> {
+      d.measured(load, result);
       store.put(DeploymentLevels.class, d.at(load));
     });
     store.put(BaselineComparison.class, BaselineFeature.injected(sweep, result));

@@ -2,7 +2,6 @@ package dev.llmbench.internal.report;
 
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Finding;
-import dev.llmbench.internal.compare.DeploymentComparison;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepReading;
@@ -50,7 +49,7 @@ record SweepSummary(String title, List<MeasuredLevel> levels, Optional<Deploymen
 
   /** What compares the deployments, then the baseline's and the capacity search's conclusions, then the features'. */
   static List<String> conclusions(SweepRun sweep, List<MeasuredLevel> levels, List<FeatureSection> sections) {
-    List<String> all = new ArrayList<>(DeploymentComparison.findings(levels));
+    List<String> all = new ArrayList<>();
     sections.forEach(s -> all.addAll(s.findings()));
     return all;
   }

@@ -9,6 +9,7 @@ import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.report.ConsoleReporter;
@@ -321,6 +322,8 @@ public final class ShardMerge {
     BenchListener listener = Listeners.broadcast(List.of(new ConsoleReporter(reportDir), new FileReporter(reportDir)));
     for (MergedSweep s : sweeps) {
       SweepRun run = new SweepRun(s.className(), s.method(), listener);
+      // What the levels alone tell, as the run's own sweep told it: the deployments' comparison.
+      run.add(DeploymentsFeature.of(s.levels()));
       s.levels().forEach(run::measured);
       run.finish();
       for (MeasuredLevel level : s.levels()) {

@@ -1,4 +1,4 @@
-package dev.llmbench.internal.compare;
+package dev.llmbench.internal.deployments;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
@@ -6,6 +6,9 @@ import dev.llmbench.Delta;
 import dev.llmbench.DeploymentLevels;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.compare.Changes;
+import dev.llmbench.internal.compare.Figure;
+import dev.llmbench.internal.compare.LevelSample;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
