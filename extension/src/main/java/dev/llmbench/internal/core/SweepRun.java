@@ -4,9 +4,6 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apiguardian.api.API;
 
@@ -24,7 +21,6 @@ public final class SweepRun {
   private final BenchListener listener;
   private final List<MeasuredLevel> levels = new ArrayList<>();
   private final Memo memo = new Memo();
-  private final Map<Class<?>, Object> attributes = new ConcurrentHashMap<>();
   private final List<SweepFeature> features = new CopyOnWriteArrayList<>();
   private boolean finished;
 
@@ -86,18 +82,10 @@ public final class SweepRun {
   }
 
   /**
-   * Attaches what a feature knows of this sweep before it runs (the deployments it compares, its baseline,
-   * its capacity search), for the feature's reports to find; core needs no type of theirs.
+   * Adds a feature to this sweep, before its first level runs; reports show features in the order added. What
+   * a feature knows of the sweep (its baseline, the deployments it compares, its capacity search) stays with it:
+   * core needs no type of theirs.
    */
-  public <T> void attach(Class<T> type, T value) {
-    attributes.put(type, type.cast(value));
-  }
-
-  public <T> Optional<T> attribute(Class<T> type) {
-    return Optional.ofNullable(type.cast(attributes.get(type)));
-  }
-
-  /** Adds a feature to this sweep, before its first level runs; reports show features in the order added. */
   public void add(SweepFeature feature) {
     features.add(feature);
   }
@@ -111,7 +99,7 @@ public final class SweepRun {
   public List<FeatureSection> sections(MeasuredLevel level) {
     List<FeatureSection> all = new ArrayList<>();
     for (SweepFeature f : features) {
-      level.memo().get(new SectionKey(f, "level"), () -> f.level(this, level).map(s -> s.withKey(f.key()))).ifPresent(all::add);
+      level.memo().get(new SectionKey(f, List.of()), () -> f.level(this, level).map(s -> s.withKey(f.key()))).ifPresent(all::add);
     }
     return all;
   }
@@ -123,7 +111,7 @@ public final class SweepRun {
   public List<FeatureSection> sections(List<MeasuredLevel> ran) {
     List<FeatureSection> all = new ArrayList<>();
     for (SweepFeature f : features) {
-      memo.get(new SectionKey(f, "sweep"), () -> f.sweep(this, ran).map(s -> s.withKey(f.key()))).ifPresent(all::add);
+      memo.get(new SectionKey(f, List.copyOf(ran)), () -> f.sweep(this, ran).map(s -> s.withKey(f.key()))).ifPresent(all::add);
     }
     return all;
   }
@@ -136,8 +124,11 @@ public final class SweepRun {
     return sections(level).stream().flatMap(s -> s.violations().stream()).toList();
   }
 
-  /** A memo key per feature instance: two sweeps' features never share an answer. */
-  private record SectionKey(SweepFeature feature, String scope) {}
+  /**
+   * A memo key per feature instance (two sweeps' features never share an answer) and, for the sweep's sections,
+   * the levels asked about: an answer for fewer levels is never taken for the finished sweep's.
+   */
+  private record SectionKey(SweepFeature feature, List<MeasuredLevel> levels) {}
 
   /** The levels measured so far, in run order. */
   public synchronized List<MeasuredLevel> levels() {

@@ -30,8 +30,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apiguardian.api.API;
 
 /**
@@ -46,6 +48,8 @@ public final class AllureReporter implements BenchListener {
   private final AllureRunFiles runFiles;
   private final ReportOptions options;
   private final ThreadLocal<Deque<String>> steps = ThreadLocal.withInitial(ArrayDeque::new);
+  /** Each running sweep's first level's place in Allure, until the sweep's summary result takes it. */
+  private final Map<SweepRun, AllureSweepPlace> places = new ConcurrentHashMap<>();
 
   public AllureReporter(Path resultsDir, Optional<Path> configDir) {
     this(resultsDir, configDir, ReportOptions.DEFAULT);
@@ -141,7 +145,9 @@ public final class AllureReporter implements BenchListener {
   @Override
   public void levelStarted(SweepRun sweep, LevelStart level) {
     // The first level's place in Allure is kept: the sweep's summary result takes it.
-    if (active()) sweep.memo().get(AllureSweepPlace.class, () -> AllureSweepPlace.ofCurrentTest(lifecycle()));
+    if (active() && !places.containsKey(sweep)) {
+      AllureSweepPlace.ofCurrentTest(lifecycle()).ifPresent(p -> places.putIfAbsent(sweep, p));
+    }
     LevelPlan plan = level.plan();
     if (plan.load() instanceof LoadShape.OpenLoop open) {
       parameter("rate", Formats.number(open.rate().perSecond()) + " req/s");
@@ -170,12 +176,13 @@ public final class AllureReporter implements BenchListener {
 
   @Override
   public void sweepFinished(SweepRun sweep, List<MeasuredLevel> levels) {
+    Optional<AllureSweepPlace> place = Optional.ofNullable(places.remove(sweep));
     SweepSummary summary = SweepSummary.of(sweep, levels);
     attach("sweep table", "text/plain", "txt", summary.tableWithFindings());
     attach("findings", "application/json", "json", summary.json());
     summary.charts().forEach((name, svg) -> attach("chart: " + name, "image/svg+xml", "svg", svg));
     summary.sections().forEach(f -> f.attachments().forEach(AllureReporter::attach));
-    writeSummaryResult(sweep, summary);
+    writeSummaryResult(sweep, summary, place);
   }
 
   /**
@@ -191,7 +198,7 @@ public final class AllureReporter implements BenchListener {
    * first. Written straight to the results folder, so it needs no running test and works for a subset of
    * levels too.
    */
-  private void writeSummaryResult(SweepRun sweep, SweepSummary summary) {
+  private void writeSummaryResult(SweepRun sweep, SweepSummary summary, Optional<AllureSweepPlace> place) {
     if (!runFiles.inUse()) return;
     AllureLifecycle lifecycle = lifecycle();
     List<Attachment> attachments = new ArrayList<>();
@@ -202,7 +209,6 @@ public final class AllureReporter implements BenchListener {
     String name = sweep.method() + " · sweep summary";
     String fullName = sweep.className() + "." + sweep.method() + " · sweep summary";
     long now = System.currentTimeMillis();
-    Optional<AllureSweepPlace> place = sweep.memo().get(AllureSweepPlace.class, Optional::empty);
     TestResult result = new TestResult()
         .setUuid(UUID.randomUUID().toString())
         .setHistoryId(ResultsUtils.md5(fullName))
