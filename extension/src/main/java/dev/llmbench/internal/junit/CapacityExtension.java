@@ -4,16 +4,13 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.Capacity;
 import dev.llmbench.CapacitySearch;
-import dev.llmbench.EndpointInfo;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.capacity.CapacityFeature;
 import dev.llmbench.internal.capacity.Search;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.config.DeploymentSpec;
-import dev.llmbench.internal.core.Endpoint;
-import dev.llmbench.internal.core.LevelRunner;
-import dev.llmbench.internal.core.LevelStart;
+import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.deployments.DeploymentsFeature;
@@ -217,8 +214,8 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
 
     @Override
     public void beforeTestExecution(ExtensionContext context) {
-      MeasuredLevel result = LevelMeasurement.measure(context, sweep, level, number, number, target.deployment, plan.slo(),
-          plan.percentiles(), Optional.empty());
+      MeasuredLevel result = LevelMeasurement.measure(context, new LevelContext(sweep, level, plan.slo(), plan.percentiles(),
+          Optional.empty()), number, number, target.deployment);
       target.probes.add(result);
       target.search.record(load, SloCheck.meets(result, plan.slo()));
       context.getStore(NAMESPACE).put(SweepLevelResult.class, result);

@@ -6,6 +6,7 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.RateSweep;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.load.LevelPlan;
@@ -106,8 +107,8 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
 
       @Override
       public List<Extension> getAdditionalExtensions() {
-        return List.of(new SweepLevelExtension(sweep, invocation.level(), index, total, plan.slo(), plan.percentiles(),
-            invocation.deployment(), invocation.load(), plan.facts()));
+        return List.of(new SweepLevelExtension(new LevelContext(sweep, invocation.level(), plan.slo(), plan.percentiles(),
+            plan.facts()), index, total, invocation.deployment(), invocation.load()));
       }
     };
   }

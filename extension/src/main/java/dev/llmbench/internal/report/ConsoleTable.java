@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
 /** The table terminal users know from ad-hoc sweep scripts: one row per level. */

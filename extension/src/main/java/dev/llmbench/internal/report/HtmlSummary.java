@@ -3,7 +3,6 @@ package dev.llmbench.internal.report;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ConfidenceInterval;
-import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
 import dev.llmbench.Finding;
 import dev.llmbench.Metric;

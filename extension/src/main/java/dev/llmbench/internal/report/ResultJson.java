@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.ApiStyle;
 import dev.llmbench.ClientLoad;
-import dev.llmbench.Delta;
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.DeploymentFacts;
 import dev.llmbench.Distribution;
