@@ -8,12 +8,15 @@ import org.apiguardian.api.API;
 
 /**
  * A feature of a sweep (baseline, capacity search, deployment comparison, quality, sessions): it sees each
- * measured level and the finished sweep, and returns what the reports show of it. Reports iterate
- * {@link SweepRun#features()} and never name a feature; a feature lives in its own package and needs no
- * report type.
+ * measured level and the finished sweep, and returns what the reports show of it. Registered with
+ * {@link SweepRun#add} before the sweep's first level; reports iterate {@link SweepRun#sections(MeasuredLevel)} and
+ * {@link SweepRun#sections(List)} and never name a feature (an ArchUnit rule); a level's extension fails the level
+ * with the sections' {@link FeatureSection#violations() violations} ({@link SweepRun#violations}). A feature lives
+ * in its own package and needs no report type (charts draw with {@code internal.chart}).
  *
  * <p>Both methods are called from the reports, perhaps more than once and from more than one listener, so
- * they must be functions of what they are given and of the feature's own settings: {@link SweepRun#sections(MeasuredLevel)}
+ * they must be functions of what they are given and of the feature's own settings (and of what it recorded
+ * before the sweep finished, such as a capacity search's answers): {@link SweepRun#sections(MeasuredLevel)}
  * computes each answer once and keeps it in the level's or the sweep's {@link Memo}.
  */
 @API(status = INTERNAL)
