@@ -16,6 +16,7 @@ import dev.llmbench.internal.format.Formats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apiguardian.api.API;
@@ -42,16 +43,6 @@ public final class BaselineFeature implements SweepFeature {
     return sweep.features().stream().filter(BaselineFeature.class::isInstance).map(BaselineFeature.class::cast).findFirst();
   }
 
-  /**
-   * What a level's test method gets: its comparison, or one without deltas saying why there is none (the sweep
-   * has no baseline, or is saving its first).
-   */
-  public static BaselineComparison injected(SweepRun sweep, MeasuredLevel level) {
-    Optional<BaselineFeature> feature = of(sweep);
-    return feature.flatMap(f -> f.comparison(level)).orElseGet(() -> new BaselineComparison(feature.isPresent()
-        ? "no baseline yet: this run is saved as " + feature.get().plan.file() : "no baseline: declare @Baseline",
-        level.label(), 0, List.of()));
-  }
 
   @Override
   public String key() {
@@ -68,6 +59,13 @@ public final class BaselineFeature implements SweepFeature {
   }
 
   private record ComparisonKey(BaselineFeature feature) {}
+
+  /** The level's comparison for its test method, or one without deltas saying why there is none yet. */
+  @Override
+  public Map<Class<?>, Object> parameters(SweepRun sweep, MeasuredLevel level) {
+    return Map.of(BaselineComparison.class, comparison(level).orElseGet(() -> new BaselineComparison(
+        "no baseline yet: this run is saved as " + plan.file(), level.label(), 0, List.of())));
+  }
 
   @Override
   public Optional<FeatureSection> level(SweepRun sweep, MeasuredLevel level) {

@@ -3,6 +3,7 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
@@ -31,6 +32,15 @@ public interface SweepFeature {
   /** What the feature says of one measured level; empty when it has nothing to say of it. */
   default Optional<FeatureSection> level(SweepRun sweep, MeasuredLevel level) {
     return Optional.empty();
+  }
+
+  /**
+   * What a level's test method may take from this feature, by parameter type (the level against its baseline,
+   * the deployments measured at its load, its quality): asked once the level is measured and recorded, so
+   * {@link SweepRun#levels()} holds it.
+   */
+  default Map<Class<?>, Object> parameters(SweepRun sweep, MeasuredLevel level) {
+    return Map.of();
   }
 
   /** What the feature says of the sweep, for the levels that ran; empty when it has nothing to say. */

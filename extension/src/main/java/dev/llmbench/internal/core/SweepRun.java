@@ -3,7 +3,9 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apiguardian.api.API;
 
@@ -113,6 +115,13 @@ public final class SweepRun {
     for (SweepFeature f : features) {
       memo.get(new SectionKey(f, List.copyOf(ran)), () -> f.sweep(this, ran).map(s -> s.withKey(f.key()))).ifPresent(all::add);
     }
+    return all;
+  }
+
+  /** What the features give the level's test method, by parameter type; the first feature's value for a type wins. */
+  public Map<Class<?>, Object> parameters(MeasuredLevel level) {
+    Map<Class<?>, Object> all = new LinkedHashMap<>();
+    for (SweepFeature f : features) f.parameters(this, level).forEach(all::putIfAbsent);
     return all;
   }
 

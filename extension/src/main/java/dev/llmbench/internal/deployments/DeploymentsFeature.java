@@ -15,8 +15,8 @@ import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
- * The comparison of a sweep over several deployments: each deployment's level at each load as they are
- * measured (for {@link DeploymentLevels}), and for the reports the sweep's conclusions (which deployment gives
+ * The comparison of a sweep over several deployments: each deployment's level at a load among those measured
+ * so far (a level's {@link DeploymentLevels}), and for the reports the sweep's conclusions (which deployment gives
  * the most goodput, the latency-throughput frontier) and its Pareto chart. Says nothing of levels that come
  * from one deployment only.
  */
@@ -45,14 +45,10 @@ public final class DeploymentsFeature implements SweepFeature {
     return "deployments";
   }
 
-  /** Records the deployment's level at {@code load}. */
-  public void measured(String load, SweepLevelResult level) {
-    deployments.measured(load, ByDeployment.name(level), level);
-  }
-
-  /** The deployments measured so far at {@code load}: a snapshot. */
-  public DeploymentLevels at(String load) {
-    return deployments.at(load);
+  /** The deployments measured so far at the level's load, for its test method. */
+  @Override
+  public Map<Class<?>, Object> parameters(SweepRun sweep, MeasuredLevel level) {
+    return Map.of(DeploymentLevels.class, deployments.at(ByDeployment.load(level), sweep.levels()));
   }
 
   @Override

@@ -6,6 +6,7 @@ import static dev.llmbench.internal.config.SettingKeys.BASELINE_SAVE;
 import static dev.llmbench.internal.config.SettingKeys.BASELINE_VLLM;
 
 import dev.llmbench.Baseline;
+import dev.llmbench.BaselineComparison;
 import dev.llmbench.Metric;
 import dev.llmbench.internal.baseline.BaselineFeature;
 import dev.llmbench.internal.baseline.BaselineFile;
@@ -31,6 +32,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class BaselineSettings {
 
   private BaselineSettings() {}
+
+  /** What a level's method gets as its BaselineComparison when its sweep has no baseline: no deltas, and why. */
+  static BaselineComparison none(String level) {
+    return new BaselineComparison("no baseline: declare @Baseline", level, 0, List.of());
+  }
 
   static void register(ExtensionContext context, SweepRun sweep) {
     String where = ConfigurationErrors.where(context.getRequiredTestMethod());

@@ -35,7 +35,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepExtension.class);
 
   /** One invocation: a level, measured on one deployment or on the test's endpoint. */
-  private record Invocation(LevelPlan level, String load, Optional<DeploymentSpec> deployment) {}
+  private record Invocation(LevelPlan level, Optional<DeploymentSpec> deployment) {}
 
   @Override
   public boolean supportsTestTemplate(ExtensionContext context) {
@@ -61,8 +61,8 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();
     for (LevelPlan level : plan.levels()) {
-      if (deployments.isEmpty()) invocations.add(new Invocation(level, level.label(), Optional.empty()));
-      for (DeploymentSpec d : deployments) invocations.add(new Invocation(relabelled(level, d), level.label(), Optional.of(d)));
+      if (deployments.isEmpty()) invocations.add(new Invocation(level, Optional.empty()));
+      for (DeploymentSpec d : deployments) invocations.add(new Invocation(relabelled(level, d), Optional.of(d)));
     }
     List<Method> after = AfterSweepExtension.of(context.getRequiredTestClass(), context.getRequiredTestMethod());
     return Stream.concat(IntStream.range(0, invocations.size()).mapToObj(i -> invocation(sweep, plan, invocations.get(i),
@@ -108,7 +108,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
       @Override
       public List<Extension> getAdditionalExtensions() {
         return List.of(new SweepLevelExtension(new LevelContext(sweep, invocation.level(), plan.slo(), plan.percentiles(),
-            plan.facts()), index, total, invocation.deployment(), invocation.load()));
+            plan.facts()), index, total, invocation.deployment()));
       }
     };
   }

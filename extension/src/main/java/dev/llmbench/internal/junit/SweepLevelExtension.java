@@ -5,15 +5,12 @@ import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.Quality;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.baseline.BaselineFeature;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepRun;
-import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.load.LevelPlan;
-import dev.llmbench.internal.quality.QualityFeature;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
@@ -28,9 +25,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @param level      the level with its sweep's SLO, percentiles and deployment facts
  * @param index      1-based position among the sweep's {@code total} levels
  * @param deployment the deployment measured, when the sweep compares several
- * @param load       the level's name without the deployment, e.g. {@code C=8}
  */
-record SweepLevelExtension(LevelContext level, int index, int total, Optional<DeploymentSpec> deployment, String load)
+record SweepLevelExtension(LevelContext level, int index, int total, Optional<DeploymentSpec> deployment)
     implements BeforeTestExecutionCallback, InjectingResolver, AfterTestExecutionCallback {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepLevelExtension.class);
@@ -51,13 +47,9 @@ record SweepLevelExtension(LevelContext level, int index, int total, Optional<De
     ExtensionContext.Store store = context.getStore(NAMESPACE);
     store.put(EarlierLevels.class, new PreviousLevels(plan().label(), before));
     store.put(SweepLevelResult.class, result);
-    DeploymentsFeature.of(sweep).ifPresent(d -> {
-      d.measured(load, result);
-      store.put(DeploymentLevels.class, d.at(load));
-    });
-    store.put(BaselineComparison.class, BaselineFeature.injected(sweep, result));
     sweep.measured(result);
-    QualityFeature.of(sweep).ifPresent(q -> store.put(Quality.class, q.at(sweep, load)));
+    // What the sweep's features give the method (DeploymentLevels, BaselineComparison, Quality), once it holds the level.
+    sweep.parameters(result).forEach(store::put);
   }
 
   @Override
@@ -75,6 +67,7 @@ record SweepLevelExtension(LevelContext level, int index, int total, Optional<De
     if (value == null && type == Quality.class) {
       throw new IllegalStateException(plan().label() + " runs no eval: Quality needs @QualityEval on the sweep");
     }
+    if (value == null && type == BaselineComparison.class) return BaselineSettings.none(plan().label());
     if (value == null) throw new IllegalStateException(plan().label() + " was not measured");
     return value;
   }

@@ -66,6 +66,12 @@ public final class QualityFeature implements SweepFeature {
 
   private record GradingKey(QualityFeature feature) {}
 
+  /** What the eval found at the level's load among the levels measured so far, for its test method. */
+  @Override
+  public Map<Class<?>, Object> parameters(SweepRun sweep, MeasuredLevel level) {
+    return Map.of(Quality.class, at(sweep, ByDeployment.load(level)));
+  }
+
   /** What the eval found at {@code load} among the levels measured so far. */
   public Quality at(SweepRun sweep, String load) {
     return at(sweep.levels(), load);
