@@ -35,11 +35,6 @@ public final class DeploymentsFeature implements SweepFeature {
     return new DeploymentsFeature(List.copyOf(ByDeployment.of(List.copyOf(levels)).keySet()));
   }
 
-  /** The feature among a sweep's, if it compares deployments. */
-  public static Optional<DeploymentsFeature> of(SweepRun sweep) {
-    return sweep.features().stream().filter(DeploymentsFeature.class::isInstance).map(DeploymentsFeature.class::cast).findFirst();
-  }
-
   @Override
   public String key() {
     return "deployments";

@@ -41,11 +41,6 @@ public final class QualityFeature implements SweepFeature {
     this.deployments = deployments.isEmpty() ? List.of("") : List.copyOf(deployments);
   }
 
-  /** The feature among a sweep's, if it has an eval. */
-  public static Optional<QualityFeature> of(SweepRun sweep) {
-    return sweep.features().stream().filter(QualityFeature.class::isInstance).map(QualityFeature.class::cast).findFirst();
-  }
-
   @Override
   public String key() {
     return "quality";
