@@ -74,6 +74,12 @@ public final class BaselineFeature implements SweepFeature {
             c.report()))).withViolations(violations(c)));
   }
 
+  /** Saves the sweep as its baseline, when the plan says so. */
+  @Override
+  public void ended(SweepRun sweep, List<MeasuredLevel> levels) {
+    if (plan.save()) BaselineFile.write(plan.file(), sweep.id(), levels);
+  }
+
   @Override
   public Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
     FeatureSection section = FeatureSection.titled("against the baseline").withFindings(List.of(statement(levels)));

@@ -43,6 +43,12 @@ public interface SweepFeature {
     return Map.of();
   }
 
+  /**
+   * The sweep has ended with {@code levels}, and the reports are about to hear of it: what the feature keeps of
+   * the run (a baseline saves the sweep as the next one). Called once; the reports' sections are asked after it.
+   */
+  default void ended(SweepRun sweep, List<MeasuredLevel> levels) {}
+
   /** What the feature says of the sweep, for the levels that ran; empty when it has nothing to say. */
   default Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
     return Optional.empty();

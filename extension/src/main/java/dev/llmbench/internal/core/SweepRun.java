@@ -160,7 +160,24 @@ public final class SweepRun {
       finished = true;
       ran = List.copyOf(levels);
     }
-    listener.sweepFinished(this, ran);
+    // The features first (a baseline is saved before the reports name its file); a feature that fails keeps
+    // neither the others nor the reports from running, and its failure is rethrown after them.
+    RuntimeException failed = null;
+    for (SweepFeature f : features) {
+      try {
+        f.ended(this, ran);
+      } catch (RuntimeException e) {
+        if (failed == null) failed = e;
+        else failed.addSuppressed(e);
+      }
+    }
+    try {
+      listener.sweepFinished(this, ran);
+    } catch (RuntimeException e) {
+      if (failed == null) throw e;
+      failed.addSuppressed(e);
+    }
+    if (failed != null) throw failed;
   }
 
   @Override
