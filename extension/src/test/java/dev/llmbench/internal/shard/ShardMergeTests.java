@@ -117,7 +117,7 @@ class ShardMergeTests {
     assertThat(merged).hasSize(1);
     assertThat(merged.get(0).id()).isEqualTo(SWEEP);
     Path out = dir.resolve("merged");
-    ShardMerge.write(merged, out);
+    MergedReports.write(merged, out);
 
     JsonNode c4 = ResultJson.read(Files.readString(out.resolve(SWEEP).resolve("C=4.json")));
     assertThat(c4.get("completed").asInt()).isEqualTo(4);
@@ -231,7 +231,7 @@ class ShardMergeTests {
     assertThat(c4.itl().mean()).as("the records: shard 0's gaps only").contains(Duration.ofMillis(40));
 
     Path out = dir.resolve("merged");
-    ShardMerge.write(merged, out);
+    MergedReports.write(merged, out);
     JsonNode json = ResultJson.read(Files.readString(out.resolve(SWEEP).resolve("C=4.json")));
     // Shard 0's four 40 ms gaps and shard 1's four 75 ms gaps, from the histograms.
     assertThat(json.get("mean_itl_ms").asDouble()).isCloseTo(57.5, within(0.06));
