@@ -27,14 +27,14 @@ final class KneeDetector implements CurveDetector {
     SweepLevelResult at = levels.get(k);
     String summary = String.format(Locale.ROOT, "scaling efficiency first drops below 80%% at C=%d (%.0f%%)",
         knee.concurrency(), knee.efficiency() * 100);
-    Diagnosis.Reading reading = Diagnosis.bound(levels.get(0), at, facts);
-    FindingBuilder b = new FindingBuilder(FindingKind.KNEE, summary + ": " + reading.clause(), List.of(at))
+    Diagnosis.Bound bound = Diagnosis.bound(levels.get(0), at, facts);
+    FindingBuilder b = new FindingBuilder(FindingKind.KNEE, summary + ": " + bound.clause(), List.of(at))
         .evidence("scaling efficiency at " + at.label(), knee.efficiency(), "fraction")
         .evidence("efficiency noise", curve.efficiencyNoise(k), "fraction");
     for (int j = k + 1; j < points.size(); j++) {
       b.evidence("scaling efficiency at " + levels.get(j).label(), points.get(j).efficiency(), "fraction");
     }
     Derived.evidence(b, levels.get(0), at);
-    return Optional.of(b.add(reading.causes()).build());
+    return Optional.of(b.add(bound.causes()).build());
   }
 }

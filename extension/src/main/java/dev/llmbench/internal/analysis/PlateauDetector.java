@@ -31,12 +31,12 @@ final class PlateauDetector implements CurveDetector {
       SweepLevelResult top = levels.get(last);
       String summary = String.format(Locale.ROOT, "throughput stops rising at C=%d (%.1f tok/s): up to C=%d adds nothing "
           + "beyond noise", from.concurrency(), Figures.throughput(from), top.concurrency());
-      Diagnosis.Reading reading = Diagnosis.bound(from, top, facts);
-      FindingBuilder b = new FindingBuilder(FindingKind.PLATEAU, summary + "; " + reading.clause(), levels.subList(p, last + 1));
+      Diagnosis.Bound bound = Diagnosis.bound(from, top, facts);
+      FindingBuilder b = new FindingBuilder(FindingKind.PLATEAU, summary + "; " + bound.clause(), levels.subList(p, last + 1));
       for (int j = p; j <= last; j++) {
         b.evidence("output throughput at " + levels.get(j).label(), Figures.throughput(levels.get(j)), "tok/s");
       }
-      return Optional.of(b.add(reading.causes()).build());
+      return Optional.of(b.add(bound.causes()).build());
     }
     return Optional.empty();
   }

@@ -35,9 +35,9 @@ final class ScalingDetector implements CurveDetector {
         load, first.concurrency(), last.concurrency(), gain, first.throughput(), last.throughput(), last.efficiency() * 100);
     FindingBuilder.Causes causes = new FindingBuilder.Causes();
     if (last.efficiency() < POOR_EFFICIENCY) {
-      Diagnosis.Reading reading = Diagnosis.bound(lo, hi, facts);
-      summary += "; " + reading.clause();
-      causes = reading.causes();
+      Diagnosis.Bound bound = Diagnosis.bound(lo, hi, facts);
+      summary += "; " + bound.clause();
+      causes = bound.causes();
     } else {
       summary += "; the server batches well up to this load";
     }

@@ -13,10 +13,10 @@ import java.io.IOException;
 final class CompletionProbe implements ReadinessProbe {
 
   private final OpenAiClient probe;
-  private final EndpointConfig config;
+  private final EndpointSpec config;
   private final ReadinessRules rules;
 
-  CompletionProbe(OpenAiClient probe, EndpointConfig config, ReadinessRules rules) {
+  CompletionProbe(OpenAiClient probe, EndpointSpec config, ReadinessRules rules) {
     this.probe = probe;
     this.config = config;
     this.rules = rules;

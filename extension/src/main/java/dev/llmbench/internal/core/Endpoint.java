@@ -39,7 +39,7 @@ public final class Endpoint implements AutoCloseable {
   /** A health route answers at once or not at all: a TLS handshake with a plain-HTTP server must not wait a minute. */
   private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(10);
 
-  private final EndpointConfig config;
+  private final EndpointSpec config;
   private final BenchListener listener;
   private final Path reportDir;
   private EmbeddedLlmServer embedded;
@@ -54,7 +54,7 @@ public final class Endpoint implements AutoCloseable {
   private EndpointNotReadyException lost;
 
   /** @param reportDir where a launched server's log goes unless the launch names a file */
-  public Endpoint(EndpointConfig config, BenchListener listener, Path reportDir) {
+  public Endpoint(EndpointSpec config, BenchListener listener, Path reportDir) {
     this.config = config;
     this.listener = listener;
     this.reportDir = reportDir;
@@ -64,7 +64,7 @@ public final class Endpoint implements AutoCloseable {
     return client;
   }
 
-  public EndpointConfig config() {
+  public EndpointSpec config() {
     return config;
   }
 

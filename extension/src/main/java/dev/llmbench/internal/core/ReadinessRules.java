@@ -14,10 +14,10 @@ import javax.net.ssl.SSLException;
  */
 final class ReadinessRules {
 
-  private final EndpointConfig config;
+  private final EndpointSpec config;
   private final URI baseUrl;
 
-  ReadinessRules(EndpointConfig config, URI baseUrl) {
+  ReadinessRules(EndpointSpec config, URI baseUrl) {
     this.config = config;
     this.baseUrl = baseUrl;
   }

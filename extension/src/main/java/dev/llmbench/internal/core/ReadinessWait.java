@@ -38,7 +38,7 @@ final class ReadinessWait {
   /** The engine's "listening" line may reach its log a moment after /health answers. */
   private static final Duration LISTENING_LINE = Duration.ofMillis(500);
 
-  private final EndpointConfig config;
+  private final EndpointSpec config;
   private final BenchListener listener;
   private final URI baseUrl;
   private final OpenAiClient health;
@@ -55,7 +55,7 @@ final class ReadinessWait {
    * @param probe    the client of the model list and the completion: the long first request's timeout
    * @param launched a server the run started, checked on every poll; null for one it did not start
    */
-  ReadinessWait(EndpointConfig config, BenchListener listener, URI baseUrl, OpenAiClient health, OpenAiClient probe,
+  ReadinessWait(EndpointSpec config, BenchListener listener, URI baseUrl, OpenAiClient health, OpenAiClient probe,
       RunningServer launched, ServerLog startupLog, Optional<String> embeddedProfile) {
     this.config = config;
     this.listener = listener;

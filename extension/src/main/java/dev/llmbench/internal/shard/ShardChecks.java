@@ -43,7 +43,7 @@ final class ShardChecks {
 
   /** Problems of one level across shards; returns the shards whose part is missing. */
   static List<String> level(List<ShardPart> parts, int count, List<String> problems) {
-    Manifest.Level first = parts.get(0).level();
+    Manifest.LevelEntry first = parts.get(0).level();
     String level = first.label() + " of " + first.sweepId();
     List<String> missing = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -53,7 +53,7 @@ final class ShardChecks {
         missing.add("shard " + i + " never reached it");
         continue;
       }
-      Manifest.Level l = part.get().level();
+      Manifest.LevelEntry l = part.get().level();
       if (l.skipped().isEmpty() && l.result().isEmpty()) {
         missing.add("shard " + i + " began it but wrote no result (the level failed there: see that shard's log)");
       } else if (l.result().isPresent() && !Files.isRegularFile(part.get().file())) {
@@ -73,7 +73,7 @@ final class ShardChecks {
   }
 
   /** What must match across shards: the whole level's plan, as the manifest writes it. */
-  private static String plan(Manifest.Level l) {
+  private static String plan(Manifest.LevelEntry l) {
     return Share.describe(l.whole()) + ", max_tokens " + l.whole().maxTokens() + ", input " + l.whole().inputTokens()
         + ", prompts " + l.whole().workload().prompts().name() + ", warm-up " + l.whole().warmupRequests() + ", seed "
         + l.whole().seed();

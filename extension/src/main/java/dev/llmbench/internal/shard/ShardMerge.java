@@ -90,7 +90,8 @@ public final class ShardMerge {
     List<String> problems = new ArrayList<>(ShardChecks.shards(shards));
     Map<String, List<ShardPart>> byLevel = new LinkedHashMap<>();
     shards.stream().sorted(Comparator.comparingInt(ShardFolder::index)).forEach(s -> s.manifest().levels()
-        .forEach(l -> byLevel.computeIfAbsent(l.sweepId() + " " + l.label(), k -> new ArrayList<>()).add(new ShardPart(s, l))));
+        .forEach(l -> byLevel.computeIfAbsent(l.sweepId() + " " + l.label(), k -> new ArrayList<>())
+            .add(new ShardPart(s, l))));
     int count = shards.get(0).manifest().shard().count();
     Map<String, MergedSweep> sweeps = new LinkedHashMap<>();
     Map<String, Map<String, Map<Metric, Histogram>>> fromHistograms = new LinkedHashMap<>();
@@ -98,7 +99,7 @@ public final class ShardMerge {
         .sorted(Comparator.comparingInt(parts -> parts.get(0).level().slot())).toList();
     for (List<ShardPart> parts : levels) {
       List<String> missing = ShardChecks.level(parts, count, problems);
-      Manifest.Level first = parts.get(0).level();
+      Manifest.LevelEntry first = parts.get(0).level();
       List<ShardPart> measured = parts.stream().filter(p -> p.level().result().isPresent()).toList();
       if (measured.isEmpty()) continue;
       Map<Metric, Histogram> histograms = new LinkedHashMap<>();
@@ -115,8 +116,8 @@ public final class ShardMerge {
   }
 
   /** The merged level; {@code fromHistograms} receives the latencies whose statistics must come from histograms. */
-  private static MeasuredLevel level(Manifest.Level first, List<ShardPart> measured, List<ShardPart> all, List<String> missing,
-      int count, Map<Metric, Histogram> fromHistograms) {
+  private static MeasuredLevel level(Manifest.LevelEntry first, List<ShardPart> measured, List<ShardPart> all,
+      List<String> missing, int count, Map<Metric, Histogram> fromHistograms) {
     Instant t0 = measured.stream().map(p -> p.level().result().orElseThrow().firstSend()).min(Comparator.naturalOrder())
         .orElseThrow();
     List<RequestMetrics> requests = new ArrayList<>();
@@ -179,7 +180,7 @@ public final class ShardMerge {
   private static String composition(List<ShardPart> parts, int count) {
     List<String> each = new ArrayList<>();
     for (ShardPart p : parts) {
-      Manifest.Level l = p.level();
+      Manifest.LevelEntry l = p.level();
       String host = p.shard().manifest().host().isEmpty() ? "" : " on " + p.shard().manifest().host();
       if (!l.skipped().isEmpty()) each.add("shard " + p.shard().index() + " had no share");
       else each.add("shard " + p.shard().index() + " " + l.share().map(Share::describe).orElse("?") + host);

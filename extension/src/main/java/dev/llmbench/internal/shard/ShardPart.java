@@ -4,7 +4,7 @@ import dev.llmbench.internal.report.FileReporter;
 import java.nio.file.Path;
 
 /** One shard's entry for a level, with its folder. */
-record ShardPart(ShardFolder shard, Manifest.Level level) {
+record ShardPart(ShardFolder shard, Manifest.LevelEntry level) {
 
   /** The level file the shard wrote for it. */
   Path file() {
