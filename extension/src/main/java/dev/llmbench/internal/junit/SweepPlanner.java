@@ -158,7 +158,8 @@ final class SweepPlanner {
     }
     Optional<DeploymentDescription> facts = Annotations.nearest(context, DeploymentFacts.class).map(DeploymentDescription::of)
         .filter(d -> !d.isEmpty());
-    return new SweepPlan(List.copyOf(plans), common.slo(), common.percentiles(), facts, common.eval());
+    return new SweepPlan(RequestShapes.apply(context, List.copyOf(plans)), common.slo(), common.percentiles(), facts,
+        common.eval());
   }
 
   /**
