@@ -82,6 +82,10 @@ public record WorkloadPlan(int maxTokens, int inputTokens, boolean ignoreEos, Do
           || f.getKey().equals("tool_choice") && r.bodyFields().containsKey("tools");
       if (!rowHas) r = r.withBodyField(f.getKey(), f.getValue());
     }
+    // A tool call or a JSON answer is judged as the model ends it: ignore_eos would run it on into text that never parses.
+    if (r.ignoreEos() && (r.bodyFields().containsKey("tools") || r.bodyFields().containsKey("response_format"))) {
+      r = r.withIgnoreEos(false);
+    }
     return r;
   }
 
