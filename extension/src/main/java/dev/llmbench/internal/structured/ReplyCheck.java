@@ -6,6 +6,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.SpecVersionDetector;
+import com.networknt.schema.ValidationMessage;
+import java.util.Set;
 import dev.llmbench.internal.client.RequestTrace;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -72,7 +78,7 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
         JsonSchema schema = null;
         if (parameters != null && !parameters.isNull()) {
           try {
-            schema = JsonReplyCheck.compile(parameters);
+            schema = compile(parameters);
           } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(at + ".function.parameters (tool '" + f.get("name").asText() + "'): "
                 + e.getMessage(), e);
@@ -108,7 +114,7 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
                 + "\"json_schema\", \"json_schema\": {\"name\": \"...\", \"schema\": {...}}}");
           }
           try {
-            answerSchema = JsonReplyCheck.compile(schema);
+            answerSchema = compile(schema);
           } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("\"response_format\".json_schema.schema: " + e.getMessage(), e);
           }
@@ -119,6 +125,34 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
     }
     return new ReplyCheck(tools, required, answerJson, answerSchema);
   }
+
+  /**
+   * A schema checked against its draft's meta-schema first (networknt compiles a schema with {@code "type": "objekt"}
+   * without a word, and then validates nothing), then compiled.
+   */
+  static JsonSchema compile(JsonNode schema) {
+    if (schema.isObject()) {
+      SpecVersion.VersionFlag version = SpecVersion.VersionFlag.V202012;
+      if (schema.has("$schema")) {
+        try {
+          version = SpecVersionDetector.detect(schema);
+        } catch (RuntimeException e) {
+          version = null; // JsonReplyCheck.compile says what is wrong with it
+        }
+      }
+      if (version != null) {
+        Set<ValidationMessage> problems = META.computeIfAbsent(version, v -> JsonSchemaFactory.getInstance(v)
+            .getSchema(SchemaLocation.of(v.getId()))).validate(schema);
+        if (!problems.isEmpty()) {
+          throw new IllegalArgumentException("it is not a JSON Schema: " + problems.stream().map(ValidationMessage::getMessage)
+              .sorted().collect(java.util.stream.Collectors.joining("; ")));
+        }
+      }
+    }
+    return JsonReplyCheck.compile(schema);
+  }
+
+  private static final Map<SpecVersion.VersionFlag, JsonSchema> META = new ConcurrentHashMap<>();
 
   private static JsonNode parse(String field, String text) {
     try {
