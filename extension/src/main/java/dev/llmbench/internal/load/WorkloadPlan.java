@@ -76,10 +76,10 @@ public record WorkloadPlan(int maxTokens, int inputTokens, boolean ignoreEos, Do
    */
   public CompletionRequest request(int index, int maxTokens, long salt) {
     CompletionRequest r = generation(index, maxTokens, salt);
+    Map<String, String> row = r.bodyFields();
     for (Map.Entry<String, String> f : extras.bodyFields().entrySet()) {
       // A row's own tools keep their own choice too: the workload's may name a tool the row does not offer.
-      boolean rowHas = r.bodyFields().containsKey(f.getKey())
-          || f.getKey().equals("tool_choice") && r.bodyFields().containsKey("tools");
+      boolean rowHas = row.containsKey(f.getKey()) || f.getKey().equals("tool_choice") && row.containsKey("tools");
       if (!rowHas) r = r.withBodyField(f.getKey(), f.getValue());
     }
     // A tool call or a JSON answer is judged as the model ends it: ignore_eos would run it on into text that never parses.
