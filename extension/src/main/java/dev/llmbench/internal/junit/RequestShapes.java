@@ -40,6 +40,23 @@ final class RequestShapes {
    * @throws IllegalArgumentException naming the annotation, file and field that is wrong, and the fix
    */
   static List<LevelPlan> apply(ExtensionContext context, List<LevelPlan> levels) {
+    RequestExtras extras = extras(context);
+    checkRows(levels, extras.bodyFields());
+    return levels.stream().map(l -> with(l, extras)).toList();
+  }
+
+  /** {@code level} with what every request adds; the level itself when nothing is added. */
+  static LevelPlan with(LevelPlan level, RequestExtras extras) {
+    if (extras == RequestExtras.NONE) return level;
+    return level.share(level.load(), level.stop(), level.workload().withExtras(extras), level.warmupRequests(), level.seed());
+  }
+
+  /**
+   * What the annotations add to every request, checked.
+   *
+   * @throws IllegalArgumentException naming the annotation, file and field that is wrong, and the fix
+   */
+  static RequestExtras extras(ExtensionContext context) {
     Optional<ToolCalls> tools = Annotations.nearest(context, ToolCalls.class);
     Optional<StructuredOutput> output = Annotations.nearest(context, StructuredOutput.class);
     Optional<Embeddings> embeddings = Annotations.nearest(context, Embeddings.class);
@@ -64,11 +81,7 @@ final class RequestShapes {
       throw new IllegalArgumentException((tools.isPresent() ? "@ToolCalls file " + tools.get().file() : "@StructuredOutput")
           + ": " + e.getMessage() + "; fix the file so that every schema is a JSON Schema", e);
     }
-    RequestExtras extras = fields.isEmpty() && batch == 0 ? RequestExtras.NONE : new RequestExtras(fields, batch);
-    checkRows(levels, fields);
-    if (extras == RequestExtras.NONE) return levels;
-    return levels.stream().map(l -> l.share(l.load(), l.stop(), l.workload().withExtras(extras), l.warmupRequests(), l.seed()))
-        .toList();
+    return fields.isEmpty() && batch == 0 ? RequestExtras.NONE : new RequestExtras(fields, batch);
   }
 
   /** Every distinct {@code tools}/{@code response_format} of the rows sent, as its requests will carry it, compiled once. */
