@@ -22,7 +22,7 @@ class EmbeddingsSweepTests {
 
   @Test
   void eachLevelReportsLatencyInputsAndTokensPerSecondAndNoStreamingFigures() {
-    BenchKit.run(BatchTestCases.class).assertAllPass(2);
+    BenchKit.run(BatchTestCases.class).assertAllPass(3);
   }
 
   @Test
@@ -74,6 +74,14 @@ class EmbeddingsSweepTests {
         assertThat(q.e2eLatency()).isGreaterThanOrEqualTo(pass);
       }
       assertThat(r).e2eLatency().percentile(50).isGreaterThan(Duration.ZERO);
+    }
+
+    /** Scaling is read off output tokens, which embeddings have none of: no "0.0x the throughput" about them. */
+    @AfterSweep("sweep")
+    void noScalingFindings(SweepResult sweep) {
+      if (!ran) return; // the route-less run fails its levels before load: nothing to read
+      assertThat(sweep.findings()).extracting(Finding::kind).doesNotContain(FindingKind.SCALING, FindingKind.KNEE,
+          FindingKind.PLATEAU, FindingKind.THROUGHPUT_DROP);
     }
   }
 

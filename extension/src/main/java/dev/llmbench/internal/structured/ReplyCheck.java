@@ -14,6 +14,7 @@ import com.networknt.schema.ValidationMessage;
 import java.util.Set;
 import dev.llmbench.internal.client.RequestTrace;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -182,7 +183,17 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
     JsonReplyCheck.Result r = JsonReplyCheck.check(t.content(), answerSchema);
     if (r.ok()) return t.withReplyCheck(true, null);
     return t.withReplyCheck(false, (r.status() == JsonReplyCheck.Status.PARSE_FAILED ? "the answer is " : "the answer misses "
-        + "its schema: ") + String.join("; ", r.messages()));
+        + "its schema: ") + plain(r.messages()));
+  }
+
+  /** Jackson's message without where it was read ({@code (start marker at [Source: REDACTED ...])}): the same fault reads alike. */
+  static String plain(List<String> messages) {
+    return messages.stream().map(m -> {
+      int cut = m.indexOf(" (start marker at");
+      int nl = m.indexOf('\n');
+      int end = cut < 0 ? nl : nl < 0 ? cut : Math.min(cut, nl);
+      return end < 0 ? m : m.substring(0, end);
+    }).collect(java.util.stream.Collectors.joining("; "));
   }
 
   private Optional<String> problem(RequestTrace.ToolCall call) {
@@ -192,7 +203,7 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
     }
     JsonReplyCheck.Result r = JsonReplyCheck.check(call.arguments(), tools.get(call.name()));
     if (r.status() == JsonReplyCheck.Status.PARSE_FAILED) {
-      return Optional.of("tool call '" + call.name() + "': its arguments are " + String.join("; ", r.messages()));
+      return Optional.of("tool call '" + call.name() + "': its arguments are " + plain(r.messages()));
     }
     if (!r.value().orElseThrow().isObject()) {
       return Optional.of("tool call '" + call.name() + "': its arguments are " + r.value().get().getNodeType()

@@ -30,7 +30,8 @@ class ReplyCheckTests {
     assertThat(check.judge(call("get_weather", "{\"city\": \"Paris\", \"days\": 3}")).replyChecked()).isTrue();
     RequestTrace cut = check.judge(call("get_weather", "{\"city\": \"Par"));
     assertThat(cut.replyUnparsed()).isTrue();
-    assertThat(cut.replyProblem().orElseThrow()).startsWith("tool call 'get_weather': its arguments are not JSON");
+    assertThat(cut.replyProblem().orElseThrow()).startsWith("tool call 'get_weather': its arguments are not JSON")
+        .as("where Jackson read it is left out, so that equal faults group").doesNotContain("start marker", "Source");
     assertThat(check.judge(call("get_weather", "{\"days\": \"three\"}")).replyProblem().orElseThrow())
         .startsWith("tool call 'get_weather': its arguments miss the tool's parameters:").contains("city").contains("days");
     assertThat(check.judge(call("get_weather", "[1]")).replyProblem().orElseThrow()).contains("not a JSON object");
