@@ -24,7 +24,7 @@ final class EmbeddingsRoute {
     throw new ExtensionConfigurationException("Configuration error: sweep on method ["
         + ConfigurationErrors.where(context.getRequiredTestMethod()) + "], " + plan.label() + ": @Embeddings sends to POST "
         + OpenAiClient.EMBEDDINGS + ", but " + endpoint.client().url(OpenAiClient.EMBEDDINGS) + " " + answered
-        + ", so no load was sent: serve embeddings there (llama-server --embeddings; vLLM with an embedding model, "
+        + ", so no load was sent: serve embeddings there (llama-server --embeddings --pooling mean; vLLM with an embedding model, "
         + "--runner pooling), or remove @Embeddings");
   }
 }
