@@ -20,6 +20,8 @@ import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_MODE;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_PREFIX_CACHE;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_PROFILE;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_SLOWDOWN;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_MALFORMED_ABOVE;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_EMBEDDINGS;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_STARTUP_DELAY;
 import static dev.llmbench.internal.config.SettingKeys.HEADERS;
 import static dev.llmbench.internal.config.SettingKeys.IDLE_TIMEOUT;
@@ -116,6 +118,8 @@ final class EndpointSettings {
         .prefixCache(settings.get(EMBEDDED_PREFIX_CACHE).value())
         .coldBatchStall(settings.get(EMBEDDED_COLD_BATCH_STALL).value())
         .slowdown(settings.get(EMBEDDED_SLOWDOWN).value())
+        .malformedAbove(settings.get(EMBEDDED_MALFORMED_ABOVE).value())
+        .embeddingsRoute(settings.get(EMBEDDED_EMBEDDINGS).value())
         .build();
   }
 
