@@ -62,6 +62,7 @@ final class LevelMeasurement {
           + ConfigurationErrors.where(context.getRequiredTestMethod()) + "], " + plan.label() + ": the prompts could not be "
           + "aligned to their exact length, so no load was sent: " + e.getMessage(), e);
     }
+    if (mine.workload().extras().embeddings()) EmbeddingsRoute.check(context, endpoint, info, plan);
     LevelContext measured = level.withPlan(mine);
     LevelInProgress progress = new LevelInProgress(measured, info);
     run.measuring(progress, endpoint);

@@ -10,6 +10,7 @@ import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.agents.ReplyFeature;
 import dev.llmbench.internal.quality.QualityFeature;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -58,6 +59,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     }
     BaselineSettings.register(context, sweep);
     plan.eval().ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));
+    sweep.add(new ReplyFeature()); // says nothing of a level without checked replies or embeddings
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();
     for (LevelPlan level : plan.levels()) {
