@@ -41,6 +41,12 @@ class AfterSweepTests {
     BenchKit.run(DeploymentsTestCases.class).assertAllPass(5);
   }
 
+  /** A sweep method that takes its level's Quality gets it for the call skipped after the sweep too. */
+  @Test
+  void aSweepWithAnEvalResolvesItsQualityForTheCallAfterTheSweep() {
+    BenchKit.run(EvalTestCases.class).assertAllPass(2);
+  }
+
   @Test
   void aFailureListsEveryFindingItConcerns() {
     BenchKit.run(FailingTestCases.class).tests().assertThatEvents().haveExactly(1, event(
@@ -87,6 +93,20 @@ class AfterSweepTests {
 
   // ----- fixtures
 
+  static class EvalTestCases {
+    @ConcurrencySweep(2)
+    @QualityEval(generated = QualityEval.Generated.EXACT_MATCH, items = 6)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r, Quality quality) {
+      assertThat(quality.accuracy().graded()).isEqualTo(6);
+    }
+
+    @AfterSweep
+    void after(SweepResult sweep) {
+      assertThat(sweep.levels()).hasSize(1);
+    }
+  }
+
   @LlmEndpoint(embeddedProfile = "instant")
   static class PassingTestCases {
     @ConcurrencySweep({1, 2})
@@ -116,7 +136,12 @@ class AfterSweepTests {
     @Workload(maxTokens = 4)
     @Measurement(requests = 4)
     @Warmup(requests = 0)
-    void sweep(SweepLevelResult r, DeploymentLevels atThisLoad, BaselineComparison baseline) {}
+    void sweep(SweepLevelResult r, DeploymentLevels atThisLoad, BaselineComparison baseline) {
+      // What the sweep's features give each level, here and (for the last level) in the skipped call after the sweep.
+      assertThat(atThisLoad.of(r.endpoint().deployment().orElseThrow())).containsSame(r);
+      assertThat(baseline.source()).isEqualTo("no baseline: declare @Baseline");
+      assertThat(baseline.deltas()).isEmpty();
+    }
 
     @AfterSweep
     void perDeployment(SweepResult sweep) {

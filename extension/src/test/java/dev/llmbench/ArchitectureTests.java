@@ -71,6 +71,15 @@ class ArchitectureTests {
   static final ArchRule packagesFormNoCycle = slices().assignedFrom(PACKAGES).should().beFreeOfCycles()
       .ignoreDependency(API_ANNOTATION, EXTENSION).ignoreDependency(API_ANALYSIS, OFFLINE);
 
+  /** The sweep features: each plugs into the reports through {@code core.SweepFeature}, and no report names one. */
+  static final String[] FEATURES = {INTERNAL + ".baseline..", INTERNAL + ".capacity..", INTERNAL + ".deployments..",
+      INTERNAL + ".quality..", INTERNAL + ".agents..", INTERNAL + ".session..", INTERNAL + ".sessions.."};
+
+  @ArchTest
+  static final ArchRule reportsNameNoFeature = noClasses().that().resideInAPackage(INTERNAL + ".report..")
+      .should().dependOnClassesThat().resideInAnyPackage(FEATURES)
+      .because("a feature reaches the reports only through the FeatureSections it returns");
+
   @ArchTest
   static final ArchRule theApiExposesNoInternalType = classes().that().resideInAPackage(API_PACKAGE).and().arePublic()
       .should(exposeNoInternalType());

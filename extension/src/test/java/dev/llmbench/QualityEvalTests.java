@@ -9,6 +9,8 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.testkit.BenchKit;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,8 +34,22 @@ class QualityEvalTests {
   }
 
   @Test
-  void everyGraderOnAPerfectEngineIsRightAndTheLevelStillRunsAtLoad() {
-    BenchKit.run(EveryGraderTestCases.class).assertAllPass(2);
+  void everyGraderOnAPerfectEngineIsRightAndTheLevelStillRunsAtLoad() throws IOException {
+    BenchKit.Run run = BenchKit.run(EveryGraderTestCases.class).assertAllPass(2);
+    // The feature's sections reach the reports, which never name it: the table, each level's and the sweep's JSON.
+    Path dir = run.sweepDir(EveryGraderTestCases.class, "everyGrader");
+    String table = Files.readString(dir.resolve("table.txt"));
+    assertThat(table).contains("C=1 | quality: generated:mixed 100.0%", "C=16 | quality: generated:mixed 100.0%",
+        "quality and speed: generated:mixed, 48 items", "accuracy-throughput frontier");
+    JsonNode level = new ObjectMapper().readTree(dir.resolve("C=16.json").toFile()).path("llmbench").path("quality");
+    assertThat(level.path("eval").asText()).isEqualTo("generated:mixed");
+    assertThat(level.path("accuracy").path("correct").asInt()).isEqualTo(48);
+    JsonNode sweep = new ObjectMapper().readTree(dir.resolve("sweep.json").toFile());
+    assertThat(sweep.has("quality")).as(sweep.toString()).isTrue();
+    assertThat(sweep.path("conclusions").toString()).contains("accuracy-throughput frontier");
+    assertThat(dir.resolve("quality.svg")).exists();
+    assertThat(dir.resolve("quality-items.json")).exists();
+    assertThat(Files.readString(dir.resolve("index.html"))).contains("quality");
   }
 
   @Test

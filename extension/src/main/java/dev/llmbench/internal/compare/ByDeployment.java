@@ -2,10 +2,12 @@ package dev.llmbench.internal.compare;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.LoadShape;
 import dev.llmbench.SweepLevelResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apiguardian.api.API;
 
@@ -36,6 +38,18 @@ public final class ByDeployment {
   /** Whether the levels come from more than one deployment. */
   public static boolean several(List<? extends SweepLevelResult> levels) {
     return levels.stream().map(ByDeployment::name).distinct().count() > 1;
+  }
+
+  /**
+   * A level's name in the console's rows, {@code C= 1} as the familiar scripts print it, or the level's own label
+   * when it is more than a concurrency; a deployment's level keeps its deployment: {@code C= 1 · gqa}.
+   */
+  public static String rowLabel(SweepLevelResult l) {
+    String deployment = l.endpoint().deployment().map(d -> SEPARATOR + d).orElse("");
+    if (l.load() instanceof LoadShape.ClosedLoop && load(l).equals("C=" + l.concurrency())) {
+      return String.format(Locale.ROOT, "C=%2d", l.concurrency()) + deployment;
+    }
+    return l.label();
   }
 
   /** The level's name without its deployment: {@code C=8}. */

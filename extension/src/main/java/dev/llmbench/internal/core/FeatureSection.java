@@ -4,7 +4,10 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
@@ -12,53 +15,73 @@ import org.apiguardian.api.API;
  * What a {@link SweepFeature} says of a level or a sweep, in the forms the reports take: each report uses
  * the parts it shows and ignores the rest.
  *
+ * @param key         the feature's {@link SweepFeature#key() key}, set by {@link SweepRun#sections}; empty until then
  * @param title       a heading for it ({@code vs baseline}, {@code capacity}, {@code quality})
- * @param json        goes under the feature's {@link SweepFeature#key() key} in the level or sweep document
- * @param console     lines printed under the level's or the sweep's table
- * @param html        a fragment of the sweep's page, already escaped; empty for none
- * @param findings    statements for the sweep's findings, most important first
- * @param attachments files: Allure attachments, and files in the sweep's folder
- * @param violations  why the level (or sweep) fails, every one of them; empty when it passes. The sweep's
- *                    extension fails the level with all of them after the reports have written it.
+ * @param json        goes under the feature's key: in a level document under {@code llmbench}, in the sweep's at the top
+ * @param console     lines printed under the sweep's table (a level's, in level order, then the sweep's)
+ * @param html        a fragment of the level's or the sweep's page, already escaped; empty for none
+ * @param findings    statements for the sweep's conclusions, most important first
+ * @param charts      chart name (file name without extension) to SVG document, shown and written with the sweep's own
+ * @param attachments Allure attachments, on the level's result or the sweep's
+ * @param files       files in the sweep's folder, named {@code name.extension}
+ * @param violations  why the level fails, every one of them; empty when it passes. The level's extension fails
+ *                    the level with all of them after the reports have written it ({@link SweepRun#violations}).
  */
 @API(status = INTERNAL)
-public record FeatureSection(String title, Optional<JsonNode> json, List<String> console, Optional<String> html,
-    List<String> findings, List<Attachment> attachments, List<String> violations) {
+public record FeatureSection(String key, String title, Optional<JsonNode> json, List<String> console, Optional<String> html,
+    List<String> findings, Map<String, String> charts, List<Attachment> attachments, List<Attachment> files,
+    List<String> violations) {
 
   public FeatureSection {
     console = List.copyOf(console);
     findings = List.copyOf(findings);
+    charts = Collections.unmodifiableMap(new LinkedHashMap<>(charts));
     attachments = List.copyOf(attachments);
+    files = List.copyOf(files);
     violations = List.copyOf(violations);
   }
 
   /** A section with a heading only; add its parts with the {@code with} methods. */
   public static FeatureSection titled(String title) {
-    return new FeatureSection(title, Optional.empty(), List.of(), Optional.empty(), List.of(), List.of(), List.of());
+    return new FeatureSection("", title, Optional.empty(), List.of(), Optional.empty(), List.of(), Map.of(), List.of(),
+        List.of(), List.of());
+  }
+
+  /** The same section under {@code key}: the sweep sets its feature's. */
+  FeatureSection withKey(String key) {
+    return new FeatureSection(key, title, json, console, html, findings, charts, attachments, files, violations);
   }
 
   public FeatureSection withJson(JsonNode node) {
-    return new FeatureSection(title, Optional.of(node), console, html, findings, attachments, violations);
+    return new FeatureSection(key, title, Optional.of(node), console, html, findings, charts, attachments, files, violations);
   }
 
   public FeatureSection withConsole(List<String> lines) {
-    return new FeatureSection(title, json, lines, html, findings, attachments, violations);
+    return new FeatureSection(key, title, json, lines, html, findings, charts, attachments, files, violations);
   }
 
   public FeatureSection withHtml(String fragment) {
-    return new FeatureSection(title, json, console, Optional.of(fragment), findings, attachments, violations);
+    return new FeatureSection(key, title, json, console, Optional.of(fragment), findings, charts, attachments, files, violations);
   }
 
   public FeatureSection withFindings(List<String> statements) {
-    return new FeatureSection(title, json, console, html, statements, attachments, violations);
+    return new FeatureSection(key, title, json, console, html, statements, charts, attachments, files, violations);
   }
 
-  public FeatureSection withAttachments(List<Attachment> files) {
-    return new FeatureSection(title, json, console, html, findings, files, violations);
+  public FeatureSection withCharts(Map<String, String> svgByName) {
+    return new FeatureSection(key, title, json, console, html, findings, svgByName, attachments, files, violations);
+  }
+
+  public FeatureSection withAttachments(List<Attachment> shown) {
+    return new FeatureSection(key, title, json, console, html, findings, charts, shown, files, violations);
+  }
+
+  public FeatureSection withFiles(List<Attachment> written) {
+    return new FeatureSection(key, title, json, console, html, findings, charts, attachments, written, violations);
   }
 
   public FeatureSection withViolations(List<String> failures) {
-    return new FeatureSection(title, json, console, html, findings, attachments, failures);
+    return new FeatureSection(key, title, json, console, html, findings, charts, attachments, files, failures);
   }
 
   /**
@@ -72,6 +95,15 @@ public record FeatureSection(String title, Optional<JsonNode> json, List<String>
   public record Attachment(String name, String mediaType, String extension, byte[] body) {
     public static Attachment text(String name, String text) {
       return new Attachment(name, "text/plain", "txt", text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static Attachment json(String name, String json) {
+      return new Attachment(name, "application/json", "json", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code name.extension}: the file's name in the sweep's folder. */
+    public String fileName() {
+      return name + "." + extension;
     }
   }
 }

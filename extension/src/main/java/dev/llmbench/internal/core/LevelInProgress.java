@@ -49,12 +49,12 @@ public final class LevelInProgress implements LoadRunner.Observer {
   /** The window of a progress line's TTFT and TPOT: recent enough to show a level slowing, long enough to hold a few. */
   static final Duration ROLLING = Duration.ofSeconds(10);
 
-  public LevelInProgress(SweepRun sweep, LevelPlan plan, EndpointInfo endpoint, ServiceLevels slo, List<Double> percentiles) {
-    this.sweep = sweep;
-    this.plan = plan;
+  public LevelInProgress(LevelContext level, EndpointInfo endpoint) {
+    this.sweep = level.sweep();
+    this.plan = level.plan();
     this.endpoint = endpoint;
-    this.slo = slo;
-    this.percentiles = percentiles;
+    this.slo = level.slo();
+    this.percentiles = level.percentiles();
   }
 
   public SweepRun sweep() {

@@ -4,7 +4,6 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ClientLoad;
 import dev.llmbench.CompletionRequest;
-import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
@@ -40,22 +39,23 @@ public final class LevelRunner {
   private LevelRunner() {}
 
   /**
-   * @param deployment what the suite said about the deployment, carried into the result
+   * @param level    the level, its sweep, and the sweep's SLO, percentiles and deployment facts (carried into the result)
    * @param progress watches the measured requests (not the warm-up) and says where the level stands
    * @param every    how often a progress line is due while the level measures
    * @param warm     runs after the warm-up, just before the first measured request: a shard of a sharded
    *                 run waits there for its slot, so that all shards measure from the same moment
    */
-  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
-      List<Double> percentiles, Optional<DeploymentDescription> deployment, SweepRun sweep, LevelInProgress progress,
+  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, LevelInProgress progress,
       Duration every, Runnable warm) {
-    return run(endpoint, info, plan, slo, percentiles, deployment, sweep, progress, every, warm, TelemetryPlan.NONE);
+    return run(endpoint, info, level, progress, every, warm, TelemetryPlan.NONE);
   }
 
   /** @param telemetry the GPU exporters to scrape around the level, and how often */
-  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelPlan plan, ServiceLevels slo,
-      List<Double> percentiles, Optional<DeploymentDescription> deployment, SweepRun sweep, LevelInProgress progress,
+  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, LevelInProgress progress,
       Duration every, Runnable warm, TelemetryPlan telemetry) {
+    SweepRun sweep = level.sweep();
+    LevelPlan plan = level.plan();
+    ServiceLevels slo = level.slo();
     BenchListener listener = sweep.listener();
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
@@ -112,8 +112,8 @@ public final class LevelRunner {
     long outputTokens = metrics.stream().filter(RequestMetrics::succeeded).mapToLong(RequestMetrics::outputTokens).sum();
     TelemetryReading gpu = gpus.map(g -> g.stop(outputTokens)).orElse(TelemetryReading.NONE);
     notes.addAll(gpu.warnings());
-    return new MeasuredLevel(plan, info, metrics, slo, percentiles, outcome.stopReason(), server, notes,
-        new LevelExtras(warmup, Optional.of(load), deployment, gpu.gpus()));
+    return new MeasuredLevel(plan, info, metrics, slo, level.percentiles(), outcome.stopReason(), server, notes,
+        new LevelExtras(warmup, Optional.of(load), level.facts(), gpu.gpus()));
   }
 
   /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */

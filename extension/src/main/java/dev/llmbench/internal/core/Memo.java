@@ -9,6 +9,10 @@ import org.apiguardian.api.API;
 /**
  * Values derived from one result (its JSON, its charts, its findings), computed once however many
  * reports ask for them. Lives and dies with the result it belongs to.
+ *
+ * <p>A cache, never a store: each value is a function of its key and of the result, so whichever asks first
+ * computes it, and a read can never come too early and pin a default. State that is written and read later
+ * belongs to whoever writes it (a feature, a listener).
  */
 @API(status = INTERNAL)
 public final class Memo {

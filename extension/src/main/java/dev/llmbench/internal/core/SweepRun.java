@@ -3,10 +3,9 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apiguardian.api.API;
 
@@ -24,7 +23,6 @@ public final class SweepRun {
   private final BenchListener listener;
   private final List<MeasuredLevel> levels = new ArrayList<>();
   private final Memo memo = new Memo();
-  private final Map<Class<?>, Object> attributes = new ConcurrentHashMap<>();
   private final List<SweepFeature> features = new CopyOnWriteArrayList<>();
   private boolean finished;
 
@@ -86,18 +84,10 @@ public final class SweepRun {
   }
 
   /**
-   * Attaches what a feature knows of this sweep before it runs (the deployments it compares, its baseline,
-   * its capacity search), for the feature's reports to find; core needs no type of theirs.
+   * Adds a feature to this sweep, before its first level runs; reports show features in the order added. What
+   * a feature knows of the sweep (its baseline, the deployments it compares, its capacity search) stays with it:
+   * core needs no type of theirs.
    */
-  public <T> void attach(Class<T> type, T value) {
-    attributes.put(type, type.cast(value));
-  }
-
-  public <T> Optional<T> attribute(Class<T> type) {
-    return Optional.ofNullable(type.cast(attributes.get(type)));
-  }
-
-  /** Adds a feature to this sweep, before its first level runs; reports show features in the order added. */
   public void add(SweepFeature feature) {
     features.add(feature);
   }
@@ -111,7 +101,7 @@ public final class SweepRun {
   public List<FeatureSection> sections(MeasuredLevel level) {
     List<FeatureSection> all = new ArrayList<>();
     for (SweepFeature f : features) {
-      level.memo().get(new SectionKey(f, "level"), () -> f.level(this, level)).ifPresent(all::add);
+      level.memo().get(new SectionKey(f, List.of()), () -> f.level(this, level).map(s -> s.withKey(f.key()))).ifPresent(all::add);
     }
     return all;
   }
@@ -123,13 +113,31 @@ public final class SweepRun {
   public List<FeatureSection> sections(List<MeasuredLevel> ran) {
     List<FeatureSection> all = new ArrayList<>();
     for (SweepFeature f : features) {
-      memo.get(new SectionKey(f, "sweep"), () -> f.sweep(this, ran)).ifPresent(all::add);
+      memo.get(new SectionKey(f, List.copyOf(ran)), () -> f.sweep(this, ran).map(s -> s.withKey(f.key()))).ifPresent(all::add);
     }
     return all;
   }
 
-  /** A memo key per feature instance: two sweeps' features never share an answer. */
-  private record SectionKey(SweepFeature feature, String scope) {}
+  /** What the features give the level's test method, by parameter type; the first feature's value for a type wins. */
+  public Map<Class<?>, Object> parameters(MeasuredLevel level) {
+    Map<Class<?>, Object> all = new LinkedHashMap<>();
+    for (SweepFeature f : features) f.parameters(this, level).forEach(all::putIfAbsent);
+    return all;
+  }
+
+  /**
+   * Why the level fails, every feature's reasons in the order of the features; empty when it passes. Its
+   * extension fails the level with them after the reports have written it, without knowing the features.
+   */
+  public List<String> violations(MeasuredLevel level) {
+    return sections(level).stream().flatMap(s -> s.violations().stream()).toList();
+  }
+
+  /**
+   * A memo key per feature instance (two sweeps' features never share an answer) and, for the sweep's sections,
+   * the levels asked about: an answer for fewer levels is never taken for the finished sweep's.
+   */
+  private record SectionKey(SweepFeature feature, List<MeasuredLevel> levels) {}
 
   /** The levels measured so far, in run order. */
   public synchronized List<MeasuredLevel> levels() {
@@ -152,7 +160,24 @@ public final class SweepRun {
       finished = true;
       ran = List.copyOf(levels);
     }
-    listener.sweepFinished(this, ran);
+    // The features first (a baseline is saved before the reports name its file); a feature that fails keeps
+    // neither the others nor the reports from running, and its failure is rethrown after them.
+    RuntimeException failed = null;
+    for (SweepFeature f : features) {
+      try {
+        f.ended(this, ran);
+      } catch (RuntimeException e) {
+        if (failed == null) failed = e;
+        else failed.addSuppressed(e);
+      }
+    }
+    try {
+      listener.sweepFinished(this, ran);
+    } catch (RuntimeException e) {
+      if (failed == null) throw e;
+      failed.addSuppressed(e);
+    }
+    if (failed != null) throw failed;
   }
 
   @Override

@@ -4,11 +4,9 @@ import dev.llmbench.AfterSweep;
 import dev.llmbench.BaselineComparison;
 import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
+import dev.llmbench.Quality;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
-import dev.llmbench.internal.baseline.Baselines;
-import dev.llmbench.internal.compare.ByDeployment;
-import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepReading;
@@ -62,7 +60,7 @@ record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingRe
 
   @Override
   public List<Class<?>> injects() {
-    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class, BaselineComparison.class);
+    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class, BaselineComparison.class, Quality.class);
   }
 
   /** What the last level's invocation received, for a call that is then skipped. */
@@ -71,12 +69,18 @@ record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingRe
     List<MeasuredLevel> levels = sweep.levels();
     if (levels.isEmpty()) throw new IllegalStateException("no level of " + sweep.title() + " was measured: nothing to assert");
     MeasuredLevel last = levels.get(levels.size() - 1);
-    if (type == DeploymentLevels.class) {
-      return sweep.attribute(DeploymentSweep.class).map(d -> d.at(ByDeployment.load(last))).orElseThrow(() ->
-          new IllegalStateException(sweep.title() + " compares no deployments: DeploymentLevels needs two or more @Deployment"));
+    if (type == SweepLevelResult.class || type == EarlierLevels.class) {
+      return type == SweepLevelResult.class ? last : new PreviousLevels(last.label(), levels.subList(0, levels.size() - 1));
     }
-    if (type == BaselineComparison.class) return Baselines.compare(sweep, last);
-    return type == SweepLevelResult.class ? last : new PreviousLevels(last.label(), levels.subList(0, levels.size() - 1));
+    Object value = sweep.parameters(last).get(type);
+    if (value != null) return value;
+    if (type == DeploymentLevels.class) {
+      throw new IllegalStateException(sweep.title() + " compares no deployments: DeploymentLevels needs two or more @Deployment");
+    }
+    if (type == Quality.class) {
+      throw new IllegalStateException(sweep.title() + " runs no eval: Quality needs @QualityEval on the sweep");
+    }
+    return BaselineSettings.none(last.label());
   }
 
   @Override

@@ -6,7 +6,9 @@ import static dev.llmbench.internal.config.SettingKeys.BASELINE_SAVE;
 import static dev.llmbench.internal.config.SettingKeys.BASELINE_VLLM;
 
 import dev.llmbench.Baseline;
+import dev.llmbench.BaselineComparison;
 import dev.llmbench.Metric;
+import dev.llmbench.internal.baseline.BaselineFeature;
 import dev.llmbench.internal.baseline.BaselineFile;
 import dev.llmbench.internal.baseline.BaselinePlan;
 import dev.llmbench.internal.baseline.Reference;
@@ -31,10 +33,15 @@ final class BaselineSettings {
 
   private BaselineSettings() {}
 
-  static void attach(ExtensionContext context, SweepRun sweep) {
+  /** What a level's method gets as its BaselineComparison when its sweep has no baseline: no deltas, and why. */
+  static BaselineComparison none(String level) {
+    return new BaselineComparison("no baseline: declare @Baseline", level, 0, List.of());
+  }
+
+  static void register(ExtensionContext context, SweepRun sweep) {
     String where = ConfigurationErrors.where(context.getRequiredTestMethod());
     try {
-      plan(context, sweep).ifPresent(p -> sweep.attach(BaselinePlan.class, p));
+      plan(context, sweep).ifPresent(p -> sweep.add(new BaselineFeature(p)));
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.sweep(where, e);
     }

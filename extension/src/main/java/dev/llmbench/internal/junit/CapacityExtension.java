@@ -4,18 +4,16 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.Capacity;
 import dev.llmbench.CapacitySearch;
-import dev.llmbench.EndpointInfo;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.capacity.CapacityResults;
+import dev.llmbench.internal.capacity.CapacityFeature;
 import dev.llmbench.internal.capacity.Search;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.config.DeploymentSpec;
-import dev.llmbench.internal.core.Endpoint;
-import dev.llmbench.internal.core.LevelRunner;
-import dev.llmbench.internal.core.LevelStart;
+import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LevelPlan;
 import java.lang.reflect.Method;
@@ -80,20 +78,23 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
     CapacitySearch annotation = AnnotationSupport.findAnnotation(method, CapacitySearch.class).orElseThrow();
     SweepPlanner.Probes plan;
     List<Target> targets = new ArrayList<>();
+    List<DeploymentSpec> deployments;
     try {
       if (RunState.of(context).shards().shard().isSharded()) {
         throw new IllegalArgumentException("a @CapacitySearch picks each probe by whether the last met the SLO, which no "
             + "shard sees whole; run capacity searches unsharded (without llmbench.shard.count)");
       }
       plan = SweepPlanner.probes(context, annotation);
-      List<DeploymentSpec> deployments = DeploymentSettings.of(context);
+      deployments = DeploymentSettings.of(context);
       if (deployments.isEmpty()) targets.add(new Target(Optional.empty(), search(annotation)));
       for (DeploymentSpec d : deployments) targets.add(new Target(Optional.of(d), search(annotation)));
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.sweep(where, e);
     }
     SweepRun sweep = new SweepRun(context.getRequiredTestClass(), method.getName(), RunState.of(context).listener());
-    sweep.attach(CapacityResults.class, new CapacityResults());
+    // Searches on several deployments are compared as a sweep over them is: conclusions first, then capacity.
+    if (!deployments.isEmpty()) sweep.add(new DeploymentsFeature(deployments.stream().map(DeploymentSpec::name).toList()));
+    sweep.add(new CapacityFeature());
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     Iterator<TestTemplateInvocationContext> invocations = new Invocations(sweep, plan, targets);
     return StreamSupport.stream(Spliterators.spliteratorUnknownSize(invocations, Spliterator.ORDERED), false);
@@ -159,7 +160,7 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
           if (load.isPresent()) return probe(target, load.getAsDouble(), ++probe);
           concluded = true;
           Capacity capacity = target.capacity(plan);
-          sweep.attribute(CapacityResults.class).orElseThrow().add(capacity);
+          CapacityFeature.of(sweep).orElseThrow().add(capacity);
           return conclusion(target, capacity, current == targets.size() - 1);
         }
         current++;
@@ -213,8 +214,8 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
 
     @Override
     public void beforeTestExecution(ExtensionContext context) {
-      MeasuredLevel result = LevelMeasurement.measure(context, sweep, level, number, number, target.deployment, plan.slo(),
-          plan.percentiles(), Optional.empty());
+      MeasuredLevel result = LevelMeasurement.measure(context, new LevelContext(sweep, level, plan.slo(), plan.percentiles(),
+          Optional.empty()), number, number, target.deployment);
       target.probes.add(result);
       target.search.record(load, SloCheck.meets(result, plan.slo()));
       context.getStore(NAMESPACE).put(SweepLevelResult.class, result);

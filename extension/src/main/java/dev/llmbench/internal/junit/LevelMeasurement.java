@@ -3,13 +3,12 @@ package dev.llmbench.internal.junit;
 import static dev.llmbench.internal.config.SettingKeys.TELEMETRY_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.TELEMETRY_URLS;
 
-import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LlmEndpoint;
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.Endpoint;
+import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.LevelInProgress;
 import dev.llmbench.internal.core.LevelRunner;
 import dev.llmbench.internal.core.LevelStart;
@@ -36,16 +35,17 @@ final class LevelMeasurement {
   private LevelMeasurement() {}
 
   /**
+   * @param level the level with its sweep's SLO, percentiles and deployment facts
    * @param index 1-based position among the sweep's {@code total} levels
-   * @param facts what the suite said about the deployment (GPUs, interconnect, ...), for the analysis
    * @return the level, already reported to the sweep's listeners
    */
-  static MeasuredLevel measure(ExtensionContext context, SweepRun sweep, LevelPlan plan, int index, int total,
-      Optional<DeploymentSpec> deployment, ServiceLevels slo, List<Double> percentiles,
-      Optional<DeploymentDescription> facts) {
+  static MeasuredLevel measure(ExtensionContext context, LevelContext level, int index, int total,
+      Optional<DeploymentSpec> deployment) {
     RunState run = RunState.of(context);
+    SweepRun sweep = level.sweep();
+    LevelPlan plan = level.plan();
     // In a sharded run this JVM sends its share of the level, measuring from the level's slot; with no share it skips.
-    ShardRun.Slot slot = run.shards().begin(sweep, plan, slo, percentiles);
+    ShardRun.Slot slot = run.shards().begin(sweep, plan, level.slo(), level.percentiles());
     LevelPlan mine = slot.share().orElseThrow(() -> new TestAbortedException(slot.skipReason()));
     sweep.listener().levelStarted(sweep, new LevelStart(mine, index, total));
     Endpoint endpoint = deployment.map(d -> RunState.endpoint(context, EndpointSettings.of(context, d)))
@@ -63,12 +63,13 @@ final class LevelMeasurement {
           + "aligned to their exact length, so no load was sent: " + e.getMessage(), e);
     }
     if (mine.workload().extras().embeddings()) EmbeddingsRoute.check(context, endpoint, info, plan);
-    LevelInProgress progress = new LevelInProgress(sweep, mine, info, slo, percentiles);
+    LevelContext measured = level.withPlan(mine);
+    LevelInProgress progress = new LevelInProgress(measured, info);
     run.measuring(progress, endpoint);
     MeasuredLevel result;
     try {
-      result = LevelRunner.run(endpoint, info, mine, slo, percentiles, facts, sweep, progress, run.progressInterval(),
-          slot::awaitStart, telemetry(context));
+      result = LevelRunner.run(endpoint, info, measured, progress, run.progressInterval(), slot::awaitStart,
+          telemetry(context));
     } finally {
       run.measuring(null, null);
     }

@@ -6,7 +6,6 @@ import static dev.llmbench.internal.config.SettingKeys.PROGRESS_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.REPORT_CHUNK_TIMINGS;
 import static dev.llmbench.internal.config.SettingKeys.REPORT_DIR;
 
-import dev.llmbench.internal.baseline.BaselineRecorder;
 import dev.llmbench.internal.config.ProgressMode;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.BenchListener;
@@ -102,10 +101,9 @@ final class RunState implements AutoCloseable {
       throw new ExtensionConfigurationException("Configuration error: " + e.getMessage(), e);
     }
     Path allureResults = AllureReporter.resultsDir(context.getConfigurationParameter("allure.results.directory"));
-    // The baseline is saved first, so that the reports that name its file come after it exists. The shard's
-    // manifest listens too, so that a level the shutdown hook writes is in it.
+    // The shard's manifest listens too, so that a level the shutdown hook writes is in it.
     ShardRun shards = new ShardRun(shard, reportDir);
-    return new RunState(Listeners.broadcast(List.of(new BaselineRecorder(), new ConsoleReporter(reportDir, progress),
+    return new RunState(Listeners.broadcast(List.of(new ConsoleReporter(reportDir, progress),
         new FileReporter(reportDir, reports), new AllureReporter(allureResults, allureConfig, reports), shards)), reportDir,
         shards, progressInterval);
   }

@@ -5,9 +5,10 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.RateSweep;
 import dev.llmbench.internal.compare.ByDeployment;
-import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.agents.ReplyFeature;
 import dev.llmbench.internal.quality.QualityFeature;
@@ -35,7 +36,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepExtension.class);
 
   /** One invocation: a level, measured on one deployment or on the test's endpoint. */
-  private record Invocation(LevelPlan level, String load, Optional<DeploymentSpec> deployment) {}
+  private record Invocation(LevelPlan level, Optional<DeploymentSpec> deployment) {}
 
   @Override
   public boolean supportsTestTemplate(ExtensionContext context) {
@@ -54,16 +55,16 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     }
     SweepRun sweep = new SweepRun(context.getRequiredTestClass(), context.getRequiredTestMethod().getName(), run.listener());
     if (!deployments.isEmpty()) {
-      sweep.attach(DeploymentSweep.class, new DeploymentSweep(deployments.stream().map(DeploymentSpec::name).toList()));
+      sweep.add(new DeploymentsFeature(deployments.stream().map(DeploymentSpec::name).toList()));
     }
-    BaselineSettings.attach(context, sweep);
+    BaselineSettings.register(context, sweep);
     plan.eval().ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));
     sweep.add(new ReplyFeature()); // says nothing of a level without checked replies or embeddings
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();
     for (LevelPlan level : plan.levels()) {
-      if (deployments.isEmpty()) invocations.add(new Invocation(level, level.label(), Optional.empty()));
-      for (DeploymentSpec d : deployments) invocations.add(new Invocation(relabelled(level, d), level.label(), Optional.of(d)));
+      if (deployments.isEmpty()) invocations.add(new Invocation(level, Optional.empty()));
+      for (DeploymentSpec d : deployments) invocations.add(new Invocation(relabelled(level, d), Optional.of(d)));
     }
     List<Method> after = AfterSweepExtension.of(context.getRequiredTestClass(), context.getRequiredTestMethod());
     return Stream.concat(IntStream.range(0, invocations.size()).mapToObj(i -> invocation(sweep, plan, invocations.get(i),
@@ -108,8 +109,8 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
 
       @Override
       public List<Extension> getAdditionalExtensions() {
-        return List.of(new SweepLevelExtension(sweep, invocation.level(), index, total, plan.slo(), plan.percentiles(),
-            invocation.deployment(), invocation.load(), plan.facts()));
+        return List.of(new SweepLevelExtension(new LevelContext(sweep, invocation.level(), plan.slo(), plan.percentiles(),
+            plan.facts()), index, total, invocation.deployment()));
       }
     };
   }

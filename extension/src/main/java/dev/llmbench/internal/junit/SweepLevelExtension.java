@@ -1,26 +1,16 @@
 package dev.llmbench.internal.junit;
 
 import dev.llmbench.BaselineComparison;
-import dev.llmbench.DeploymentDescription;
 import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
-import dev.llmbench.EndpointInfo;
 import dev.llmbench.Quality;
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.baseline.Baselines;
-import dev.llmbench.internal.compare.ByDeployment;
-import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.config.DeploymentSpec;
-import dev.llmbench.internal.core.Endpoint;
-import dev.llmbench.internal.core.LevelInProgress;
-import dev.llmbench.internal.core.LevelRunner;
-import dev.llmbench.internal.core.LevelStart;
+import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
-import dev.llmbench.internal.quality.QualityFeature;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
@@ -29,34 +19,37 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One level of a sweep: measures it before the test method runs (reports write it at once, before any
- * assertion can fail), injects the result, fails it after the method on a regression against the sweep's
- * baseline, and after the sweep's last level summarises the sweep.
+ * assertion can fail), injects the result, fails it after the method with every violation the sweep's
+ * features find in it (a regression against the baseline), and after the sweep's last level summarises the sweep.
  *
+ * @param level      the level with its sweep's SLO, percentiles and deployment facts
  * @param index      1-based position among the sweep's {@code total} levels
  * @param deployment the deployment measured, when the sweep compares several
- * @param load       the level's name without the deployment, e.g. {@code C=8}
- * @param facts      what the suite said about the deployment, for the analysis
  */
-record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total, ServiceLevels slo, List<Double> percentiles,
-    Optional<DeploymentSpec> deployment, String load, Optional<DeploymentDescription> facts)
+record SweepLevelExtension(LevelContext level, int index, int total, Optional<DeploymentSpec> deployment)
     implements BeforeTestExecutionCallback, InjectingResolver, AfterTestExecutionCallback {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepLevelExtension.class);
 
+  private SweepRun sweep() {
+    return level.sweep();
+  }
+
+  private LevelPlan plan() {
+    return level.plan();
+  }
+
   @Override
   public void beforeTestExecution(ExtensionContext context) {
-    MeasuredLevel result = LevelMeasurement.measure(context, sweep, plan, index, total, deployment, slo, percentiles, facts);
+    SweepRun sweep = sweep();
+    MeasuredLevel result = LevelMeasurement.measure(context, level, index, total, deployment);
     List<MeasuredLevel> before = LevelMeasurement.earlier(sweep, result.endpoint());
     ExtensionContext.Store store = context.getStore(NAMESPACE);
-    store.put(EarlierLevels.class, new PreviousLevels(plan.label(), before));
+    store.put(EarlierLevels.class, new PreviousLevels(plan().label(), before));
     store.put(SweepLevelResult.class, result);
-    sweep.attribute(DeploymentSweep.class).ifPresent(d -> {
-      d.measured(load, ByDeployment.name(result), result);
-      store.put(DeploymentLevels.class, d.at(load));
-    });
-    store.put(BaselineComparison.class, Baselines.compare(sweep, result));
     sweep.measured(result);
-    QualityFeature.of(sweep).ifPresent(q -> store.put(Quality.class, q.at(sweep, load)));
+    // What the sweep's features give the method (DeploymentLevels, BaselineComparison, Quality), once it holds the level.
+    sweep.parameters(result).forEach(store::put);
   }
 
   @Override
@@ -68,28 +61,30 @@ record SweepLevelExtension(SweepRun sweep, LevelPlan plan, int index, int total,
   public Object resolve(Class<?> type, ExtensionContext context) {
     Object value = context.getStore(NAMESPACE).get(type, type);
     if (value == null && type == DeploymentLevels.class) {
-      throw new IllegalStateException(plan.label() + " compares no deployments: DeploymentLevels needs two or more "
+      throw new IllegalStateException(plan().label() + " compares no deployments: DeploymentLevels needs two or more "
           + "@Deployment, or the setting llmbench.deployments");
     }
     if (value == null && type == Quality.class) {
-      throw new IllegalStateException(plan.label() + " runs no eval: Quality needs @QualityEval on the sweep");
+      throw new IllegalStateException(plan().label() + " runs no eval: Quality needs @QualityEval on the sweep");
     }
-    if (value == null) throw new IllegalStateException(plan.label() + " was not measured");
+    if (value == null && type == BaselineComparison.class) return BaselineSettings.none(plan().label());
+    if (value == null) throw new IllegalStateException(plan().label() + " was not measured");
     return value;
   }
 
   @Override
   public void afterTestExecution(ExtensionContext context) {
     try {
-      BaselineComparison comparison = context.getStore(NAMESPACE).get(BaselineComparison.class, BaselineComparison.class);
-      if (comparison != null) Baselines.gate(sweep, comparison);
+      MeasuredLevel result = context.getStore(NAMESPACE).get(SweepLevelResult.class, MeasuredLevel.class);
+      List<String> violations = result == null ? List.of() : sweep().violations(result);
+      if (!violations.isEmpty()) throw new AssertionError(String.join("\n", violations));
     } finally {
-      if (index == total) sweep.finish();
+      if (index == total) sweep().finish();
     }
   }
 
   @Override
   public String toString() {
-    return plan.label();
+    return plan().label();
   }
 }

@@ -41,11 +41,6 @@ public final class QualityFeature implements SweepFeature {
     this.deployments = deployments.isEmpty() ? List.of("") : List.copyOf(deployments);
   }
 
-  /** The feature among a sweep's, if it has an eval. */
-  public static Optional<QualityFeature> of(SweepRun sweep) {
-    return sweep.features().stream().filter(QualityFeature.class::isInstance).map(QualityFeature.class::cast).findFirst();
-  }
-
   @Override
   public String key() {
     return "quality";
@@ -65,6 +60,12 @@ public final class QualityFeature implements SweepFeature {
   }
 
   private record GradingKey(QualityFeature feature) {}
+
+  /** What the eval found at the level's load among the levels measured so far, for its test method. */
+  @Override
+  public Map<Class<?>, Object> parameters(SweepRun sweep, MeasuredLevel level) {
+    return Map.of(Quality.class, at(sweep, ByDeployment.load(level)));
+  }
 
   /** What the eval found at {@code load} among the levels measured so far. */
   public Quality at(SweepRun sweep, String load) {
@@ -120,7 +121,7 @@ public final class QualityFeature implements SweepFeature {
     if (levels.isEmpty()) return Optional.empty();
     QualityPage page = new QualityPage(this, levels);
     return Optional.of(FeatureSection.titled("quality and speed").withJson(page.json()).withConsole(page.console())
-        .withHtml(page.html()).withFindings(page.findings()).withAttachments(page.attachments()));
+        .withHtml(page.html()).withFindings(page.findings()).withAttachments(page.attachments()).withFiles(page.attachments()));
   }
 
   static void accuracyJson(ObjectNode o, Accuracy a) {

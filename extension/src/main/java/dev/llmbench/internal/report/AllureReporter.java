@@ -6,8 +6,8 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.LlmReply;
 import dev.llmbench.LoadShape;
 import dev.llmbench.RequestFailure;
-import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.core.BenchListener;
+import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.LevelStart;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
@@ -30,8 +30,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apiguardian.api.API;
 
 /**
@@ -46,6 +48,8 @@ public final class AllureReporter implements BenchListener {
   private final AllureRunFiles runFiles;
   private final ReportOptions options;
   private final ThreadLocal<Deque<String>> steps = ThreadLocal.withInitial(ArrayDeque::new);
+  /** Each running sweep's first level's place in Allure, until the sweep's summary result takes it. */
+  private final Map<SweepRun, AllureSweepPlace> places = new ConcurrentHashMap<>();
 
   public AllureReporter(Path resultsDir, Optional<Path> configDir) {
     this(resultsDir, configDir, ReportOptions.DEFAULT);
@@ -75,9 +79,11 @@ public final class AllureReporter implements BenchListener {
   }
 
   private static void attach(String name, String mimeType, String extension, String content) {
-    if (active()) {
-      Allure.addAttachment(name, mimeType, new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), extension);
-    }
+    attach(new FeatureSection.Attachment(name, mimeType, extension, content.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static void attach(FeatureSection.Attachment a) {
+    if (active()) Allure.addAttachment(a.name(), a.mediaType(), new ByteArrayInputStream(a.body()), a.extension());
   }
 
   private static void parameter(String name, String value) {
@@ -139,7 +145,9 @@ public final class AllureReporter implements BenchListener {
   @Override
   public void levelStarted(SweepRun sweep, LevelStart level) {
     // The first level's place in Allure is kept: the sweep's summary result takes it.
-    if (active()) sweep.memo().get(AllureSweepPlace.class, () -> AllureSweepPlace.ofCurrentTest(lifecycle()));
+    if (active() && !places.containsKey(sweep)) {
+      AllureSweepPlace.ofCurrentTest(lifecycle()).ifPresent(p -> places.putIfAbsent(sweep, p));
+    }
     LevelPlan plan = level.plan();
     if (plan.load() instanceof LoadShape.OpenLoop open) {
       parameter("rate", Formats.number(open.rate().perSecond()) + " req/s");
@@ -159,20 +167,22 @@ public final class AllureReporter implements BenchListener {
     level.endpoint().deployment().ifPresent(d -> parameter("deployment", d));
     parameter("endpoint", level.endpoint().reportName());
     parameter("model", level.endpoint().model());
-    attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(level));
+    attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(sweep, level));
     attach(level.label() + " requests", "text/csv", "csv", LevelDocuments.csv(level));
-    attach(level.label() + " result", "application/json", "json", LevelDocuments.json(level, options));
+    attach(level.label() + " result", "application/json", "json", LevelDocuments.json(sweep, level, options));
     LevelDocuments.charts(level).forEach((name, svg) -> attach(level.label() + " " + name, "image/svg+xml", "svg", svg));
-    Baselines.of(level).ifPresent(c -> attach(level.label() + " vs baseline", "text/plain", "txt", c.report()));
+    sweep.sections(level).forEach(f -> f.attachments().forEach(AllureReporter::attach));
   }
 
   @Override
   public void sweepFinished(SweepRun sweep, List<MeasuredLevel> levels) {
+    Optional<AllureSweepPlace> place = Optional.ofNullable(places.remove(sweep));
     SweepSummary summary = SweepSummary.of(sweep, levels);
     attach("sweep table", "text/plain", "txt", summary.tableWithFindings());
     attach("findings", "application/json", "json", summary.json());
     summary.charts().forEach((name, svg) -> attach("chart: " + name, "image/svg+xml", "svg", svg));
-    writeSummaryResult(sweep, summary);
+    summary.sections().forEach(f -> f.attachments().forEach(AllureReporter::attach));
+    writeSummaryResult(sweep, summary, place);
   }
 
   /**
@@ -188,17 +198,17 @@ public final class AllureReporter implements BenchListener {
    * first. Written straight to the results folder, so it needs no running test and works for a subset of
    * levels too.
    */
-  private void writeSummaryResult(SweepRun sweep, SweepSummary summary) {
+  private void writeSummaryResult(SweepRun sweep, SweepSummary summary, Optional<AllureSweepPlace> place) {
     if (!runFiles.inUse()) return;
     AllureLifecycle lifecycle = lifecycle();
     List<Attachment> attachments = new ArrayList<>();
     attachments.add(written(lifecycle, "sweep table", "text/plain", "txt", summary.tableWithFindings()));
     attachments.add(written(lifecycle, "findings", "application/json", "json", summary.json()));
     summary.charts().forEach((name, svg) -> attachments.add(written(lifecycle, "chart: " + name, "image/svg+xml", "svg", svg)));
+    summary.sections().forEach(f -> f.attachments().forEach(a -> attachments.add(written(lifecycle, a))));
     String name = sweep.method() + " · sweep summary";
     String fullName = sweep.className() + "." + sweep.method() + " · sweep summary";
     long now = System.currentTimeMillis();
-    Optional<AllureSweepPlace> place = sweep.memo().get(AllureSweepPlace.class, Optional::empty);
     TestResult result = new TestResult()
         .setUuid(UUID.randomUUID().toString())
         .setHistoryId(ResultsUtils.md5(fullName))
@@ -223,9 +233,13 @@ public final class AllureReporter implements BenchListener {
   }
 
   private static Attachment written(AllureLifecycle lifecycle, String name, String type, String extension, String content) {
-    String source = UUID.randomUUID() + "-attachment." + extension;
-    lifecycle.writeAttachment(source, new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)));
-    return new Attachment().setName(name).setType(type).setSource(source);
+    return written(lifecycle, new FeatureSection.Attachment(name, type, extension, content.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static Attachment written(AllureLifecycle lifecycle, FeatureSection.Attachment a) {
+    String source = UUID.randomUUID() + "-attachment." + a.extension();
+    lifecycle.writeAttachment(source, new ByteArrayInputStream(a.body()));
+    return new Attachment().setName(a.name()).setType(a.mediaType()).setSource(source);
   }
 
   @Override

@@ -2,7 +2,6 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LoadShape;
@@ -12,7 +11,6 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.analysis.LevelWarnings;
 import dev.llmbench.internal.analysis.SweepGroups;
-import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
@@ -25,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
 /** The table terminal users know from ad-hoc sweep scripts: one row per level. */
@@ -123,22 +120,6 @@ public final class ConsoleTable {
   }
 
   /**
-   * Each level's deltas against its baseline, one line per level compared: {@code C= 1 | vs baseline:
-   * output throughput -16.7% [-18.0%, -15.4%] regressed, ...}.
-   */
-  static String baselineLines(List<MeasuredLevel> levels) {
-    StringBuilder out = new StringBuilder();
-    for (MeasuredLevel l : levels) {
-      Baselines.of(l).ifPresent(c -> {
-        out.append(rowLabel(l)).append(" | vs baseline: ");
-        if (c.isEmpty()) out.append("no such level in it");
-        out.append(c.deltas().stream().map(ConsoleTable::compact).collect(Collectors.joining(", "))).append('\n');
-      });
-    }
-    return out.toString();
-  }
-
-  /**
    * The steady part of closed-loop levels, where it says something: a level whose window read apart from its
    * steady part (ramp, drain, a partial round), or that never had C in flight; else one line that all agree.
    */
@@ -170,22 +151,12 @@ public final class ConsoleTable {
     return out.toString();
   }
 
-  /** {@code TTFT p50 +20.1% [+18.3%, +21.9%] regressed}. */
-  static String compact(Delta d) {
-    return String.format(Locale.ROOT, "%s %+.1f%% [%+.1f%%, %+.1f%%] %s", d.figure(), d.change().estimate() * 100,
-        d.change().lower() * 100, d.change().upper() * 100, d.verdict().name().toLowerCase(Locale.ROOT));
-  }
-
   /**
    * {@code C= 1}, as the familiar scripts print it, or the level's own label when it is more than a
    * concurrency; a deployment's level keeps its deployment: {@code C= 1 · gqa}.
    */
   static String rowLabel(SweepLevelResult l) {
-    String deployment = l.endpoint().deployment().map(d -> ByDeployment.SEPARATOR + d).orElse("");
-    if (l.load() instanceof LoadShape.ClosedLoop && ByDeployment.load(l).equals("C=" + l.concurrency())) {
-      return String.format(Locale.ROOT, "C=%2d", l.concurrency()) + deployment;
-    }
-    return l.label();
+    return ByDeployment.rowLabel(l);
   }
 
   /** p99 in seconds, starred when it rests on too few samples to be more than the maximum. */

@@ -2,11 +2,11 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.internal.capacity.CapacityResults;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,9 +40,10 @@ public final class FileReporter implements BenchListener {
   @Override
   public void levelFinished(SweepRun sweep, MeasuredLevel level) {
     Path dir = folder(root, sweep);
-    write(dir, fileName(level.label()) + ".json", LevelDocuments.json(level, options));
+    write(dir, fileName(level.label()) + ".json", LevelDocuments.json(sweep, level, options));
     write(dir, fileName(level.label()) + ".csv", LevelDocuments.csv(level));
     LevelDocuments.charts(level).forEach((name, svg) -> write(dir, fileName(level.label()) + "." + name + ".svg", svg));
+    sweep.sections(level).forEach(f -> f.files().forEach(file -> write(dir, file.fileName(), file.body())));
   }
 
   @Override
@@ -53,13 +54,17 @@ public final class FileReporter implements BenchListener {
     write(dir, "table.txt", summary.tableWithFindings());
     write(dir, "sweep.json", ResultJson.sweep(summary));
     write(dir, "index.html", HtmlSummary.sweep(summary));
-    sweep.attribute(CapacityResults.class).ifPresent(r -> write(dir, "capacity.json", ResultJson.capacity(r.all())));
+    summary.sections().forEach(f -> f.files().forEach(file -> write(dir, file.fileName(), file.body())));
   }
 
   private static void write(Path dir, String name, String content) {
+    write(dir, name, content.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void write(Path dir, String name, byte[] content) {
     try {
       Files.createDirectories(dir);
-      Files.writeString(dir.resolve(name), content);
+      Files.write(dir.resolve(name), content);
     } catch (IOException e) {
       throw new UncheckedIOException("could not write " + dir.resolve(name)
           + "; check that the folder is writable, or set llmbench.report.dir to one that is", e);

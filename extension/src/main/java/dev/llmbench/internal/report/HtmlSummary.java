@@ -3,13 +3,12 @@ package dev.llmbench.internal.report;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ConfidenceInterval;
-import dev.llmbench.Delta;
 import dev.llmbench.Distribution;
 import dev.llmbench.Finding;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.baseline.Baselines;
 import dev.llmbench.internal.compare.SloCheck;
+import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.trace.ScheduleLag;
@@ -35,6 +34,11 @@ public final class HtmlSummary {
   private HtmlSummary() {}
 
   public static String level(SweepLevelResult r) {
+    return level(r, List.of());
+  }
+
+  /** The level's page, with what the sweep's features say of the level under its figures. */
+  static String level(SweepLevelResult r, List<FeatureSection> sections) {
     StringBuilder h = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
         .append(esc(r.label())).append("</title>").append(STYLE).append("</head><body>");
     h.append("<h3>").append(esc(r.label())).append(" — ").append(esc(r.endpoint().toString())).append("</h3>");
@@ -81,8 +85,8 @@ public final class HtmlSummary {
     workload.ifPresent(w -> workloadRows(h, w));
     h.append("</table>");
     h.append(distributionTable(r));
+    sections.forEach(f -> f.html().ifPresent(h::append));
     if (r instanceof MeasuredLevel m) {
-      Baselines.of(m).ifPresent(c -> h.append(baselineTable(List.of(m))));
       LevelDocuments.charts(m).values().forEach(svg -> h.append("<div>").append(stripXmlDeclaration(svg)).append("</div>"));
     }
     if (!r.warnings().isEmpty()) {
@@ -148,7 +152,7 @@ public final class HtmlSummary {
     h.append("<h3>Levels</h3>").append(levelTable(levels));
     h.append("<details><summary>the table as the console prints it, with the steady-state, server and network lines</summary><pre>")
         .append(esc(summary.table())).append("</pre></details>");
-    if (levels.stream().anyMatch(l -> Baselines.of(l).isPresent())) h.append(baselineTable(levels));
+    summary.sections().forEach(f -> f.html().ifPresent(h::append));
     if (charts.size() > headline.size()) {
       h.append("<h3>More charts</h3><div class=\"charts\">");
       charts.forEach((name, svg) -> {
@@ -240,26 +244,6 @@ public final class HtmlSummary {
   private static void cell(StringBuilder h, Optional<Duration> value, String mark) {
     h.append("<td>").append(value.map(v -> String.format(Locale.ROOT, "%.2f", v.toNanos() / 1e9)).orElse("-"))
         .append(mark).append("</td>");
-  }
-
-  /** Every level's deltas against its baseline, one row per figure. */
-  static String baselineTable(List<MeasuredLevel> levels) {
-    StringBuilder h = new StringBuilder("<h3>Against the baseline</h3><table><tr><th>level</th><th>figure</th><th>baseline</th>"
-        + "<th>now</th><th>change</th><th>95% CI of the change</th><th>verdict</th></tr>");
-    for (MeasuredLevel l : levels) {
-      Baselines.of(l).ifPresent(c -> {
-        if (c.isEmpty()) h.append("<tr><td>").append(esc(l.label())).append("</td><td colspan=\"6\">not in the baseline</td></tr>");
-        for (Delta d : c.deltas()) {
-          h.append("<tr><td>").append(esc(l.label())).append("</td><td>").append(esc(d.figure())).append("</td><td>")
-              .append(String.format(Locale.ROOT, "%.2f %s</td><td>%.2f %s</td><td>%+.1f%%</td><td>%+.1f%% to %+.1f%%</td>",
-                  d.reference(), d.metric().unit(), d.current(), d.metric().unit(), d.change().estimate() * 100,
-                  d.change().lower() * 100, d.change().upper() * 100))
-              .append("<td").append(d.verdict() == Delta.Verdict.REGRESSED ? " class=\"warn\"" : "").append(">")
-              .append(d.verdict().name().toLowerCase(Locale.ROOT)).append("</td></tr>");
-        }
-      });
-    }
-    return h.append("</table>").toString();
   }
 
   /** Each finding: its kind and summary, then its evidence, likely causes, what is ruled out and what to try. */

@@ -5,15 +5,11 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.Metric;
+import dev.llmbench.internal.metrics.HistogramText;
 import dev.llmbench.internal.metrics.RequestMetrics;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.DataFormatException;
-import java.util.zip.Deflater;
 import org.HdrHistogram.Histogram;
 import org.apiguardian.api.API;
 
@@ -95,17 +91,12 @@ public final class LatencyHistograms {
     return h;
   }
 
+  /** {@link HistogramText#encode}: the form the level document keeps a histogram in. */
   public static String encode(Histogram histogram) {
-    ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
-    int length = histogram.encodeIntoCompressedByteBuffer(buffer, Deflater.DEFAULT_COMPRESSION);
-    return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
+    return HistogramText.encode(histogram);
   }
 
   public static Histogram decode(String base64) {
-    try {
-      return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
-    } catch (DataFormatException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("not a base64 compressed HdrHistogram: " + e.getMessage(), e);
-    }
+    return HistogramText.decode(base64);
   }
 }

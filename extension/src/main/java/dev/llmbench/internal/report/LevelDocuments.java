@@ -1,6 +1,7 @@
 package dev.llmbench.internal.report;
 
 import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.SweepRun;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,8 +11,9 @@ final class LevelDocuments {
 
   private LevelDocuments() {}
 
-  static String json(MeasuredLevel level, ReportOptions options) {
-    return level.memo().get("json " + options, () -> ResultJson.write(level, options));
+  /** The level's document, with what the sweep's features say of the level. */
+  static String json(SweepRun sweep, MeasuredLevel level, ReportOptions options) {
+    return level.memo().get("json " + options, () -> ResultJson.write(level, options, sweep.sections(level)));
   }
 
   static String csv(MeasuredLevel level) {
@@ -37,7 +39,7 @@ final class LevelDocuments {
     });
   }
 
-  static String html(MeasuredLevel level) {
-    return level.memo().get("html", () -> HtmlSummary.level(level));
+  static String html(SweepRun sweep, MeasuredLevel level) {
+    return level.memo().get("html", () -> HtmlSummary.level(level, sweep.sections(level)));
   }
 }

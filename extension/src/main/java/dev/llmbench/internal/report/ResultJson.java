@@ -11,10 +11,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.ApiStyle;
-import dev.llmbench.BaselineComparison;
-import dev.llmbench.Capacity;
 import dev.llmbench.ClientLoad;
-import dev.llmbench.Delta;
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.DeploymentFacts;
 import dev.llmbench.Distribution;
@@ -31,8 +28,7 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
 import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.analysis.ClientCheck;
-import dev.llmbench.internal.baseline.Baselines;
-import dev.llmbench.internal.compare.SloCheck;
+import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.format.Formats;
@@ -134,6 +130,11 @@ public final class ResultJson {
    * {@code --save-detailed}; every statistic over them is there either way.
    */
   public static String write(MeasuredLevel r, ReportOptions options) {
+    return write(r, options, List.of());
+  }
+
+  /** The level's JSON with what the sweep's features say of it, each under {@code llmbench.<key>}. */
+  public static String write(MeasuredLevel r, ReportOptions options, List<FeatureSection> sections) {
     ObjectNode root = MAPPER.createObjectNode();
     List<RequestMetrics> all = r.metrics();
     root.put(DURATION, r.window().toNanos() / 1e9);
@@ -226,7 +227,7 @@ public final class ResultJson {
     LevelWorkload.of(r).ifPresent(w -> own.set("workload", w.json()));
     readings(own, r);
 
-    Baselines.of(r).ifPresent(c -> own.set("baseline", baseline(c)));
+    sections.forEach(f -> f.json().ifPresent(j -> own.set(f.key(), j)));
 
     List<RequestRecord> records = RequestRecord.allOf(r, options);
     own.set(HISTOGRAMS, LatencyHistograms.json(records, r.metrics()));
@@ -235,63 +236,6 @@ public final class ResultJson {
     root.set(REQUESTS, MAPPER.valueToTree(records));
     try {
       return MAPPER.writeValueAsString(root);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** The level's deltas against its baseline: each figure's values, change, 95% interval of the change and verdict. */
-  private static ObjectNode baseline(BaselineComparison c) {
-    ObjectNode node = MAPPER.createObjectNode();
-    node.put("source", c.source());
-    node.put("max_regression", c.maxRegression());
-    ArrayNode deltas = node.putArray("deltas");
-    for (Delta d : c.deltas()) {
-      ObjectNode n = deltas.addObject();
-      n.put("figure", d.figure());
-      n.put("metric", d.metric().key());
-      d.percentile().ifPresent(p -> n.put("percentile", p));
-      n.put("unit", d.metric().unit());
-      n.put("baseline", d.reference());
-      n.put("current", d.current());
-      n.put("change", d.change().estimate());
-      n.put("change_ci95_lower", d.change().lower());
-      n.put("change_ci95_upper", d.change().upper());
-      n.put("verdict", d.verdict().name());
-    }
-    return node;
-  }
-
-  /** What capacity searches found: the answer, the levels either side and every probe, with whether it met the SLO. */
-  public static String capacity(List<Capacity> found) {
-    ArrayNode all = MAPPER.createArrayNode();
-    for (Capacity c : found) {
-      ObjectNode n = all.addObject();
-      c.deployment().ifPresent(d -> n.put("deployment", d));
-      n.put("outcome", c.outcome().name());
-      n.put("statement", c.statement());
-      n.put("slo", c.slo().toString());
-      n.put("searched", c.closedLoop() ? "concurrency" : "request_rate");
-      n.put("low", c.low());
-      n.put("high", c.high());
-      n.put("step", c.step());
-      n.put("capacity", c.load());
-      c.atCapacity().ifPresent(l -> n.put("at_capacity", l.label()));
-      c.beyond().ifPresent(l -> n.put("beyond", l.label()));
-      ArrayNode probes = n.putArray("probes");
-      for (SweepLevelResult l : c.probes()) {
-        ObjectNode p = probes.addObject();
-        p.put("label", l.label());
-        p.put("meets_slo", SloCheck.meets(l, c.slo()));
-        ArrayNode violations = p.putArray("violations");
-        SloCheck.violations(l, c.slo()).forEach(violations::add);
-        p.put(Metric.SLO_ATTAINMENT.key(), l.sloAttainment());
-        p.put(Metric.GOODPUT.vllmName().orElseThrow(), l.goodput().perSecond());
-        p.put(Metric.OUTPUT_THROUGHPUT.key(), l.outputThroughput().perSecond());
-      }
-    }
-    try {
-      return MAPPER.writeValueAsString(all);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -423,16 +367,17 @@ public final class ResultJson {
 
   /** A sweep's own document: its deployment, one summary per level, every finding and the conclusions. */
   static String sweep(SweepSummary summary) {
-    return sweep(summary.title(), summary.deployment(), summary.levels(), summary.findings(), summary.conclusions());
+    return sweep(summary.title(), summary.deployment(), summary.levels(), summary.findings(), summary.conclusions(),
+        summary.sections());
   }
 
   /** The same document for any sweep's reading, e.g. one read back from files. */
   public static String sweep(SweepResult sweep) {
-    return sweep(sweep.title(), sweep.deploymentDescription(), sweep.levels(), sweep.findings(), List.of());
+    return sweep(sweep.title(), sweep.deploymentDescription(), sweep.levels(), sweep.findings(), List.of(), List.of());
   }
 
   private static String sweep(String title, Optional<DeploymentDescription> deployment, List<? extends SweepLevelResult> all,
-      List<Finding> findings, List<String> conclusions) {
+      List<Finding> findings, List<String> conclusions, List<FeatureSection> sections) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("title", title);
     deployment.ifPresent(d -> root.set(DEPLOYMENT_FACTS, deployment(d)));
@@ -457,6 +402,7 @@ public final class ResultJson {
     }
     root.set("findings", findings(findings));
     conclusions.forEach(root.putArray("conclusions")::add);
+    sections.forEach(f -> f.json().ifPresent(j -> root.set(f.key(), j)));
     try {
       return MAPPER.writeValueAsString(root);
     } catch (IOException e) {

@@ -8,14 +8,10 @@ import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.ScalingAnalysis;
 import dev.llmbench.internal.analysis.SweepGroups;
-import dev.llmbench.internal.compare.ByDeployment;
-import dev.llmbench.internal.compare.DeploymentComparison;
+import dev.llmbench.internal.chart.XyCharts;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.workload.LengthStats;
-import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.Rectangle;
 import java.text.DecimalFormat;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
@@ -25,24 +21,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.apiguardian.api.API;
-import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
-import org.jfree.chart.labels.ItemLabelAnchor;
-import org.jfree.chart.labels.ItemLabelPosition;
 import org.jfree.chart.labels.StandardXYItemLabelGenerator;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.StandardXYBarPainter;
 import org.jfree.chart.renderer.xy.XYBarRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.chart.text.TextUtils;
-import org.jfree.chart.title.TextTitle;
-import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYIntervalSeries;
 import org.jfree.data.xy.XYIntervalSeriesCollection;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
-import org.jfree.svg.SVGGraphics2D;
 
 /**
  * The sweep's charts as standalone SVG, drawn on the JVM (no JavaScript, no CDN): Allure shows them as
@@ -52,16 +41,7 @@ import org.jfree.svg.SVGGraphics2D;
 @API(status = INTERNAL)
 public final class SvgCharts {
 
-  static final int WIDTH = 720;
-  static final int HEIGHT = 420;
-  private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
-      new Color(0x9467bd), new Color(0xff7f0e), new Color(0x8c564b)};
-
-  static {
-    // Rotated labels (the y-axis title) as <text>, not glyph outlines: selectable and checkable. A JFreeChart
-    // setting, not a JVM-wide one; SVGGraphics2D needs no display, so the JVM's headless mode is left alone.
-    TextUtils.setUseDrawRotatedStringWorkaround(false);
-  }
+  static final int WIDTH = XyCharts.WIDTH;
 
   private static final NumberFormat POWER_OF_TWO = new DecimalFormat("0") {
     private static final long serialVersionUID = 1L;
@@ -101,7 +81,6 @@ public final class SvgCharts {
       charts.put("efficiency", chart(title + ": scaling efficiency", "Efficiency (% of linear)", false, efficiency, "0"));
     }
     charts.put("tradeoff", tradeoff(title + ": latency vs throughput", groups, open));
-    if (ByDeployment.several(levels)) charts.put("pareto", pareto(title, groups, levels, open));
     return charts;
   }
 
@@ -127,7 +106,7 @@ public final class SvgCharts {
   }
 
   private static String capitalised(String s) {
-    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    return XyCharts.capitalised(s);
   }
 
   private static double seconds(Distribution d, double p) {
@@ -196,43 +175,6 @@ public final class SvgCharts {
   }
 
   /**
-   * Deployments compared on latency against throughput, one line per deployment and the frontier of the
-   * levels no other level beats on both (at the SLO's percentile, else the median).
-   */
-  static String pareto(String title, Map<String, List<SweepLevelResult>> groups, List<? extends SweepLevelResult> levels,
-      boolean open) {
-    double p = DeploymentComparison.frontierPercentile(levels);
-    XYSeriesCollection data = new XYSeriesCollection();
-    List<List<SweepLevelResult>> pointsOf = new ArrayList<>();
-    groups.forEach((group, members) -> {
-      List<SweepLevelResult> withLatency = members.stream().filter(l -> l.e2eLatency().percentile(p).isPresent()).toList();
-      XYSeries s = new XYSeries(group, false);
-      withLatency.forEach(l -> s.add(l.outputThroughput().perSecond(), seconds(l.e2eLatency(), p)));
-      data.addSeries(s);
-      pointsOf.add(withLatency);
-    });
-    XYSeries frontier = new XYSeries("Pareto frontier", false);
-    DeploymentComparison.frontier(levels, p).forEach(l -> frontier.add(l.outputThroughput().perSecond(), seconds(l.e2eLatency(), p)));
-    data.addSeries(frontier);
-    NumberAxis x = new NumberAxis(capitalised(Metric.OUTPUT_THROUGHPUT.heading()));
-    NumberAxis y = new NumberAxis(Metric.E2E_LATENCY.label() + " " + Formats.percentile(p) + " (s)");
-    y.setAutoRangeIncludesZero(true);
-    int frontierIndex = data.getSeriesCount() - 1;
-    XYLineAndShapeRenderer renderer = renderer(data.getSeriesCount());
-    // A wide pale band under the lines (the last series is drawn first), so the frontier shows even where
-    // it runs along one deployment's line.
-    renderer.setSeriesPaint(frontierIndex, new Color(0, 0, 0, 40));
-    renderer.setSeriesStroke(frontierIndex, new BasicStroke(10f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
-    renderer.setSeriesShapesVisible(frontierIndex, false);
-    renderer.setDefaultItemLabelGenerator((dataset, series, item) -> {
-      if (series == frontierIndex) return null;
-      SweepLevelResult l = pointsOf.get(series).get(item);
-      return open ? Formats.number(SweepGroups.rate(l)) + "/s" : "C=" + l.concurrency();
-    });
-    return draw(title + ": deployments, latency vs throughput", new XYPlot(data, x, y, renderer), true);
-  }
-
-  /**
    * A level's requested and actual lengths (input or output tokens) as a histogram on shared bins: bars
    * for the requested, drawn half-transparent over the actual, so a gap between what was asked and what
    * the server counted shows as bars that do not overlap.
@@ -263,29 +205,10 @@ public final class SvgCharts {
   }
 
   private static XYLineAndShapeRenderer renderer(int seriesCount) {
-    XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
-    for (int i = 0; i < seriesCount; i++) {
-      r.setSeriesPaint(i, COLORS[i % COLORS.length]);
-      r.setSeriesStroke(i, new BasicStroke(2f));
-      // Alternate labels above and below the points, so that close curves (p50, p99) stay readable.
-      r.setSeriesPositiveItemLabelPosition(i, new ItemLabelPosition(
-          i % 2 == 0 ? ItemLabelAnchor.OUTSIDE6 : ItemLabelAnchor.OUTSIDE12,
-          i % 2 == 0 ? TextAnchor.TOP_CENTER : TextAnchor.BOTTOM_CENTER));
-    }
-    r.setDefaultItemLabelsVisible(true);
-    r.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-    return r;
+    return XyCharts.renderer(seriesCount);
   }
 
   private static String draw(String title, XYPlot plot, boolean legend) {
-    plot.setBackgroundPaint(Color.WHITE);
-    plot.setDomainGridlinePaint(new Color(0xdddddd));
-    plot.setRangeGridlinePaint(new Color(0xdddddd));
-    JFreeChart chart = new JFreeChart(null, new Font(Font.SANS_SERIF, Font.BOLD, 15), plot, legend);
-    chart.setTitle(new TextTitle(title, new Font(Font.SANS_SERIF, Font.BOLD, 15)));
-    chart.setBackgroundPaint(Color.WHITE);
-    SVGGraphics2D g2 = new SVGGraphics2D(WIDTH, HEIGHT);
-    chart.draw(g2, new Rectangle(0, 0, WIDTH, HEIGHT));
-    return g2.getSVGDocument();
+    return XyCharts.draw(title, plot, legend);
   }
 }

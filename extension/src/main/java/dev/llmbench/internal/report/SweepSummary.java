@@ -2,13 +2,13 @@ package dev.llmbench.internal.report;
 
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Finding;
-import dev.llmbench.internal.baseline.Baselines;
-import dev.llmbench.internal.capacity.CapacityResults;
-import dev.llmbench.internal.compare.DeploymentComparison;
+import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepReading;
 import dev.llmbench.internal.core.SweepRun;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,25 +18,39 @@ import java.util.Optional;
  *
  * @param deployment  what the suite said about its deployment
  * @param findings    what the analysis read in the levels
- * @param conclusions what compares deployments, and the baseline's and the capacity search's verdicts
- * @param charts      chart name (file name without extension) to SVG document
+ * @param table       the console's table, each feature's lines under it
+ * @param conclusions what compares deployments, and the baseline's and the capacity search's verdicts: the
+ *                    sweep's features' findings
+ * @param charts      chart name (file name without extension) to SVG document, the features' after the sweep's own
+ * @param sections    what the sweep's features say of it, in their order
  */
 record SweepSummary(String title, List<MeasuredLevel> levels, Optional<DeploymentDescription> deployment, String table,
-    List<Finding> findings, List<String> conclusions, Map<String, String> charts) {
+    List<Finding> findings, List<String> conclusions, Map<String, String> charts, List<FeatureSection> sections) {
 
   static SweepSummary of(SweepRun sweep, List<MeasuredLevel> levels) {
     return sweep.memo().get(SweepSummary.class, () -> {
       Optional<DeploymentDescription> deployment = levels.get(0).deploymentDescription();
-      return new SweepSummary(sweep.title(), levels, deployment, ConsoleTable.render(levels) + ConsoleTable.baselineLines(levels),
-          SweepReading.of(sweep).findings(), conclusions(sweep, levels), SvgCharts.forSweep(sweep.title(), levels));
+      List<FeatureSection> sections = sweep.sections(levels);
+      Map<String, String> charts = new LinkedHashMap<>(SvgCharts.forSweep(sweep.title(), levels));
+      sections.forEach(s -> charts.putAll(s.charts()));
+      return new SweepSummary(sweep.title(), levels, deployment, ConsoleTable.render(levels)
+          + featureLines(sweep, levels, sections), SweepReading.of(sweep).findings(), conclusions(sweep, levels, sections),
+          Collections.unmodifiableMap(charts), sections);
     });
   }
 
-  /** What compares the deployments, then the baseline's and the capacity search's conclusions. */
-  static List<String> conclusions(SweepRun sweep, List<MeasuredLevel> levels) {
-    List<String> all = new ArrayList<>(DeploymentComparison.findings(levels));
-    Baselines.statement(sweep, levels).ifPresent(all::add);
-    sweep.attribute(CapacityResults.class).ifPresent(r -> r.all().forEach(c -> all.add(c.statement())));
+  /** Each level's feature lines in level order, then the sweep's. */
+  static String featureLines(SweepRun sweep, List<MeasuredLevel> levels, List<FeatureSection> sections) {
+    StringBuilder out = new StringBuilder();
+    for (MeasuredLevel l : levels) sweep.sections(l).forEach(s -> s.console().forEach(line -> out.append(line).append('\n')));
+    sections.forEach(s -> s.console().forEach(line -> out.append(line).append('\n')));
+    return out.toString();
+  }
+
+  /** What compares the deployments, then the baseline's and the capacity search's conclusions, then the features'. */
+  static List<String> conclusions(SweepRun sweep, List<MeasuredLevel> levels, List<FeatureSection> sections) {
+    List<String> all = new ArrayList<>();
+    sections.forEach(s -> all.addAll(s.findings()));
     return all;
   }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.report.AllureReporter;
 import dev.llmbench.internal.report.FileReporter;
@@ -208,8 +209,10 @@ final class AllureMerge {
       if (Files.exists(svg)) attachments.add(write("chart: " + chart, "image/svg+xml", "svg", Files.readString(svg)));
     }
     json.set("attachments", attachments);
-    json.put("descriptionHtml", "<p>Each level merged from " + count + " shards' requests.</p>" + AllureReporter
-        .summaryDescription(new SweepRun(sweep.className(), sweep.method(), Listeners.none()), sweep.levels()));
+    SweepRun run = new SweepRun(sweep.className(), sweep.method(), Listeners.none());
+    run.add(DeploymentsFeature.of(sweep.levels()));
+    json.put("descriptionHtml", "<p>Each level merged from " + count + " shards' requests.</p>"
+        + AllureReporter.summaryDescription(run, sweep.levels()));
     Long first = levelStarts.get(sweep.id());
     if (first != null) json.put("start", first - 1); // Allure sorts by start: the summary first, as a run places it
     copy(base, json);

@@ -7,6 +7,7 @@ import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.report.ConsoleReporter;
 import dev.llmbench.internal.report.FileReporter;
 import java.nio.file.Path;
@@ -29,6 +30,8 @@ public final class MergedReports {
     BenchListener listener = Listeners.broadcast(List.of(new ConsoleReporter(reportDir), new FileReporter(reportDir)));
     for (ShardMerge.MergedSweep s : sweeps) {
       SweepRun run = new SweepRun(s.className(), s.method(), listener);
+      // What the levels alone tell, as the run's own sweep told it: the deployments' comparison.
+      run.add(DeploymentsFeature.of(s.levels()));
       s.levels().forEach(run::measured);
       run.finish();
       for (MeasuredLevel level : s.levels()) {

@@ -1,4 +1,4 @@
-package dev.llmbench.internal.compare;
+package dev.llmbench.internal.deployments;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
@@ -6,6 +6,8 @@ import dev.llmbench.Metric;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.SweepGroups;
+import dev.llmbench.internal.compare.ByDeployment;
+import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.format.Formats;
 import java.time.Duration;
 import java.util.ArrayList;

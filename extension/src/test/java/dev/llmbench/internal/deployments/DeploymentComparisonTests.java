@@ -1,4 +1,4 @@
-package dev.llmbench.internal.compare;
+package dev.llmbench.internal.deployments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

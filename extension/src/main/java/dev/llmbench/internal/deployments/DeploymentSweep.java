@@ -1,4 +1,4 @@
-package dev.llmbench.internal.compare;
+package dev.llmbench.internal.deployments;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
@@ -6,19 +6,21 @@ import dev.llmbench.Delta;
 import dev.llmbench.DeploymentLevels;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
-import java.util.HashMap;
+import dev.llmbench.internal.compare.ByDeployment;
+import dev.llmbench.internal.compare.Changes;
+import dev.llmbench.internal.compare.Figure;
+import dev.llmbench.internal.compare.LevelSample;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
-/** The deployments a sweep compares, and each one's level at each load as they are measured. */
+/** The deployments a sweep compares, and each one's level at a load among the levels measured so far. */
 @API(status = INTERNAL)
 public final class DeploymentSweep {
 
   private final List<String> names;
-  private final Map<String, Map<String, SweepLevelResult>> byLoad = new HashMap<>();
 
   public DeploymentSweep(List<String> names) {
     this.names = List.copyOf(names);
@@ -28,13 +30,13 @@ public final class DeploymentSweep {
     return names;
   }
 
-  public synchronized void measured(String load, String deployment, SweepLevelResult level) {
-    byLoad.computeIfAbsent(load, k -> new LinkedHashMap<>()).put(deployment, level);
-  }
-
-  /** The deployments measured so far at {@code load}: a snapshot. */
-  public synchronized DeploymentLevels at(String load) {
-    return new AtLoad(load, names, Map.copyOf(byLoad.getOrDefault(load, Map.of())));
+  /** Each deployment's level at {@code load} among {@code measured}, its latest if it has several: a snapshot. */
+  public DeploymentLevels at(String load, List<? extends SweepLevelResult> measured) {
+    Map<String, SweepLevelResult> byDeployment = new LinkedHashMap<>();
+    for (SweepLevelResult l : measured) {
+      if (ByDeployment.load(l).equals(load)) byDeployment.put(ByDeployment.name(l), l);
+    }
+    return new AtLoad(load, names, Map.copyOf(byDeployment));
   }
 
   private record AtLoad(String load, List<String> deployments, Map<String, SweepLevelResult> measured)
