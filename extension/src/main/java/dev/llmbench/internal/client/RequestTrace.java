@@ -59,6 +59,7 @@ public final class RequestTrace {
   private final StreamFailure.Cause cause;
   private final RequestFailure failure;
   private final int requestIndex;
+  private final int turn;
 
   /** What {@link StreamRecorder} froze; a hand-built trace goes through {@link Builder#build()}. */
   RequestTrace(Builder b) {
@@ -94,6 +95,32 @@ public final class RequestTrace {
     this.cause = b.cause;
     this.failure = b.failure;
     this.requestIndex = b.requestIndex;
+    this.turn = b.turn;
+  }
+
+  /** The turn of its session this request was (from 0); -1 when it was not part of a session. */
+  public int turn() {
+    return turn;
+  }
+
+  /** The same trace, known as turn {@code index} of its session. */
+  public RequestTrace withTurn(int index) {
+    Builder b = toBuilder();
+    b.turn = index;
+    return new RequestTrace(b);
+  }
+
+  /**
+   * The same trace keeping at most {@code maxChars} of its content and of its reasoning: a session reads the
+   * whole reply into its history, while the level keeps only an excerpt of it.
+   */
+  public RequestTrace withTextKept(int maxChars) {
+    if (content.length() <= maxChars && reasoning.length() <= maxChars) return this;
+    Builder b = toBuilder();
+    b.content = content.substring(0, Math.min(maxChars, content.length()));
+    b.reasoning = reasoning.substring(0, Math.min(maxChars, reasoning.length()));
+    b.textComplete = false;
+    return new RequestTrace(b);
   }
 
   /** Which request of its level this was (the load's index, from 0); -1 when the sender did not say. */
@@ -375,6 +402,7 @@ public final class RequestTrace {
     b.cause = cause;
     b.failure = failure;
     b.requestIndex = requestIndex;
+    b.turn = turn;
     return b;
   }
 
@@ -428,6 +456,7 @@ public final class RequestTrace {
     StreamFailure.Cause cause;
     RequestFailure failure;
     int requestIndex = -1;
+    int turn = -1;
     private int n;
 
     Builder() {}

@@ -84,6 +84,14 @@ public final class PromptSource {
     default boolean keepsReplies() {
       return false;
     }
+
+    /**
+     * The conversations, when the rows are the first turns of multi-turn sessions: a level then sends whole
+     * sessions ({@link SessionRunner}), and a row request (a warm-up's) is a session's first turn.
+     */
+    default Optional<SessionSource> sessions() {
+      return Optional.empty();
+    }
   }
 
   /**
@@ -206,6 +214,11 @@ public final class PromptSource {
   /** The row request {@code requestIndex} of this source (or its slice) sends: {@code first + requestIndex * step}. */
   public int rowIndex(int requestIndex) {
     return first + requestIndex * step;
+  }
+
+  /** The sessions a level sends whole, when its rows are conversations ({@link Rows#sessions()}). */
+  public Optional<SessionSource> sessions() {
+    return rows == null ? Optional.empty() : rows.sessions();
   }
 
   /** Whether requests come from {@link Rows}: they set their own {@code max_tokens} and keep prompts apart by namespace. */
