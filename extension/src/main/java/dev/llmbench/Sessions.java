@@ -45,11 +45,11 @@ import org.apiguardian.api.API;
 public @interface Sessions {
 
   /**
-   * {@return the turns of each synthetic session, as a length distribution: {@code 4}, {@code uniform(2,6)},
-   * {@code empirical(2:50,8:50)}; with a {@link #file()}, at most this many of each conversation's user turns
-   * (the largest the distribution can draw)}
+   * {@return the turns of each session, as a length distribution: {@code 4}, {@code uniform(2,6)},
+   * {@code empirical(2:50,8:50)}; empty for 4 synthetic turns, or every user turn of a {@link #file()}'s
+   * conversation (with a file, a session sends at most the drawn number of its conversation's user turns)}
    */
-  String turns() default "4";
+  String turns() default "";
 
   /** {@return each synthetic user turn's length in tokens (about one word each), as a length distribution} */
   String inputTokens() default "64";

@@ -475,7 +475,7 @@ public final class PromptSource {
   }
 
   /** 8 hex digits: a 64-bit mix of the salt and the index (SplitMix64's finaliser), so neighbours share no digits. */
-  static String marker(long salt, int index) {
+  public static String marker(long salt, int index) {
     long z = salt + 0x9E3779B97F4A7C15L * (index + 1L);
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
