@@ -3,11 +3,15 @@ package dev.llmbench.internal.junit;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Sessions;
 import dev.llmbench.Workload;
+import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.session.SessionFeature;
 import dev.llmbench.internal.session.ConversationFiles;
 import dev.llmbench.internal.session.SessionWorkload;
 import dev.llmbench.internal.workload.LengthDistribution;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -64,6 +68,22 @@ final class SessionSettings {
     LengthDistribution turns = s.turns().isBlank() ? null : distribution(s.turns(), "turns");
     return Optional.of(SessionWorkload.of(file, read.conversations(), turns, think, maxTokens, s.seed(),
         header.isEmpty() ? null : header));
+  }
+
+  /**
+   * The sessions feature of a sweep whose levels send sessions; a sharded run is refused, since each shard would send
+   * the same sessions (a session's turns cannot be split between processes).
+   */
+  static Optional<SweepFeature> feature(ExtensionContext context, List<LevelPlan> levels, boolean sharded) {
+    Optional<SessionWorkload> sessions = levels.stream().map(l -> l.workload().prompts().sessions()).flatMap(Optional::stream)
+        .filter(SessionWorkload.class::isInstance).map(SessionWorkload.class::cast).findFirst();
+    if (sessions.isEmpty()) return Optional.empty();
+    if (sharded) {
+      throw ConfigurationErrors.sweep(ConfigurationErrors.where(context.getRequiredTestMethod()), new IllegalArgumentException(
+          "@Sessions levels are not split between shards (a session's turns follow one another): run this sweep "
+          + "unsharded, e.g. in a suite of its own without llmbench.shard.count"));
+    }
+    return Optional.of(new SessionFeature(sessions.get().describe()));
   }
 
   /** The sessions a level of {@code load} sends: the declared count, else 2 per slot or 10 seconds of arrivals, at least 4. */

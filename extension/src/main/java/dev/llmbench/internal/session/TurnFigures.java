@@ -1,0 +1,102 @@
+package dev.llmbench.internal.session;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.metrics.Percentiles;
+import dev.llmbench.internal.metrics.RequestMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+import org.apiguardian.api.API;
+
+/**
+ * A level's figures by turn index: latency (TTFT, TPOT, ITL, end to end) of the turn's successful requests, the
+ * history each turn sent (its prompt tokens) and the prompt tokens the server served from its prefix cache, where
+ * it said so ({@code usage.prompt_tokens_details.cached_tokens}, or llama-server's {@code timings.cache_n}).
+ *
+ * @param turn         1-based
+ * @param requests     the turn's requests, failed ones included
+ * @param failed       how many of them failed
+ * @param ttftMs       first-token times of the successful ones, milliseconds, sorted
+ * @param tpotMs       time per output token, milliseconds, sorted
+ * @param itlMs        every gap between token chunks, milliseconds, sorted
+ * @param e2eMs        end-to-end latencies, milliseconds, sorted
+ * @param promptTokens mean prompt tokens (the history, and the new user turn)
+ * @param cachedTokens mean prompt tokens served from the cache, of the requests whose server said; empty when none did
+ * @param cachedShare  cached prompt tokens over prompt tokens of the requests whose server said; empty when none did
+ */
+@API(status = INTERNAL)
+public record TurnFigures(int turn, int requests, int failed, double[] ttftMs, double[] tpotMs, double[] itlMs,
+    double[] e2eMs, double promptTokens, OptionalDouble cachedTokens, OptionalDouble cachedShare) {
+
+  /** Each turn's figures, in turn order; requests that were not a session's turn are left out. */
+  public static List<TurnFigures> of(List<RequestMetrics> requests) {
+    TreeMap<Integer, List<RequestMetrics>> byTurn = new TreeMap<>();
+    for (RequestMetrics m : requests) {
+      int turn = m.trace().turn();
+      if (turn >= 0) byTurn.computeIfAbsent(turn, t -> new ArrayList<>()).add(m);
+    }
+    List<TurnFigures> out = new ArrayList<>();
+    byTurn.forEach((turn, ms) -> out.add(figures(turn + 1, ms)));
+    return List.copyOf(out);
+  }
+
+  private static TurnFigures figures(int turn, List<RequestMetrics> ms) {
+    List<Double> ttft = new ArrayList<>();
+    List<Double> tpot = new ArrayList<>();
+    List<Double> itl = new ArrayList<>();
+    List<Double> e2e = new ArrayList<>();
+    int failed = 0;
+    long prompt = 0;
+    long reportedPrompt = 0;
+    long cached = 0;
+    int reported = 0;
+    for (RequestMetrics m : ms) {
+      if (!m.succeeded()) {
+        failed++;
+        continue;
+      }
+      m.ttft().ifPresent(d -> ttft.add(millis(d)));
+      m.tpot().ifPresent(d -> tpot.add(millis(d)));
+      m.itls().forEach(d -> itl.add(millis(d)));
+      e2e.add(millis(m.e2eLatency()));
+      prompt += m.promptTokens();
+      Optional<Integer> c = cached(m.trace());
+      if (c.isPresent()) {
+        reported++;
+        cached += c.get();
+        reportedPrompt += m.promptTokens();
+      }
+    }
+    int ok = ms.size() - failed;
+    return new TurnFigures(turn, ms.size(), failed, sorted(ttft), sorted(tpot), sorted(itl), sorted(e2e),
+        ok == 0 ? 0 : (double) prompt / ok, reported == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) cached / reported),
+        reported == 0 || reportedPrompt == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) cached / reportedPrompt));
+  }
+
+  /** The prompt tokens a server said it served from its cache: vLLM's and SGLang's usage field, else llama-server's timings. */
+  static Optional<Integer> cached(RequestTrace t) {
+    if (t.cachedTokens() >= 0) return Optional.of(t.cachedTokens());
+    Double n = t.serverTimings().get("cache_n");
+    return n == null ? Optional.empty() : Optional.of((int) Math.round(n));
+  }
+
+  /** The {@code p}-th percentile of sorted {@code values}, NaN when there are none. */
+  static double percentile(double[] values, double p) {
+    return values.length == 0 ? Double.NaN : Percentiles.of(values, p);
+  }
+
+  private static double millis(Duration d) {
+    return d.toNanos() / 1e6;
+  }
+
+  private static double[] sorted(List<Double> values) {
+    double[] a = values.stream().mapToDouble(Double::doubleValue).toArray();
+    java.util.Arrays.sort(a);
+    return a;
+  }
+}
