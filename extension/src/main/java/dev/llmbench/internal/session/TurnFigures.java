@@ -2,13 +2,11 @@ package dev.llmbench.internal.session;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.metrics.Percentiles;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
 import org.apiguardian.api.API;
@@ -65,10 +63,10 @@ public record TurnFigures(int turn, int requests, int failed, double[] ttftMs, d
       m.itls().forEach(d -> itl.add(millis(d)));
       e2e.add(millis(m.e2eLatency()));
       prompt += m.promptTokens();
-      Optional<Integer> c = cached(m.trace());
+      java.util.OptionalInt c = m.cachedPromptTokens();
       if (c.isPresent()) {
         reported++;
-        cached += c.get();
+        cached += c.getAsInt();
         reportedPrompt += m.promptTokens();
       }
     }
@@ -76,13 +74,6 @@ public record TurnFigures(int turn, int requests, int failed, double[] ttftMs, d
     return new TurnFigures(turn, ms.size(), failed, sorted(ttft), sorted(tpot), sorted(itl), sorted(e2e),
         ok == 0 ? 0 : (double) prompt / ok, reported == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) cached / reported),
         reported == 0 || reportedPrompt == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) cached / reportedPrompt));
-  }
-
-  /** The prompt tokens a server said it served from its cache: vLLM's and SGLang's usage field, else llama-server's timings. */
-  static Optional<Integer> cached(RequestTrace t) {
-    if (t.cachedTokens() >= 0) return Optional.of(t.cachedTokens());
-    Double n = t.serverTimings().get("cache_n");
-    return n == null ? Optional.empty() : Optional.of((int) Math.round(n));
   }
 
   /** The {@code p}-th percentile of sorted {@code values}, NaN when there are none. */
