@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * How much heap a session in flight costs: {@code --sessions} (10,000) synthetic sessions of {@code --turns} (4)
@@ -58,17 +57,29 @@ public final class SessionsRun {
     try (OpenAiClient client = new OpenAiClient(URI.create(base), null, Duration.ofSeconds(120), Duration.ofSeconds(60))) {
       client.sendAsync(ApiStyle.CHAT, "m", plan.request(0, maxTokens, 1), System.nanoTime(), TextCapture.FULL).join();
       long before = gcHeapUsed();
-      AtomicLongArray replied = new AtomicLongArray(turns); // replies to turn k, over all sessions
+      long[] answered = new long[turns]; // answers to turn k (failures too), over all sessions
+      long[] failedAt = new long[turns]; // sessions a failure ended at turn k: they send no later turn
       AtomicInteger ended = new AtomicInteger();
       AtomicInteger failed = new AtomicInteger();
+      Map<String, Integer> failures = new java.util.concurrent.ConcurrentHashMap<>();
       CountDownLatch[] turnDone = new CountDownLatch[turns];
       for (int k = 0; k < turns; k++) turnDone[k] = new CountDownLatch(1);
-      LoadRunner.Observer observer = new LoadRunner.Observer() {
+      LoadRunner.Observer observer = new LoadRunner.Observer() { // called on the runner's thread, one call at a time
         @Override
         public void completed(RequestTrace t) {
-          if (!t.succeeded()) failed.incrementAndGet();
+          if (!t.succeeded()) {
+            failed.incrementAndGet();
+            failedAt[t.turn()]++;
+            String why = t.failure().message();
+            failures.merge(why.length() > 90 ? why.substring(0, 90) : why, 1, Integer::sum);
+          }
           if (!t.succeeded() || t.turn() == turns - 1) ended.incrementAndGet();
-          if (t.turn() >= 0 && replied.incrementAndGet(t.turn()) == sessions) turnDone[t.turn()].countDown();
+          answered[t.turn()]++;
+          long gone = 0;
+          for (int k = 0; k < turns; k++) { // turn k is over once every session that reached it has its answer
+            if (answered[k] + gone == sessions) turnDone[k].countDown();
+            gone += failedAt[k];
+          }
         }
       };
       SessionRunner runner = new SessionRunner((request, headers, due) -> client.sendAsync(ApiStyle.CHAT, "m", request, due,
@@ -90,6 +101,7 @@ public final class SessionsRun {
             heap / 1048576.0, (heap - before) / 1024.0 / Math.max(1, underWay), Thread.activeCount());
       }
       run.join();
+      failures.forEach((why, n) -> System.out.printf("  %d failed: %s%n", n, why));
       System.out.printf("done in %.1f s: %d requests, %d failed%n", (System.nanoTime() - start) / 1e9,
           outcome[0].traces().size(), outcome[0].traces().stream().filter(t -> !t.succeeded()).count());
     }
