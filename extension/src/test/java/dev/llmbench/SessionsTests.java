@@ -37,6 +37,10 @@ class SessionsTests {
     return new SessionFeature("test").level(null, (MeasuredLevel) r).orElseThrow();
   }
 
+  private static List<String> findings(SweepLevelResult r) {
+    return new SessionFeature("test").sweep(null, List.of((MeasuredLevel) r)).map(FeatureSection::findings).orElse(List.of());
+  }
+
   @Test
   void eachTurnResendsItsHistoryAndTheCachedTokensGrowWithTheTurn() {
     BenchKit.run(CacheCases.class).assertAllPass(1);
@@ -66,13 +70,13 @@ class SessionsTests {
       JsonNode json = section(r).json().orElseThrow();
       assertThat(json.path("by_turn")).hasSize(4);
       assertThat(json.path("by_turn").get(3).path("cached_share").asDouble()).isGreaterThan(0.5);
-      assertThat(section(r).findings()).as("the cache serves each history").isEmpty();
+      assertThat(findings(r)).as("the cache serves each history").isEmpty();
     }
   }
 
   @Test
   void laterTurnsThatPrefillTheirWholeHistoryAgainAreFoundSlower() {
-    // Blocks of 100,000 tokens: the stub caches nothing, so each turn prefills its whole history, 0.2 ms a token.
+    // Blocks of 100,000 tokens: the stub caches nothing, so each turn prefills its whole history, 2 ms a token.
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).prefillPerToken(Duration.ofMillis(2))
         .blockSize(100_000).start()) {
       BenchKit.run(SlowerCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
@@ -90,8 +94,9 @@ class SessionsTests {
       assertThat(turns).hasSize(3);
       // Turn 3 prefills about 3 x 34 tokens against turn 1's 31: the engine's own work says it is slower.
       assertThat(turns.get(2).promptTokens()).isGreaterThan(2.5 * turns.get(0).promptTokens());
-      List<String> findings = section(r).findings();
+      List<String> findings = findings(r);
       assertThat(findings).hasSize(1);
+      assertThat(section(r).console()).contains("C=4 | finding: " + findings.get(0));
       assertThat(findings.get(0)).contains("C=4: later turns are slower beyond noise: turn 3's median TTFT")
           .contains("the server saying nothing of its cache");
     }

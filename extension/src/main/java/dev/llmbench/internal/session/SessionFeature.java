@@ -85,8 +85,8 @@ public final class SessionFeature implements SweepFeature {
     List<String> findings = findings(level.label(), turns);
     if (!findings.isEmpty()) json.putArray("findings").addAll(findings.stream().map(JSON.getNodeFactory()::textNode).toList());
     console.addAll(findings.stream().map(f -> level.label() + " | finding: " + f).toList());
-    return Optional.of(FeatureSection.titled("sessions by turn").withJson(json).withConsole(console).withHtml(html.toString())
-        .withFindings(findings));
+    // The findings go into the sweep's list once, from sweep(); the level's lines and JSON carry its own.
+    return Optional.of(FeatureSection.titled("sessions by turn").withJson(json).withConsole(console).withHtml(html.toString()));
   }
 
   @Override
