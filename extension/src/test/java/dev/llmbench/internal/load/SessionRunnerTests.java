@@ -178,6 +178,19 @@ class SessionRunnerTests {
   }
 
   @Test
+  void aDurationBoundedLevelStopsStartingSessionsAndTurnsWhenTheTimeIsUp() {
+    SessionRunner runner = new SessionRunner(sender(0), () -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    // 100 turns with 50 ms of thinking after each: a whole session would take at least 5 s.
+    long start = System.nanoTime();
+    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(2), Budget.of(new StopRule.Timed(Duration.ofMillis(300),
+        Duration.ofSeconds(5)), 2), 1, source(100, 50), workload(), 3);
+    assertThat(System.nanoTime() - start).as("ended with its time, not with its sessions").isLessThan(5_000_000_000L);
+    assertThat(out.stopReason()).isEqualTo(dev.llmbench.StopReason.DURATION);
+    assertThat(out.traces()).isNotEmpty().allSatisfy(t -> assertThat(t.succeeded()).isTrue());
+    assertThat(seen.stream().mapToInt(x -> x.messages().size() / 2 + 1).max().orElseThrow()).isLessThan(100);
+  }
+
+  @Test
   void anOpenLoopStartsSessionsAtItsRateAndCapsThoseUnderWay() {
     SessionRunner runner = new SessionRunner(sender(0), () -> {}, Duration.ofSeconds(5), ends(4));
     LoadShape open = new LoadShape.OpenLoop(Rate.requestsPerSecond(1000), 1, OptionalInt.of(3));
