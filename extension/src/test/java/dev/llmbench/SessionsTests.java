@@ -9,12 +9,14 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
-import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.session.SessionFeature;
 import dev.llmbench.internal.session.TurnFigures;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -30,7 +32,7 @@ class SessionsTests {
   private static final String DATA = "src/test/resources/datasets/sessions/";
 
   private static List<TurnFigures> turns(SweepLevelResult r) {
-    return TurnFigures.of(((MeasuredLevel) r).requests().stream().map(RequestMetrics.class::cast).toList());
+    return TurnFigures.of(r.requests());
   }
 
   private static FeatureSection section(SweepLevelResult r) {
@@ -99,6 +101,40 @@ class SessionsTests {
       assertThat(section(r).console()).contains("C=4 | finding: " + findings.get(0));
       assertThat(findings.get(0)).contains("C=4: later turns are slower beyond noise: turn 3's median TTFT")
           .contains("the server saying nothing of its cache");
+    }
+  }
+
+  @Test
+  void everyTurnOfASessionCarriesItsAffinityHeaderAndResendsItsHistory() {
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      BenchKit.run(AffinityCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      Map<String, List<JsonNode>> bySession = new TreeMap<>();
+      for (StubEngine.Received r : stub.received()) {
+        String id = r.headers().get("x-session-id");
+        if (id != null) bySession.computeIfAbsent(id, k -> new ArrayList<>()).add(r.body().path("messages"));
+      }
+      assertThat(bySession).hasSize(3);
+      for (List<JsonNode> turns : bySession.values()) {
+        assertThat(turns).extracting(JsonNode::size).containsExactly(1, 3, 5); // one turn after the other
+        for (int t = 1; t < turns.size(); t++) {
+          JsonNode before = turns.get(t - 1);
+          JsonNode now = turns.get(t);
+          for (int m = 0; m < before.size(); m++) assertThat(now.get(m)).isEqualTo(before.get(m)); // its history, as sent
+          assertThat(now.get(before.size()).path("role").asText()).isEqualTo("assistant");
+          assertThat(now.get(before.size()).path("content").asText()).isEqualTo("t ".repeat(4)); // the stub's reply, byte for byte as streamed
+        }
+      }
+    }
+  }
+
+  @LlmEndpoint
+  static class AffinityCases {
+    @ConcurrencySweep({2})
+    @Workload(maxTokens = 4)
+    @Warmup(requests = 0)
+    @Sessions(turns = "3", inputTokens = "10", sessions = 3, affinityHeader = "X-Session-ID")
+    void sweep(SweepLevelResult r) {
+      assertThat(r.requests()).hasSize(9);
     }
   }
 

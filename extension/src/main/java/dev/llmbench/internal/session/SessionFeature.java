@@ -10,7 +10,6 @@ import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.format.Formats;
-import dev.llmbench.internal.metrics.RequestMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,7 +47,7 @@ public final class SessionFeature implements SweepFeature {
 
   @Override
   public Optional<FeatureSection> level(SweepRun sweep, MeasuredLevel level) {
-    List<TurnFigures> turns = TurnFigures.of(level.requests().stream().map(RequestMetrics.class::cast).toList());
+    List<TurnFigures> turns = TurnFigures.of(level.requests());
     if (turns.isEmpty()) return Optional.empty();
     ObjectNode json = JSON.createObjectNode();
     json.put("sessions", describe);
@@ -93,7 +92,7 @@ public final class SessionFeature implements SweepFeature {
   public Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
     List<String> findings = new ArrayList<>();
     for (MeasuredLevel l : levels) {
-      findings.addAll(findings(l.label(), TurnFigures.of(l.requests().stream().map(RequestMetrics.class::cast).toList())));
+      findings.addAll(findings(l.label(), TurnFigures.of(l.requests())));
     }
     return findings.isEmpty() ? Optional.empty() : Optional.of(FeatureSection.titled("sessions").withFindings(findings));
   }

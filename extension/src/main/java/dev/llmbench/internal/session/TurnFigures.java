@@ -3,7 +3,7 @@ package dev.llmbench.internal.session;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.metrics.Percentiles;
-import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.RequestResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,18 +32,17 @@ public record TurnFigures(int turn, int requests, int failed, double[] ttftMs, d
     double[] e2eMs, double promptTokens, OptionalDouble cachedTokens, OptionalDouble cachedShare) {
 
   /** Each turn's figures, in turn order; requests that were not a session's turn are left out. */
-  public static List<TurnFigures> of(List<RequestMetrics> requests) {
-    TreeMap<Integer, List<RequestMetrics>> byTurn = new TreeMap<>();
-    for (RequestMetrics m : requests) {
-      int turn = m.trace().turn();
-      if (turn >= 0) byTurn.computeIfAbsent(turn, t -> new ArrayList<>()).add(m);
+  public static List<TurnFigures> of(List<? extends RequestResult> requests) {
+    TreeMap<Integer, List<RequestResult>> byTurn = new TreeMap<>();
+    for (RequestResult m : requests) {
+      if (m.turn().isPresent()) byTurn.computeIfAbsent(m.turn().getAsInt(), t -> new ArrayList<>()).add(m);
     }
     List<TurnFigures> out = new ArrayList<>();
-    byTurn.forEach((turn, ms) -> out.add(figures(turn + 1, ms)));
+    byTurn.forEach((turn, ms) -> out.add(figures(turn, ms)));
     return List.copyOf(out);
   }
 
-  private static TurnFigures figures(int turn, List<RequestMetrics> ms) {
+  private static TurnFigures figures(int turn, List<RequestResult> ms) {
     List<Double> ttft = new ArrayList<>();
     List<Double> tpot = new ArrayList<>();
     List<Double> itl = new ArrayList<>();
@@ -53,7 +52,7 @@ public record TurnFigures(int turn, int requests, int failed, double[] ttftMs, d
     long reportedPrompt = 0;
     long cached = 0;
     int reported = 0;
-    for (RequestMetrics m : ms) {
+    for (RequestResult m : ms) {
       if (!m.succeeded()) {
         failed++;
         continue;

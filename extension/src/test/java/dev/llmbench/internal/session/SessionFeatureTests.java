@@ -55,8 +55,7 @@ class SessionFeatureTests {
     RequestTrace llama = Traces.at(0).content(5, 6).usage(100, 2).timings(Map.of("cache_n", 80.0)).build().withTurn(1);
     RequestTrace silent = Traces.at(0).content(5, 6).usage(100, 2).build().withTurn(0);
     MeasuredLevel level = Levels.closed(1).request(silent).request(usage).request(llama).build();
-    List<TurnFigures> turns = TurnFigures.of(level.requests().stream()
-        .map(dev.llmbench.internal.metrics.RequestMetrics.class::cast).toList());
+    List<TurnFigures> turns = TurnFigures.of(level.requests());
     assertThat(turns).extracting(TurnFigures::turn).containsExactly(1, 2);
     assertThat(turns.get(0).cachedShare()).isEmpty();
     assertThat(turns.get(1).cachedTokens().getAsDouble()).isEqualTo(72.0);
