@@ -232,6 +232,21 @@ class SessionsTests {
   }
 
   @Test
+  void aShardedRunOfSessionsIsAConfigurationError() {
+    BenchKit.run(ShardCases.class, "llmbench.shard.count", "2",
+        "llmbench.shard.start", java.time.Instant.now().toString(), "llmbench.shard.slot", "1m").all().assertThatEvents()
+        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
+            m.contains("ShardCases#sweep") && m.contains("@Sessions levels are not split between shards")))));
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class ShardCases {
+    @ConcurrencySweep({2})
+    @Sessions
+    void sweep(SweepLevelResult r) {}
+  }
+
+  @Test
   void countingRequestsInsteadOfSessionsIsAConfigurationError() {
     BenchKit.run(RequestCountCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
         instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("a @Sessions level sends whole sessions: "
