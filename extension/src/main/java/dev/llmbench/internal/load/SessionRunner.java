@@ -8,6 +8,7 @@ import dev.llmbench.ErrorKind;
 import dev.llmbench.LoadShape;
 import dev.llmbench.Workload;
 import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.format.Formats;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -37,8 +38,8 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class SessionRunner {
 
-  /** What a level keeps of each reply; the session itself keeps the whole reply in its history. */
-  static final int EXCERPT_CHARS = 200;
+  /** What a level keeps of each reply, as of any load request; the session keeps the whole reply in its history. */
+  static final int EXCERPT_CHARS = TextCapture.EXCERPT.maxChars();
 
   /** Sends one turn, meant to go at {@code scheduledNanos}; the future never completes exceptionally. */
   @FunctionalInterface
