@@ -52,12 +52,12 @@ class SessionsTests {
   static class CacheCases {
     @ConcurrencySweep({2})
     @Workload(maxTokens = 8)
-    @Sessions(turns = "4", inputTokens = "40", sessions = 5)
+    @Sessions(turns = "4", inputTokens = "40", sessions = 10)
     void sweep(SweepLevelResult r) {
-      assertThat(r.requests()).hasSize(20); // 5 whole sessions of 4 turns
+      assertThat(r.requests()).hasSize(40); // 10 whole sessions of 4 turns
       List<TurnFigures> turns = turns(r);
       assertThat(turns).extracting(TurnFigures::turn).containsExactly(1, 2, 3, 4);
-      assertThat(turns).allSatisfy(t -> assertThat(t.requests()).isEqualTo(5));
+      assertThat(turns).allSatisfy(t -> assertThat(t.requests()).isEqualTo(10));
       for (int i = 1; i < turns.size(); i++) {
         TurnFigures before = turns.get(i - 1);
         TurnFigures t = turns.get(i);
@@ -72,7 +72,10 @@ class SessionsTests {
       JsonNode json = section(r).json().orElseThrow();
       assertThat(json.path("by_turn")).hasSize(4);
       assertThat(json.path("by_turn").get(3).path("cached_share").asDouble()).isGreaterThan(0.5);
-      assertThat(findings(r)).as("the cache serves each history").isEmpty();
+      // Whether turn 4 is slower than turn 1 is this busy machine's to say; that the cache serves it is not.
+      assertThat(findings(r)).as("the cache serves each history").noneMatch(f -> f.contains("prefix cache"));
+      assertThat(new SessionFeature("test").sweep(null, List.of((MeasuredLevel) r)).orElseThrow().console())
+          .singleElement().asString().startsWith("C=2 | by turn: TTFT p50 ").contains("; cached 0.0%, ");
     }
   }
 
@@ -90,7 +93,7 @@ class SessionsTests {
     @ConcurrencySweep({4})
     @Workload(maxTokens = 4)
     @Warmup(requests = 0)
-    @Sessions(turns = "3", inputTokens = "30", sessions = 8)
+    @Sessions(turns = "3", inputTokens = "30", sessions = 12)
     void sweep(SweepLevelResult r) {
       List<TurnFigures> turns = turns(r);
       assertThat(turns).hasSize(3);

@@ -24,8 +24,8 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class SessionFeature implements SweepFeature {
 
-  /** A turn is compared only with this many successful requests: fewer cannot tell a trend from noise. */
-  static final int MIN_REQUESTS = 5;
+  /** A turn is compared only with this many successful requests: the quartiles of fewer say little of the noise. */
+  static final int MIN_REQUESTS = 10;
   /** Later turns are "slower" only when their median TTFT is at least this much above the first turn's... */
   static final double SLOWER_RATIO = 1.25;
   /** ...and the cache "stops helping" when it serves less than this share of the history the turn resent. */
@@ -68,6 +68,8 @@ public final class SessionFeature implements SweepFeature {
       stat(r.putObject("tpot_ms"), t.tpotMs());
       stat(r.putObject("itl_ms"), t.itlMs());
       stat(r.putObject("e2e_latency_ms"), t.e2eMs());
+      stat(r.putObject("ttfo_ms"), t.ttfoMs());
+      r.put("output_tokens_mean", t.outputTokens());
       r.put("prompt_tokens_mean", t.promptTokens());
       if (t.cachedTokens().isPresent()) r.put("cached_tokens_mean", t.cachedTokens().getAsDouble());
       if (t.cachedShare().isPresent()) r.put("cached_share", t.cachedShare().getAsDouble());
@@ -88,13 +90,22 @@ public final class SessionFeature implements SweepFeature {
     return Optional.of(FeatureSection.titled("sessions by turn").withJson(json).withConsole(console).withHtml(html.toString()));
   }
 
+  /** One line a level for the sweep's summary (its TTFT and cache by turn, the headline), and every level's findings. */
   @Override
   public Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
     List<String> findings = new ArrayList<>();
+    List<String> console = new ArrayList<>();
     for (MeasuredLevel l : levels) {
-      findings.addAll(findings(l.label(), TurnFigures.of(l.requests())));
+      List<TurnFigures> turns = TurnFigures.of(l.requests());
+      if (turns.isEmpty()) continue;
+      console.add(l.label() + " | by turn: TTFT p50 " + String.join(", ", turns.stream().map(t -> ms(t.ttftMs(), 50)).toList())
+          + " ms; prompt tokens " + String.join(", ", turns.stream().map(t -> Long.toString(Math.round(t.promptTokens())))
+          .toList()) + "; cached " + String.join(", ", turns.stream().map(t -> t.cachedShare().isPresent()
+          ? Formats.percent(t.cachedShare().getAsDouble()) : "n/a").toList()));
+      findings.addAll(findings(l.label(), turns));
     }
-    return findings.isEmpty() ? Optional.empty() : Optional.of(FeatureSection.titled("sessions").withFindings(findings));
+    return console.isEmpty() ? Optional.empty()
+        : Optional.of(FeatureSection.titled("sessions").withConsole(console).withFindings(findings));
   }
 
   /**
@@ -115,10 +126,9 @@ public final class SessionFeature implements SweepFeature {
           && p50Last >= SLOWER_RATIO * p50First) {
         String cache = last.cachedShare().isPresent() ? ", with " + Formats.percent(last.cachedShare().getAsDouble())
             + " of its prompt from the cache" : ", the server saying nothing of its cache";
-        out.add(String.format(Locale.ROOT, "%s: later turns are slower beyond noise: turn %d's median TTFT is %s ms against "
-            + "turn 1's %s ms (x%.1f; their interquartile ranges do not overlap), at %s prompt tokens against %s%s: longer "
-            + "histories prefilled again, KV-cache pressure or eviction", label, last.turn(), Formats.number(p50Last),
-            Formats.number(p50First), p50Last / p50First, Formats.number(Math.round(last.promptTokens())),
+        out.add(String.format(Locale.ROOT, "%s: later turns are slower beyond noise: turn %d's median TTFT is %.1f ms against "
+            + "turn 1's %.1f ms (x%.1f; their interquartile ranges do not overlap), at %s prompt tokens against %s%s: longer "
+            + "histories prefilled again, KV-cache pressure or eviction", label, last.turn(), p50Last, p50First, p50Last / p50First, Formats.number(Math.round(last.promptTokens())),
             Formats.number(Math.round(first.promptTokens())), cache));
       }
     }

@@ -23,13 +23,15 @@ import org.apiguardian.api.API;
  * @param tpotMs       time per output token, milliseconds, sorted
  * @param itlMs        every gap between token chunks, milliseconds, sorted
  * @param e2eMs        end-to-end latencies, milliseconds, sorted
+ * @param ttfoMs       first-content times (after any reasoning), milliseconds, sorted
+ * @param outputTokens mean output tokens of the successful ones
  * @param promptTokens mean prompt tokens (the history, and the new user turn)
  * @param cachedTokens mean prompt tokens served from the cache, of the requests whose server said; empty when none did
  * @param cachedShare  cached prompt tokens over prompt tokens of the requests whose server said; empty when none did
  */
 @API(status = INTERNAL)
 public record TurnFigures(int turn, int requests, int failed, double[] ttftMs, double[] tpotMs, double[] itlMs,
-    double[] e2eMs, double promptTokens, OptionalDouble cachedTokens, OptionalDouble cachedShare) {
+    double[] e2eMs, double[] ttfoMs, double outputTokens, double promptTokens, OptionalDouble cachedTokens, OptionalDouble cachedShare) {
 
   /** Each turn's figures, in turn order; requests that were not a session's turn are left out. */
   public static List<TurnFigures> of(List<? extends RequestResult> requests) {
@@ -47,6 +49,8 @@ public record TurnFigures(int turn, int requests, int failed, double[] ttftMs, d
     List<Double> tpot = new ArrayList<>();
     List<Double> itl = new ArrayList<>();
     List<Double> e2e = new ArrayList<>();
+    List<Double> ttfo = new ArrayList<>();
+    long output = 0;
     int failed = 0;
     long prompt = 0;
     long reportedPrompt = 0;
@@ -61,6 +65,8 @@ public record TurnFigures(int turn, int requests, int failed, double[] ttftMs, d
       m.tpot().ifPresent(d -> tpot.add(millis(d)));
       m.itls().forEach(d -> itl.add(millis(d)));
       e2e.add(millis(m.e2eLatency()));
+      m.ttfo().ifPresent(d -> ttfo.add(millis(d)));
+      output += m.outputTokens();
       prompt += m.promptTokens();
       java.util.OptionalInt c = m.cachedPromptTokens();
       if (c.isPresent()) {
@@ -70,8 +76,8 @@ public record TurnFigures(int turn, int requests, int failed, double[] ttftMs, d
       }
     }
     int ok = ms.size() - failed;
-    return new TurnFigures(turn, ms.size(), failed, sorted(ttft), sorted(tpot), sorted(itl), sorted(e2e),
-        ok == 0 ? 0 : (double) prompt / ok, reported == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) cached / reported),
+    return new TurnFigures(turn, ms.size(), failed, sorted(ttft), sorted(tpot), sorted(itl), sorted(e2e), sorted(ttfo),
+        ok == 0 ? 0 : (double) output / ok, ok == 0 ? 0 : (double) prompt / ok, reported == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) cached / reported),
         reported == 0 || reportedPrompt == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) cached / reportedPrompt));
   }
 
