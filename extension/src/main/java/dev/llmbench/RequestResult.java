@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apiguardian.api.API;
 
 /**
@@ -61,6 +62,19 @@ public interface RequestResult {
   /** {@return whether the request succeeded} */
   default boolean succeeded() {
     return failure().isEmpty();
+  }
+
+  /** {@return which turn of its session the request was, from 1, when its level sent {@link Sessions}; else empty} */
+  default OptionalInt turn() {
+    return OptionalInt.empty();
+  }
+
+  /**
+   * {@return the prompt tokens the server said it served from its prefix cache ({@code
+   * usage.prompt_tokens_details.cached_tokens}, or llama-server's {@code timings.cache_n}); empty when it did not say}
+   */
+  default OptionalInt cachedPromptTokens() {
+    return OptionalInt.empty();
   }
 
   /** {@return output tokens per second seen by this one user: 1 / TPOT, as AIPerf defines it} */

@@ -62,6 +62,10 @@ public final class StubEngine implements AutoCloseable {
   private final AtomicInteger chatRequests = new AtomicInteger();
   private final AtomicLong generationTokens = new AtomicLong();
   private final java.util.Queue<JsonNode> bodies = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.Queue<Received> received = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+  /** A chat request as it arrived: its headers (names in lower case, first value each) and its body. */
+  public record Received(java.util.Map<String, String> headers, JsonNode body) {}
 
   private StubEngine(Builder options) throws IOException {
     this.options = options;
@@ -109,6 +113,11 @@ public final class StubEngine implements AutoCloseable {
     return prefixQueries.get();
   }
 
+  /** Every chat request received with its headers, in arrival order (readiness probes and warm-ups included). */
+  public List<Received> received() {
+    return List.copyOf(received);
+  }
+
   /** Every chat request body received, in arrival order (readiness probes and warm-ups included). */
   public List<JsonNode> bodies() {
     return List.copyOf(bodies);
@@ -133,6 +142,9 @@ public final class StubEngine implements AutoCloseable {
     chatRequests.incrementAndGet();
     JsonNode body = JSON.readTree(ex.getRequestBody().readAllBytes());
     bodies.add(body);
+    java.util.Map<String, String> headers = new java.util.TreeMap<>();
+    ex.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(java.util.Locale.ROOT), values.get(0)));
+    received.add(new Received(headers, body));
     int maxTokens = body.path("max_tokens").asInt(16);
     boolean stream = body.path("stream").asBoolean(false);
     StringBuilder prompt = new StringBuilder();

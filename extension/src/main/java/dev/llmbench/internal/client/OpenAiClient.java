@@ -152,8 +152,14 @@ public final class OpenAiClient implements AutoCloseable {
    */
   public CompletableFuture<RequestTrace> sendAsync(ApiStyle api, String model, CompletionRequest request,
       long scheduledNanos, TextCapture capture) {
+    return sendAsync(api, model, request, scheduledNanos, capture, Map.of());
+  }
+
+  /** {@link #sendAsync(ApiStyle, String, CompletionRequest, long, TextCapture)} with headers of its own (a session's affinity). */
+  public CompletableFuture<RequestTrace> sendAsync(ApiStyle api, String model, CompletionRequest request,
+      long scheduledNanos, TextCapture capture, Map<String, String> headers) {
     int promptEstimate = request.messages().stream().mapToInt(m -> m.content().length()).sum() / 4 + 1;
-    StreamRequest r = new StreamRequest(options.resolve(api.path()), body(api, model, request), Map.of(), request.stream(),
+    StreamRequest r = new StreamRequest(options.resolve(api.path()), body(api, model, request), headers, request.stream(),
         capture, scheduledNanos, promptEstimate);
     return streams().send(r);
   }

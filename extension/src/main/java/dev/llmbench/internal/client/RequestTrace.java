@@ -79,6 +79,7 @@ public final class RequestTrace {
    */
   @API(status = INTERNAL)
   public record ToolCall(String name, String arguments) {}
+  private final int turn;
 
   /** What {@link StreamRecorder} froze; a hand-built trace goes through {@link Builder#build()}. */
   RequestTrace(Builder b) {
@@ -114,6 +115,7 @@ public final class RequestTrace {
     this.cause = b.cause;
     this.failure = b.failure;
     this.requestIndex = b.requestIndex;
+    this.turn = b.turn;
     this.toolCalls = java.util.List.copyOf(b.toolCalls);
     this.toolCallsComplete = b.toolCallsComplete;
     this.firstToolCallIndex = b.firstToolCallIndex;
@@ -162,6 +164,31 @@ public final class RequestTrace {
     Builder b = toBuilder();
     b.replyCheck = parsed ? PARSED : UNPARSED;
     b.replyProblem = parsed ? null : problem;
+    return new RequestTrace(b);
+  }
+
+  /** The turn of its session this request was (from 0); -1 when it was not part of a session. */
+  public int turn() {
+    return turn;
+  }
+
+  /** The same trace, known as turn {@code index} of its session. */
+  public RequestTrace withTurn(int index) {
+    Builder b = toBuilder();
+    b.turn = index;
+    return new RequestTrace(b);
+  }
+
+  /**
+   * The same trace keeping at most {@code maxChars} of its content and of its reasoning: a session reads the
+   * whole reply into its history, while the level keeps only an excerpt of it.
+   */
+  public RequestTrace withTextKept(int maxChars) {
+    if (content.length() <= maxChars && reasoning.length() <= maxChars) return this;
+    Builder b = toBuilder();
+    b.content = content.substring(0, Math.min(maxChars, content.length()));
+    b.reasoning = reasoning.substring(0, Math.min(maxChars, reasoning.length()));
+    b.textComplete = false;
     return new RequestTrace(b);
   }
 
@@ -450,6 +477,7 @@ public final class RequestTrace {
     b.embeddings = embeddings;
     b.replyCheck = replyCheck;
     b.replyProblem = replyProblem;
+    b.turn = turn;
     return b;
   }
 
@@ -509,6 +537,7 @@ public final class RequestTrace {
     int embeddings;
     byte replyCheck;
     String replyProblem;
+    int turn = -1;
     private int n;
 
     Builder() {}

@@ -12,6 +12,8 @@ import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.internal.load.SessionRunner;
+import dev.llmbench.internal.load.SessionSource;
 import dev.llmbench.internal.load.SloAbortBudget;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -81,8 +83,12 @@ public final class LevelRunner {
     LoadRunner.Outcome outcome;
     Budget budget = SloAbortBudget.of(Budget.of(plan.stop(), plan.concurrency()), slo, plan.stop());
     try {
-      outcome = Listeners.step(listener, "Measure " + plan.label(), () -> runner.run(plan.load(),
-          Budget.stoppingWhenRefused(budget, plan.concurrency()), plan.seed(), plan.workload().prompts().arrivals().orElse(null)));
+      Budget stopping = Budget.stoppingWhenRefused(budget, plan.concurrency());
+      Optional<SessionSource> sessions = plan.workload().prompts().sessions();
+      outcome = Listeners.step(listener, "Measure " + plan.label(), () -> sessions.isPresent()
+          ? sessions(endpoint, info, grace, LoadRunner.Observer.both(progress, client)).run(plan.load(), stopping, plan.seed(),
+              sessions.get(), plan.workload(), SALTS.nextLong())
+          : runner.run(plan.load(), stopping, plan.seed(), plan.workload().prompts().arrivals().orElse(null)));
     } finally {
       ticker.shutdownNow();
       try {
@@ -114,6 +120,12 @@ public final class LevelRunner {
     notes.addAll(gpu.warnings());
     return new MeasuredLevel(plan, info, metrics, slo, level.percentiles(), outcome.stopReason(), server, notes,
         new LevelExtras(warmup, Optional.of(load), level.facts(), gpu.gpus()));
+  }
+
+  /** Multi-turn sessions: each turn's whole reply goes into its session's history, so it is read in full. */
+  private static SessionRunner sessions(Endpoint endpoint, EndpointInfo info, Duration grace, LoadRunner.Observer observer) {
+    return new SessionRunner((request, headers, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(), request,
+        scheduled, TextCapture.FULL, headers), endpoint.client()::cancelAll, grace, observer);
   }
 
   /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */

@@ -407,15 +407,18 @@ public final class EmbeddedLlmServer implements AutoCloseable {
 
   /**
    * A chat request's prompt tokens, as billed in {@code usage.prompt_tokens} and counted by {@code /tokenize}: the
-   * messages' text, then the chat template's tokens, counted after the messages so that prompts sharing their
-   * first messages share cache blocks.
+   * messages' text with the chat template's tokens ahead of each message, as a real template puts them, so that a
+   * conversation's next turn starts with every token of the turn before (but its last) and hits its cache blocks.
    */
   private static List<String> chatTokens(JsonNode messages) {
     StringBuilder all = new StringBuilder();
-    for (JsonNode m : messages) all.append(m.path("content").asText("")).append('\n');
-    List<String> tokens = TextModel.tokenize(all.toString());
-    for (int i = 0; i < messages.size(); i++) tokens.addAll(TEMPLATE_TOKENS);
-    return tokens;
+    int[] starts = new int[messages.size()];
+    int i = 0;
+    for (JsonNode m : messages) {
+      starts[i++] = all.length();
+      all.append(m.path("content").asText("")).append('\n');
+    }
+    return TextModel.tokenize(all.toString(), starts, TEMPLATE_TOKENS);
   }
 
   /**

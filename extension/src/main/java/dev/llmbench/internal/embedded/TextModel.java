@@ -55,6 +55,25 @@ final class TextModel {
     return tokenize(text).size();
   }
 
+  /**
+   * The tokens of {@code text} with {@code before} inserted ahead of the token holding each offset of {@code starts}
+   * (ascending), or at the end for offsets past the last token: a chat template's tokens before each message.
+   */
+  static List<String> tokenize(String text, int[] starts, List<String> before) {
+    List<String> tokens = new ArrayList<>();
+    Matcher m = TOKEN.matcher(text);
+    int next = 0;
+    while (m.find()) {
+      while (next < starts.length && starts[next] < m.end()) {
+        tokens.addAll(before);
+        next++;
+      }
+      tokens.add(m.group());
+    }
+    for (; next < starts.length; next++) tokens.addAll(before);
+    return tokens;
+  }
+
   static List<String> tokenize(String text) {
     List<String> tokens = new ArrayList<>();
     Matcher m = TOKEN.matcher(text);

@@ -60,6 +60,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     BaselineSettings.register(context, sweep);
     plan.eval().ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));
     sweep.add(new ReplyFeature()); // says nothing of a level without checked replies or embeddings
+    SessionSettings.feature(context, plan.levels(), run.shards().shard().isSharded()).ifPresent(sweep::add);
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();
     for (LevelPlan level : plan.levels()) {

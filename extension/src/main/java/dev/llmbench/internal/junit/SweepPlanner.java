@@ -30,6 +30,7 @@ import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.RequestExtras;
 import dev.llmbench.internal.quality.EvalPlan;
+import dev.llmbench.internal.session.SessionWorkload;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.internal.workload.DatasetLoader;
@@ -169,7 +170,8 @@ final class SweepPlanner {
    */
   private record Common(Workload workload, Optional<StopRule> fixedRule, Count count, Warmup warmup, PromptSource prompts,
       Double temperature, ServiceLevels slo, List<Double> percentiles, Optional<LengthDistribution> outputLengths,
-      Optional<PromptSource.Exact> exact, Optional<MooncakeTrace> trace, Optional<EvalPlan> eval) {
+      Optional<PromptSource.Exact> exact, Optional<MooncakeTrace> trace, Optional<EvalPlan> eval,
+      Optional<SessionWorkload> sessions, ExtensionContext context) {
 
     LevelPlan level(String label, Point p, int input, int maxTokens) {
       PromptSource source = p.timeScale() > 0 ? TraceSource.timed(trace.orElseThrow(), p.timeScale())
@@ -177,7 +179,10 @@ final class SweepPlanner {
       if (exact.isPresent()) source = source.exactly(exact.get());
       if (input == 0 && source.inputTokens() > 0) input = source.inputTokens(); // a generated workload's own length
       if (outputLengths.isPresent()) source = source.withOutputLengths(outputLengths.get());
-      int all = eval.map(e -> e.set().size()).orElseGet(() -> trace.map(MooncakeTrace::rows).orElse(p.autoRequests()));
+      if (sessions.isPresent()) SessionSettings.checkOpenLoop(label, p.load(), sessions.get());
+      // Whole sessions: a level sends their turns.
+      int all = sessions.isPresent() ? sessions.get().turnsOfFirst(SessionSettings.sessionsPerLevel(context, p.load()))
+          : eval.map(e -> e.set().size()).orElseGet(() -> trace.map(MooncakeTrace::rows).orElse(p.autoRequests()));
       StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(count.requests() > 0 ? count.requests()
           : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : all));
       if (eval.isPresent() && !(stop instanceof StopRule.Count c && c.requests() <= eval.get().set().size())) {
@@ -243,6 +248,18 @@ final class SweepPlanner {
           + "@ExactInputTokens and @Workload's inputLength and outputLength from this sweep");
     }
     Optional<EvalPlan> eval = QualitySettings.of(context);
+    Optional<SessionWorkload> sessions = SessionSettings.of(context, workload);
+    if (sessions.isPresent() && (trace.isPresent() || dataset.isPresent() || shared.isPresent() || exact.isPresent()
+        || eval.isPresent() || inputLengths.isPresent() || outputLengths.isPresent())) {
+      throw new IllegalArgumentException("@Sessions makes each turn's prompt: remove @Trace, @Dataset, @SharedPrefix, "
+          + "@ExactInputTokens, @QualityEval and the input and output length settings from this sweep (a file of "
+          + "conversations is @Sessions(file = ...))");
+    }
+    if (sessions.isPresent() && (count.requests() > 0 || count.rounds() > 0)) {
+      throw new IllegalArgumentException("a @Sessions level sends whole sessions: count them with @Sessions(sessions = N) "
+          + "instead of @Measurement's requests or rounds (or llmbench.sweep.requests / rounds), or bound the level with "
+          + "@Measurement(duration)");
+    }
     if (eval.isPresent() && (trace.isPresent() || dataset.isPresent() || shared.isPresent() || exact.isPresent()
         || inputLengths.isPresent() || outputLengths.isPresent() || workload.inputTokens().length > 0
         || !workload.prompt().isBlank() || !workload.prompts().equals("builtin") || workload.maxTokens().length > 1)) {
@@ -251,7 +268,9 @@ final class SweepPlanner {
           + "several maxTokens from this sweep");
     }
     PromptSource prompts;
-    if (eval.isPresent()) {
+    if (sessions.isPresent()) {
+      prompts = PromptSource.rows(sessions.get().name(), sessions.get());
+    } else if (eval.isPresent()) {
       prompts = eval.get().prompts();
     } else if (trace.isPresent()) {
       prompts = TraceSource.rows(trace.get());
@@ -268,7 +287,7 @@ final class SweepPlanner {
       prompts = inputLengths.map(d -> PromptSource.synthetic(d, workload.seed())).orElseGet(() -> prompts(workload));
     }
     return new Common(workload, fixedRule, count, warmup, prompts, temperature, slo, percentiles, outputLengths, exact, trace,
-        eval);
+        eval, sessions, context);
   }
 
   /** A length distribution from its setting, else from the attribute; empty when neither is set. */

@@ -84,6 +84,14 @@ public final class PromptSource {
     default boolean keepsReplies() {
       return false;
     }
+
+    /**
+     * The conversations, when the rows are the first turns of multi-turn sessions: a level then sends whole
+     * sessions ({@link SessionRunner}), and a row request (a warm-up's) is a session's first turn.
+     */
+    default Optional<SessionSource> sessions() {
+      return Optional.empty();
+    }
   }
 
   /**
@@ -206,6 +214,11 @@ public final class PromptSource {
   /** The row request {@code requestIndex} of this source (or its slice) sends: {@code first + requestIndex * step}. */
   public int rowIndex(int requestIndex) {
     return first + requestIndex * step;
+  }
+
+  /** The sessions a level sends whole, when its rows are conversations ({@link Rows#sessions()}). */
+  public Optional<SessionSource> sessions() {
+    return rows == null ? Optional.empty() : rows.sessions();
   }
 
   /** Whether requests come from {@link Rows}: they set their own {@code max_tokens} and keep prompts apart by namespace. */
@@ -462,7 +475,7 @@ public final class PromptSource {
   }
 
   /** 8 hex digits: a 64-bit mix of the salt and the index (SplitMix64's finaliser), so neighbours share no digits. */
-  static String marker(long salt, int index) {
+  public static String marker(long salt, int index) {
     long z = salt + 0x9E3779B97F4A7C15L * (index + 1L);
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

@@ -110,6 +110,18 @@ public record RequestMetrics(
   }
 
   @Override
+  public java.util.OptionalInt turn() {
+    return trace.turn() < 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(trace.turn() + 1);
+  }
+
+  @Override
+  public java.util.OptionalInt cachedPromptTokens() {
+    if (trace.cachedTokens() >= 0) return java.util.OptionalInt.of(trace.cachedTokens());
+    Double n = trace.serverTimings().get("cache_n");
+    return n == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of((int) Math.round(n));
+  }
+
+  @Override
   public boolean succeeded() {
     return trace.succeeded();
   }

@@ -1,0 +1,266 @@
+package dev.llmbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.llmbench.internal.core.FeatureSection;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.session.SessionFeature;
+import dev.llmbench.internal.session.TurnFigures;
+import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.StubEngine;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+
+/**
+ * Multi-turn sessions through the Jupiter engine: against the embedded engine, whose vLLM-style prefix cache sees
+ * each turn's history, so the prompt tokens it serves from cache grow with the turn index; against a stub that
+ * prefills every prompt token again, so later turns are slower and the feature says so; and the sessions a file
+ * brings, bad files and an open loop too large to hold, each refused before load.
+ */
+class SessionsTests {
+
+  private static final String DATA = "src/test/resources/datasets/sessions/";
+
+  private static List<TurnFigures> turns(SweepLevelResult r) {
+    return TurnFigures.of(r.requests());
+  }
+
+  private static FeatureSection section(SweepLevelResult r) {
+    return new SessionFeature("test").level(null, (MeasuredLevel) r).orElseThrow();
+  }
+
+  private static List<String> findings(SweepLevelResult r) {
+    return new SessionFeature("test").sweep(null, List.of((MeasuredLevel) r)).map(FeatureSection::findings).orElse(List.of());
+  }
+
+  @Test
+  void eachTurnResendsItsHistoryAndTheCachedTokensGrowWithTheTurn() {
+    BenchKit.run(CacheCases.class).assertAllPass(1);
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class CacheCases {
+    @ConcurrencySweep({2})
+    @Workload(maxTokens = 8)
+    @Sessions(turns = "4", inputTokens = "40", sessions = 10)
+    void sweep(SweepLevelResult r) {
+      assertThat(r.requests()).hasSize(40); // 10 whole sessions of 4 turns
+      List<TurnFigures> turns = turns(r);
+      assertThat(turns).extracting(TurnFigures::turn).containsExactly(1, 2, 3, 4);
+      assertThat(turns).allSatisfy(t -> assertThat(t.requests()).isEqualTo(10));
+      for (int i = 1; i < turns.size(); i++) {
+        TurnFigures before = turns.get(i - 1);
+        TurnFigures t = turns.get(i);
+        // Each turn resends the one before (prompt and reply: 8 tokens) and adds a user turn of 40 words.
+        assertThat(t.promptTokens()).as("turn %d", t.turn()).isGreaterThan(before.promptTokens() + 40);
+        assertThat(t.cachedTokens().getAsDouble()).as("turn %d", t.turn()).isGreaterThan(before.cachedTokens().getAsDouble());
+        // The turn before's prompt is served from cache, but for its last partial block and its template tokens.
+        assertThat(t.cachedTokens().getAsDouble()).as("turn %d", t.turn()).isGreaterThan(before.promptTokens() - 32);
+      }
+      // Each session starts with a marker of its own: its first turn shares nothing with any other.
+      assertThat(turns.get(0).cachedTokens().getAsDouble()).isZero();
+      JsonNode json = section(r).json().orElseThrow();
+      assertThat(json.path("by_turn")).hasSize(4);
+      assertThat(json.path("by_turn").get(3).path("cached_share").asDouble()).isGreaterThan(0.5);
+      // Whether turn 4 is slower than turn 1 is this busy machine's to say; that the cache serves it is not.
+      assertThat(findings(r)).as("the cache serves each history").noneMatch(f -> f.contains("prefix cache"));
+      assertThat(new SessionFeature("test").sweep(null, List.of((MeasuredLevel) r)).orElseThrow().console())
+          .singleElement().asString().startsWith("C=2 | by turn: TTFT p50 ").contains("; cached 0.0%, ");
+    }
+  }
+
+  @Test
+  void laterTurnsThatPrefillTheirWholeHistoryAgainAreFoundSlower() {
+    // Blocks of 100,000 tokens: the stub caches nothing, so each turn prefills its whole history, 2 ms a token.
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).prefillPerToken(Duration.ofMillis(2))
+        .blockSize(100_000).start()) {
+      BenchKit.run(SlowerCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+    }
+  }
+
+  @LlmEndpoint
+  static class SlowerCases {
+    @ConcurrencySweep({4})
+    @Workload(maxTokens = 4)
+    @Warmup(requests = 0)
+    @Sessions(turns = "3", inputTokens = "30", sessions = 12)
+    void sweep(SweepLevelResult r) {
+      List<TurnFigures> turns = turns(r);
+      assertThat(turns).hasSize(3);
+      // Turn 3 prefills about 3 x 34 tokens against turn 1's 31: the engine's own work says it is slower.
+      assertThat(turns.get(2).promptTokens()).isGreaterThan(2.5 * turns.get(0).promptTokens());
+      List<String> findings = findings(r);
+      assertThat(findings).hasSize(1);
+      assertThat(section(r).console()).contains("C=4 | finding: " + findings.get(0));
+      assertThat(findings.get(0)).contains("C=4: later turns are slower beyond noise: turn 3's median TTFT")
+          .contains("the server saying nothing of its cache");
+    }
+  }
+
+  @Test
+  void everyTurnOfASessionCarriesItsAffinityHeaderAndResendsItsHistory() {
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      BenchKit.run(AffinityCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      Map<String, List<JsonNode>> bySession = new TreeMap<>();
+      for (StubEngine.Received r : stub.received()) {
+        String id = r.headers().get("x-session-id");
+        if (id != null) bySession.computeIfAbsent(id, k -> new ArrayList<>()).add(r.body().path("messages"));
+      }
+      assertThat(bySession).hasSize(3);
+      for (List<JsonNode> turns : bySession.values()) {
+        assertThat(turns).extracting(JsonNode::size).containsExactly(1, 3, 5); // one turn after the other
+        for (int t = 1; t < turns.size(); t++) {
+          JsonNode before = turns.get(t - 1);
+          JsonNode now = turns.get(t);
+          for (int m = 0; m < before.size(); m++) assertThat(now.get(m)).isEqualTo(before.get(m)); // its history, as sent
+          assertThat(now.get(before.size()).path("role").asText()).isEqualTo("assistant");
+          assertThat(now.get(before.size()).path("content").asText()).isEqualTo("t ".repeat(4)); // the stub's reply, byte for byte as streamed
+        }
+      }
+    }
+  }
+
+  @LlmEndpoint
+  static class AffinityCases {
+    @ConcurrencySweep({2})
+    @Workload(maxTokens = 4)
+    @Warmup(requests = 0)
+    @Sessions(turns = "3", inputTokens = "10", sessions = 3, affinityHeader = "X-Session-ID")
+    void sweep(SweepLevelResult r) {
+      assertThat(r.requests()).hasSize(9);
+    }
+  }
+
+  @Test
+  void aShareGptFileSendsEveryHumanTurnOfEachConversation() {
+    BenchKit.run(ShareGptCases.class).assertAllPass(1);
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class ShareGptCases {
+    @ConcurrencySweep({1})
+    @Workload(maxTokens = 4)
+    @Sessions(file = DATA + "chats.json", sessions = 2)
+    void sweep(SweepLevelResult r) {
+      // The third conversation has no human turn: skipped. The first has three human turns, the second two.
+      assertThat(r.requests()).hasSize(5);
+      assertThat(turns(r)).extracting(TurnFigures::requests).containsExactly(2, 2, 1);
+    }
+  }
+
+  @Test
+  void aJsonlFileSendsEveryUserTurnAfterItsSystemPrompt() {
+    BenchKit.run(JsonlCases.class).assertAllPass(1);
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class JsonlCases {
+    @ConcurrencySweep({2})
+    @Workload(maxTokens = 4)
+    @Sessions(file = DATA + "chats.jsonl", format = Sessions.Format.JSONL, sessions = 4)
+    void sweep(SweepLevelResult r) {
+      assertThat(r.requests()).hasSize(2 + 3 + 2 + 3);
+      assertThat(turns(r)).extracting(TurnFigures::requests).containsExactly(4, 4, 2);
+    }
+  }
+
+  @Test
+  void anOpenLoopStartsSessionsAtTheRate() {
+    BenchKit.run(OpenCases.class).assertAllPass(1);
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class OpenCases {
+    @RateSweep({40})
+    @Workload(maxTokens = 4)
+    @Sessions(turns = "uniform(1,3)", inputTokens = "20", thinkTimeMillis = "uniform(5,20)", sessions = 6, seed = 3)
+    void sweep(SweepLevelResult r) {
+      int turns = turns(r).stream().mapToInt(TurnFigures::requests).sum();
+      assertThat(r.requests()).hasSize(turns);
+      assertThat(turns(r).get(0).requests()).isEqualTo(6);
+      assertThat(r.errorRate()).isZero();
+    }
+  }
+
+  @Test
+  void aConversationTurnWithoutItsContentFailsBeforeLoadWithFileLineAndField() {
+    BenchKit.run(MissingValueCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("MissingValueCases#sweep")
+            && m.contains("missing-value.json line 6, field \"conversations[1].value\": missing; expected the turn's text")))));
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class MissingValueCases {
+    @ConcurrencySweep({1})
+    @Sessions(file = DATA + "missing-value.json")
+    void sweep(SweepLevelResult r) {}
+  }
+
+  @Test
+  void aConversationMessageWithoutItsRoleFailsBeforeLoadWithFileLineAndField() {
+    BenchKit.run(MissingRoleCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("MissingRoleCases#sweep")
+            && m.contains("missing-role.jsonl line 2, field \"messages[1].role\": missing; expected one of")))));
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class MissingRoleCases {
+    @ConcurrencySweep({1})
+    @Sessions(file = DATA + "missing-role.jsonl", format = Sessions.Format.JSONL)
+    void sweep(SweepLevelResult r) {}
+  }
+
+  @Test
+  void anOpenLoopWhoseThinkTimesAloneHoldTooManySessionsIsRefusedWithTheFix() {
+    BenchKit.run(TooManyCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("TooManyCases#sweep")
+            && m.contains("keep at least 270000 sessions in flight") && m.contains("@RateSweep(maxConcurrency = N)")))));
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class TooManyCases {
+    @RateSweep({50})
+    @Sessions(turns = "10", thinkTimeMillis = "600000")
+    void sweep(SweepLevelResult r) {}
+  }
+
+  @Test
+  void aShardedRunOfSessionsIsAConfigurationError() {
+    BenchKit.run(ShardCases.class, "llmbench.shard.count", "2",
+        "llmbench.shard.start", java.time.Instant.now().toString(), "llmbench.shard.slot", "1m").all().assertThatEvents()
+        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
+            m.contains("ShardCases#sweep") && m.contains("@Sessions levels are not split between shards")))));
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class ShardCases {
+    @ConcurrencySweep({2})
+    @Sessions
+    void sweep(SweepLevelResult r) {}
+  }
+
+  @Test
+  void countingRequestsInsteadOfSessionsIsAConfigurationError() {
+    BenchKit.run(RequestCountCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
+        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("a @Sessions level sends whole sessions: "
+            + "count them with @Sessions(sessions = N)")))));
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class RequestCountCases {
+    @ConcurrencySweep({1})
+    @Measurement(requests = 10)
+    @Sessions
+    void sweep(SweepLevelResult r) {}
+  }
+}
