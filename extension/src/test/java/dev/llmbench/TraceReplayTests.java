@@ -102,6 +102,52 @@ class TraceReplayTests {
     BenchKit.run(SharedTestCases.class).assertAllPass(1);
   }
 
+  /**
+   * Tokens the engine's prefix cache serves for the SHARED rows aligned to exact lengths, one after another: its
+   * tokenizer's word tokens, the lead word first and what else the template adds ({@code overhead - 1} tokens) after
+   * the text, so row r is [lead, its blocks' tokens, template]; its blocks, each 16 tokens but the last, which the
+   * template shortens, are named by id and position. The engine's cache: chained 16-token blocks, at most
+   * (prompt - 1) / 16 of them hit, every full block cached after.
+   */
+  static long expectedAlignedHits(int overhead) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    Set<List<String>> seen = new HashSet<>();
+    long hits = 0;
+    int line = 0;
+    for (String text : SHARED) {
+      line++;
+      JsonNode row = json.readTree(text);
+      int length = row.get("input_length").asInt();
+      List<String> tokens = new ArrayList<>(List.of("lead"));
+      List<String> ids = new ArrayList<>();
+      row.path("hash_ids").forEach(id -> ids.add(id.asText()));
+      int left = length - overhead;
+      for (int b = 0; left > 0; b++) {
+        String id = ids.isEmpty() ? "own" + line + ":" + b : ids.get(b);
+        for (int t = 0; t < Math.min(16, left); t++) tokens.add(id + "/" + t);
+        left -= 16;
+      }
+      while (tokens.size() < length) tokens.add("template");
+      int full = tokens.size() / 16;
+      int hittable = Math.min(full, (tokens.size() - 1) / 16);
+      int hit = 0;
+      while (hit < hittable && seen.contains(tokens.subList(0, 16 * (hit + 1)))) hit++;
+      hits += 16L * hit;
+      for (int k = 1; k <= full; k++) seen.add(List.copyOf(tokens.subList(0, 16 * k)));
+    }
+    return hits;
+  }
+
+  @Test
+  void alignedHashIdBlocksAreExactlyTheirTokensOnTheServerAndThePrefixCacheFindsThem() {
+    BenchKit.run(AlignedTestCases.class).assertAllPass(1);
+  }
+
+  @Test
+  void alignedDistinctHashIdsShareNothing() {
+    BenchKit.run(AlignedDistinctTestCases.class).assertAllPass(1);
+  }
+
   @Test
   void distinctHashIdsShareNothing() {
     BenchKit.run(DistinctTestCases.class).assertAllPass(1);
@@ -216,6 +262,46 @@ class TraceReplayTests {
       assertThat(r.prefixCache().orElseThrow().cachedTokens()).isEqualTo(expectedSharedHits()).isEqualTo(16 * 10);
       List<RequestMetrics> m = ((MeasuredLevel) r).metrics();
       assertThat(m.stream().mapToLong(x -> x.outputTokens()).sum()).isEqualTo(2 * 7 + 3);
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class AlignedTestCases {
+    @ConcurrencySweep(1)
+    @Trace(value = "target/trace-tests/shared.jsonl", blockSize = 16)
+    @ExactInputTokens
+    void rows(SweepLevelResult r) throws IOException {
+      assertThat(r).hasNoErrors();
+      assertThat(r.requestCount()).isEqualTo(SHARED.length);
+      InputAlignment a = r.inputAlignment().orElseThrow();
+      assertThat(a.method()).isEqualTo("POST /tokenize (vLLM / SGLang)");
+      assertThat(a.requestedTokens()).as("each row its own").isZero();
+      assertThat(a.checkedRequests()).isEqualTo(SHARED.length);
+      assertThat(a.largestDeviation()).hasValue(0);
+      assertThat(a.describe()).startsWith("each row's input_length in prompt tokens exact");
+      // Request i is row i: usage.prompt_tokens is exactly its input_length, chat template included.
+      List<RequestMetrics> byRow = ((MeasuredLevel) r).metrics().stream()
+          .sorted(Comparator.comparingInt(m -> m.trace().requestIndex())).toList();
+      ObjectMapper json = new ObjectMapper();
+      for (int i = 0; i < SHARED.length; i++) {
+        assertThat(byRow.get(i).promptTokens()).as("row %d", i).isEqualTo(json.readTree(SHARED[i]).get("input_length").asInt());
+      }
+      long expected = expectedAlignedHits(a.templateTokens());
+      assertThat(expected).as("the rows share blocks").isGreaterThanOrEqualTo(16 * 8);
+      assertThat(r.prefixCache().orElseThrow().cachedTokens()).isEqualTo(expected);
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class AlignedDistinctTestCases {
+    @ConcurrencySweep(1)
+    @Trace(value = "target/trace-tests/distinct.jsonl", blockSize = 16)
+    @ExactInputTokens
+    void rows(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+      assertThat(r.inputAlignment().orElseThrow().largestDeviation()).hasValue(0);
+      assertThat(r.requests()).extracting(RequestResult::promptTokens).containsOnly(48);
+      assertThat(r.prefixCache().orElseThrow().cachedTokens()).isZero();
     }
   }
 

@@ -121,6 +121,11 @@ public final class LevelRunner {
       return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
           plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.FULL).thenApply(t -> t.withRequestIndex(index));
     }
+    if (plan.workload().prompts().alignment().isPresent() && plan.workload().prompts().hasRows()) {
+      // Aligned rows each have a length of their own: a request is checked against its row's.
+      return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
+          plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.EXCERPT).thenApply(t -> t.withRequestIndex(index));
+    }
     return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
         plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.EXCERPT);
   }

@@ -130,6 +130,29 @@ public final class ExactText implements PromptSource.Generator {
     return text.toString();
   }
 
+  /**
+   * What the server bills for the shortest prompt beyond its words: template, marker (where the sampler put one)
+   * and the lead word. A prompt of {@link #lead()} and blocks worth {@code n} tokens costs {@code overhead() + n}.
+   */
+  public int overhead() {
+    return overhead;
+  }
+
+  /** The word every aligned prompt starts with; blocks ({@link #block}) follow it. */
+  public String lead() {
+    return LEAD;
+  }
+
+  /** How the tokens were counted, e.g. {@code llama-server POST /apply-template + POST /tokenize}. */
+  public String method() {
+    return method;
+  }
+
+  /** The largest |count - target| of the sample prompts checked while aligning. */
+  public int plannedDeviation() {
+    return planned;
+  }
+
   private int oneTokenUnit() {
     for (int u = 0; u < costs.length; u++) if (costs[u] == 1) return u;
     throw new IllegalStateException("aligned without a one-token word");
