@@ -11,6 +11,7 @@
 # Needs: Java 17, Maven (offline once dependencies are cached), nginx (Debian nginx-light, installed when
 # missing and run as root, without starting the system's service). Settings (environment):
 #   PORT=18093  REPEAT=3  ROWS=10000  RATE=1000  WARMUP=3000  TOKENS=64 (chunks per response)  SKIP_BUILD=
+#   JAVA_OPTS= (added to the JVM's options, e.g. -Xlog:gc,safepoint:file=/tmp/gc.log to see its pauses)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 port=${PORT:-18093}
@@ -46,7 +47,8 @@ trap '"$fast/stop.sh" "$port" >/dev/null' EXIT
 echo "# $(date -u +%FT%TZ) $(nproc) cores; java: $(java -version 2>&1 | head -n 1)"
 echo "# $rows rows at $rate requests/s after $warmup warm-up rows, $tokens-chunk responses from fast-sse on :$port"
 for i in $(seq "$repeat"); do
-  java -Xms256m -Xmx1g -cp "$jar" dev.llmbench.internal.trace.TraceReplayRun --url "http://127.0.0.1:$port/c$tokens" \
+  # shellcheck disable=SC2086
+  java -Xms256m -Xmx1g ${JAVA_OPTS:-} -cp "$jar" dev.llmbench.internal.trace.TraceReplayRun --url "http://127.0.0.1:$port/c$tokens" \
     --rows "$rows" --rate "$rate" --warmup-rows "$warmup" --json | tee -a "$out/runs.jsonl" >/dev/null
   echo "run $i done" >&2
 done

@@ -32,6 +32,8 @@ public final class TraceSource implements ExactRows {
 
   /** Blocks whose text is kept, so that a block shared by many rows is written once. */
   private static final int CACHED_BLOCKS = 4096;
+  /** Slots of the table of blocks seen once; a power of two. */
+  private static final int SEEN_SLOTS = 1 << 16;
 
   private final MooncakeTrace trace;
   private final double timeScale; // 0: no schedule of its own
@@ -42,6 +44,12 @@ public final class TraceSource implements ExactRows {
       return size() > CACHED_BLOCKS;
     }
   };
+  /**
+   * Blocks seen once, by key, direct-mapped (a collision forgets the older): a block's text is kept only once it
+   * comes again, so that a trace whose blocks are mostly a row's own (Mooncake's: all but the first few) neither
+   * copies each block twice nor keeps thousands of texts alive for the collector to copy.
+   */
+  private final long[] seenOnce = new long[SEEN_SLOTS];
   private MooncakeTrace.Cursor requests;
   private int nextRequest;
   /** Rows the schedule has read and not yet sent, by index: each row is parsed once on the sending thread. */
@@ -110,10 +118,13 @@ public final class TraceSource implements ExactRows {
       boolean shared = row.hashIds().length > 0;
       long ns = shared ? namespace : ownNamespace;
       long id = shared ? row.hashIds()[b] : b;
-      if (words == blockSize) {
-        text.append(blocks.computeIfAbsent(BlockText.mix(ns ^ BlockText.mix(id)) ^ blockSize, k -> BlockText.of(ns, id, words)));
+      String kept = words == blockSize ? shared(BlockText.mix(ns ^ BlockText.mix(id)) ^ blockSize) : null;
+      if (kept != null) {
+        text.append(kept);
       } else {
+        int from = text.length();
         BlockText.append(text, ns, id, words);
+        if (words == blockSize) keep(BlockText.mix(ns ^ BlockText.mix(id)) ^ blockSize, text, from);
       }
     }
     return text.toString();
@@ -137,11 +148,32 @@ public final class TraceSource implements ExactRows {
       long ns = shared ? namespace : ownNamespace;
       long id = shared ? row.hashIds()[b] : b;
       long seed = BlockText.mix(ns ^ BlockText.mix(id));
-      text.append(tokens == blockSize ? blocks.computeIfAbsent(seed ^ blockSize, k -> exact.block(seed, blockSize))
-          : exact.block(seed, tokens));
+      String kept = tokens == blockSize ? shared(seed ^ blockSize) : null;
+      if (kept != null) {
+        text.append(kept);
+      } else {
+        int from = text.length();
+        exact.appendBlock(text, seed, tokens);
+        if (tokens == blockSize) keep(seed ^ blockSize, text, from);
+      }
       left -= tokens;
     }
     return text.toString();
+  }
+
+  /** The kept text of full block {@code key}, or null when it has not been kept (yet). */
+  private String shared(long key) {
+    return blocks.get(key);
+  }
+
+  /** Block {@code key} was just written at {@code from} in {@code text}: kept the second time it is written. */
+  private void keep(long key, StringBuilder text, int from) {
+    int slot = (int) (BlockText.mix(key) & (SEEN_SLOTS - 1));
+    if (seenOnce[slot] == key) {
+      blocks.put(key, text.substring(from));
+    } else {
+      seenOnce[slot] = key;
+    }
   }
 
   /** The rows' mean {@code input_length}, at least 64 tokens: what the sample prompts checked while aligning cost. */
