@@ -9,8 +9,10 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.internal.replay.TraceFeature;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
 import java.io.IOException;
@@ -329,6 +331,30 @@ class TraceReplayTests {
       // Gamma arrivals at 200/s: 11 gaps of 5 ms on average, not the trace's 440 ms from row 0 to row 11.
       List<Long> due = ((MeasuredLevel) r).metrics().stream().map(m -> m.trace().scheduledNanos()).sorted().toList();
       assertThat(Duration.ofNanos(due.get(11) - due.get(0))).isLessThan(Duration.ofMillis(440));
+      // What the trace feature reports of the level: its rows, and their lengths asked against the server's.
+      FeatureSection section = new TraceFeature().level(null, (MeasuredLevel) r).orElseThrow();
+      JsonNode json = section.json().orElseThrow();
+      assertThat(json.path("file").asText()).endsWith("timed.jsonl");
+      assertThat(json.path("trace_rows").asInt()).isEqualTo(20);
+      assertThat(json.path("rows_sent").asInt()).isEqualTo(12);
+      assertThat(json.path("first_line").asInt()).isEqualTo(1);
+      assertThat(json.path("last_line").asInt()).isEqualTo(12);
+      assertThat(json.has("time_scale")).isFalse();
+      JsonNode in = json.path("input_tokens");
+      assertThat(in.path("requested_as").asText()).isEqualTo("the rows' input_length");
+      assertThat(in.path("requested").path("count").asInt()).isEqualTo(12);
+      assertThat(in.path("requested").path("min").asInt()).isEqualTo(20);
+      assertThat(in.path("requested").path("max").asInt()).isEqualTo(20);
+      assertThat(in.path("actual").path("mean").asDouble()).isEqualTo(r.promptTokens() / 12.0);
+      JsonNode out = json.path("output_tokens");
+      assertThat(out.path("requested").path("mean").asDouble()).isEqualTo(2.0);
+      assertThat(out.path("actual").path("histogram").path("counts")).isEqualTo(out.path("requested").path("histogram")
+          .path("counts"));
+      assertThat(section.console()).singleElement().asString()
+          .startsWith("rate=200/s | trace: timed.jsonl 12 of 20 rows (lines 1-12); input tokens asked mean 20.0");
+      assertThat(section.attachments()).extracting(FeatureSection.Attachment::name)
+          .containsExactly("rate=200/s.trace-input-lengths", "rate=200/s.trace-output-lengths");
+      assertThat(section.html().orElseThrow()).contains("<svg").contains("12 of 20 rows");
     }
   }
 

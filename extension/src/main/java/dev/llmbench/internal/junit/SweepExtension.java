@@ -10,6 +10,8 @@ import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.quality.QualityFeature;
+import dev.llmbench.internal.replay.TraceFeature;
+import dev.llmbench.internal.trace.TraceSource;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +59,9 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     }
     BaselineSettings.attach(context, sweep);
     plan.eval().ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));
+    if (plan.levels().stream().anyMatch(l -> l.workload().prompts().rowSource().filter(TraceSource.class::isInstance).isPresent())) {
+      sweep.add(new TraceFeature());
+    }
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();
     for (LevelPlan level : plan.levels()) {

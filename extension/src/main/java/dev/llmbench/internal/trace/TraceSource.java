@@ -209,6 +209,24 @@ public final class TraceSource implements ExactRows {
     return Optional.of(new InputAlignment(0, exact.method(), exact.overhead(), exact.plannedDeviation(), OptionalInt.empty(), 0));
   }
 
+  /** The trace these rows come from. */
+  public MooncakeTrace trace() {
+    return trace;
+  }
+
+  /** The time scale the rows are replayed at, or 0 when they go under a concurrency or a rate. */
+  public double timeScale() {
+    return timeScale;
+  }
+
+  /** Row {@code index} (from 0), streamed: ask in ascending order, as a level's report does, to read the file once. */
+  public synchronized TraceRow rowAt(int index) {
+    if (index < 0 || index >= trace.rows()) {
+      throw new IndexOutOfBoundsException("row " + index + " of a trace of " + trace.rows() + " rows");
+    }
+    return row(index);
+  }
+
   @Override
   public synchronized OptionalInt inputTokens(int index) {
     if (index >= trace.rows()) return OptionalInt.empty();
