@@ -67,6 +67,7 @@ for i, j in enumerate(runs, 1):
           f"{j['lag_p50_ms']:>8.3f} {j['lag_p90_ms']:>7.3f} {j['lag_p99_ms']:>7.3f} {j['lag_p999_ms']:>7.3f} {j['lag_max_ms']:>7.2f} "
           f"{j['late_over_2ms']:>5} {j['send_cost_p50_us']:>5.0f}/{j['send_cost_p99_us']:<5.0f} "
           f"{j['wakeup_p50_ms']:>6.3f}/{j['wakeup_p99_ms']:<6.2f}  {j['load_average_start']} -> {j['load_average_end']}")
+    print(f"    GC pauses {j['gc_pauses']}: {j['gc_pause_total_ms']} ms in all, longest {j['gc_pause_max_ms']} ms")
     if j.get("errors") and j["errors"] != "{}":
         print("    errors:", j["errors"])
 med = lambda k: statistics.median(j[k] for j in runs)

@@ -184,6 +184,13 @@ class TraceReplayTests {
         "bad.jsonl line 2, field \"hash_ids\": 2 ids for input_length 40 in blocks of 16 tokens", "3 ids");
     bad(List.of(ok, "{\"timestamp\": \"soon\", \"input_length\": 20, \"output_length\": 2}"),
         "bad.jsonl line 2, field \"timestamp\": \"soon\" is not a time", "milliseconds as a number");
+    // A file of another format: a ShareGPT array, a vLLM custom or OpenAI chat JSONL row.
+    bad(List.of("[", "  {\"conversations\": [{\"from\": \"human\", \"value\": \"Hi\"}]}", "]"),
+        "bad.jsonl line 1: starts a JSON array, so it is not a trace of JSON Lines", "@Dataset(format = SHAREGPT)");
+    bad(List.of("{\"prompt\": \"Hi\", \"output_tokens\": 5}"), "bad.jsonl line 1, field \"timestamp\": missing (the row has "
+        + "\"prompt\": it looks like vLLM custom JSONL", "timestamp, input_length and output_length");
+    bad(List.of("{\"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]}"), "field \"timestamp\": missing (the row has "
+        + "\"messages\": it looks like OpenAI chat JSONL, read by @Dataset(format = OPENAI_CHAT))", "e.g. {\"timestamp\": 0");
     bad(List.of(), "bad.jsonl holds no trace rows (the file is empty or blank)", "one JSON object per line");
     bad(List.of("", "  "), "bad.jsonl holds no trace rows", "e.g. {\"timestamp\": 0");
   }
