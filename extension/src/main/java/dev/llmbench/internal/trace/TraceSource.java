@@ -118,7 +118,7 @@ public final class TraceSource implements ExactRows {
       boolean shared = row.hashIds().length > 0;
       long ns = shared ? namespace : ownNamespace;
       long id = shared ? row.hashIds()[b] : b;
-      String kept = words == blockSize ? shared(BlockText.mix(ns ^ BlockText.mix(id)) ^ blockSize) : null;
+      String kept = words == blockSize ? keptText(BlockText.mix(ns ^ BlockText.mix(id)) ^ blockSize) : null;
       if (kept != null) {
         text.append(kept);
       } else {
@@ -148,7 +148,7 @@ public final class TraceSource implements ExactRows {
       long ns = shared ? namespace : ownNamespace;
       long id = shared ? row.hashIds()[b] : b;
       long seed = BlockText.mix(ns ^ BlockText.mix(id));
-      String kept = tokens == blockSize ? shared(seed ^ blockSize) : null;
+      String kept = tokens == blockSize ? keptText(seed ^ blockSize) : null;
       if (kept != null) {
         text.append(kept);
       } else {
@@ -162,7 +162,7 @@ public final class TraceSource implements ExactRows {
   }
 
   /** The kept text of full block {@code key}, or null when it has not been kept (yet). */
-  private String shared(long key) {
+  private String keptText(long key) {
     return blocks.get(key);
   }
 
