@@ -10,6 +10,9 @@
 #                                              the same in the foreground, as the process itself: for @LaunchServer
 #   scripts/llama-server.sh stop PORT          stop the server started on PORT
 #
+# LLAMA_ARGS adds flags to start and run, e.g. LLAMA_ARGS=--embeddings (the /v1/embeddings route) or
+# LLAMA_ARGS=--jinja (the chat template's tool calls).
+#
 # Debian 12 has no llama.cpp and forky's needs a newer libc, so it runs in a chroot (cached in
 # LLAMA_ROOT, default .llama/root). Idempotent; fails fast with one line saying why, never hangs.
 set -euo pipefail
@@ -83,7 +86,7 @@ server_args() {
   [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] || die "not prepared: run '$0 prepare' first"
   [ -f "$LLAMA_ROOT$MODEL_DIR/$model.gguf" ] || die "no model '$model' (tiny or slow-load); run '$0 prepare'"
   echo "-m $MODEL_DIR/$model.gguf --host 127.0.0.1 --port $port -np $slots -c $((slots * CTX_PER_SLOT)) -t 1 --metrics" \
-    "--alias llmbench-tiny --no-webui"
+    "--alias llmbench-tiny --no-webui ${LLAMA_ARGS:-}"
 }
 
 # In the foreground, as the process itself (exec): for a suite that launches the server (@LaunchServer) and

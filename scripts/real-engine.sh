@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the real-engine tests and benchmarks: prepares llama-server (cached), starts one server with 1 slot
-# on 8091 and one with 4 slots on 8092 for the sweeps, runs every test tagged real-engine (`mvn
+# on 8091 and one with 4 slots on 8092 for the sweeps, one with embeddings on 8093 and one with the Jinja chat
+# template (tool calls) on 8094, runs every test tagged real-engine (`mvn
 # -Preal-engine test`: the sweeps, and the suites that launch llama-server themselves), and stops the
 # servers whatever happens.
 set -uo pipefail
@@ -9,8 +10,11 @@ if ! bash scripts/llama-server.sh prepare; then
   echo "real-engine: llama-server could not be prepared (reason above); real-engine benchmarks not run" >&2
   exit 1
 fi
-stop_servers() { for p in 8091 8092; do bash scripts/llama-server.sh stop "$p"; done; }
+stop_servers() { for p in 8091 8092 8093 8094; do bash scripts/llama-server.sh stop "$p"; done; }
 trap stop_servers EXIT
 bash scripts/llama-server.sh start 8091 1 || exit 1
 bash scripts/llama-server.sh start 8092 4 || exit 1
+# OpenAI-style embeddings need a pooling other than none; chat still works on this server.
+LLAMA_ARGS="--embeddings --pooling mean" bash scripts/llama-server.sh start 8093 2 || exit 1
+LLAMA_ARGS="--jinja" bash scripts/llama-server.sh start 8094 2 || exit 1
 mvn -Preal-engine test "$@"

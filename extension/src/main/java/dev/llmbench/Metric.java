@@ -30,10 +30,19 @@ public enum Metric {
       null, value(r -> r.peakOutputThroughput().perSecond())),
   /** The share of all sent requests that met every SLO, 0..1. */
   SLO_ATTAINMENT("slo_attainment", "SLO attainment", "fraction", null, null, value(SweepLevelResult::sloAttainment)),
+  /** Inputs per second over the window: an embeddings level's texts; for generation, one a successful request. */
+  INPUT_THROUGHPUT("input_throughput", "input throughput", "inputs/s", null, null, value(r -> r.inputThroughput().perSecond())),
+  /**
+   * The share of checked replies (tool calls, JSON answers) that did not parse or match their schema, 0..1 (AIPerf
+   * reports its complement as tool-calling accuracy).
+   */
+  UNPARSED_RATE("unparsed_rate", "unparsed rate", "fraction", null, null, value(SweepLevelResult::unparsedRate)),
   /** The share of requests that failed, 0..1. */
   ERROR_RATE("error_rate", "error rate", "fraction", null, null, value(SweepLevelResult::errorRate)),
   /** Time to first token, content or reasoning. */
   TTFT("ttft", "TTFT", "ms", "ttft", "time_to_first_token", latency(SweepLevelResult::ttft)),
+  /** Time to the first chunk carrying a tool call's name or arguments. */
+  TOOL_CALL_TTFT("tool_call_ttft", "time to first tool call", "ms", null, null, latency(SweepLevelResult::toolCallTtft)),
   /** Time to first output token, reasoning not counted. */
   TTFO("ttfo", "TTFO", "ms", null, "time_to_first_output_token", latency(SweepLevelResult::ttfo)),
   /** Time per output token after the first. */

@@ -19,11 +19,17 @@ public record Rate(double perSecond, Unit unit) {
     /** Tokens. */
     TOKENS,
     /** Requests. */
-    REQUESTS;
+    REQUESTS,
+    /** Inputs: the texts an embeddings request carries, one a request for generation. */
+    INPUTS;
 
-    /** {@return {@code tok/s} or {@code req/s}} */
+    /** {@return {@code tok/s}, {@code req/s} or {@code inputs/s}} */
     public String symbol() {
-      return this == TOKENS ? "tok/s" : "req/s";
+      return switch (this) {
+        case TOKENS -> "tok/s";
+        case REQUESTS -> "req/s";
+        case INPUTS -> "inputs/s";
+      };
     }
   }
 
@@ -43,6 +49,15 @@ public record Rate(double perSecond, Unit unit) {
    */
   public static Rate requestsPerSecond(double value) {
     return new Rate(value, Unit.REQUESTS);
+  }
+
+  /**
+   * {@return so many inputs per second}
+   *
+   * @param value inputs (embedded texts) per second
+   */
+  public static Rate inputsPerSecond(double value) {
+    return new Rate(value, Unit.INPUTS);
   }
 
   @Override

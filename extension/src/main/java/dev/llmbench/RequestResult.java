@@ -67,4 +67,17 @@ public interface RequestResult {
   default Optional<Double> outputTokensPerSecondPerUser() {
     return tpot().filter(d -> !d.isZero()).map(d -> 1e9 / d.toNanos());
   }
+
+  /**
+   * {@return why a structured-output check found the reply unparsed (tool-call arguments or a JSON answer that does not
+   * parse, or misses its schema); empty when it parsed, or was not checked}
+   */
+  default Optional<String> unparsedBecause() {
+    return Optional.empty();
+  }
+
+  /** {@return whether a structured-output check judged the reply (tools, or a JSON {@code response_format}, were asked for)} */
+  default boolean replyChecked() {
+    return false;
+  }
 }

@@ -123,6 +123,32 @@ public interface SweepLevelResult {
   /** {@return the most output tokens in any one second of the window (vLLM's {@code max_output_tokens_per_s})} */
   Rate peakOutputThroughput();
 
+  /**
+   * {@return inputs per second over the window: an embeddings level's texts (its requests' batches summed); for a
+   * generation level, one a successful request}
+   */
+  default Rate inputThroughput() {
+    return Rate.inputsPerSecond(requestThroughput().perSecond());
+  }
+
+  /**
+   * {@return the successful replies a structured-output check judged: tool calls of a request with tools, a JSON answer
+   * asked for by {@code response_format}; 0 when none was asked for}
+   */
+  default long checkedReplies() {
+    return 0;
+  }
+
+  /** {@return the checked replies that failed their check: not JSON, or not matching their schema} */
+  default long unparsedReplies() {
+    return 0;
+  }
+
+  /** {@return unparsed replies over checked replies, 0..1; 0 when none was checked} */
+  default double unparsedRate() {
+    return checkedReplies() == 0 ? 0 : (double) unparsedReplies() / checkedReplies();
+  }
+
   /** {@return the most requests in flight at once (vLLM's {@code max_concurrent_requests})} */
   int peakConcurrency();
 
@@ -150,6 +176,9 @@ public interface SweepLevelResult {
 
   /** {@return end-to-end latency of the successful requests} */
   Distribution e2eLatency();
+
+  /** {@return time to the first chunk carrying a tool call, of the successful requests whose reply made one} */
+  Distribution toolCallTtft();
 
   /** {@return how long requests waited under an open loop's cap before they were sent} */
   Distribution queueTime();

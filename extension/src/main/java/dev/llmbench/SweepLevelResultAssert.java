@@ -77,6 +77,37 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return this;
   }
 
+  /**
+   * At most {@code maxFraction} of the checked replies (tool calls, JSON answers) were unparsed: not JSON, or not
+   * matching their schema ({@link Metric#UNPARSED_RATE}); fails as well when no reply was checked, since then the
+   * sweep asked for no tools or JSON and the assertion would prove nothing. Lists each distinct reason with its count.
+   *
+   * @return this assertion
+   * @param maxFraction the largest share allowed, 0..1
+   */
+  public SweepLevelResultAssert hasUnparsedRateAtMost(double maxFraction) {
+    isNotNull();
+    if (maxFraction < 0 || maxFraction > 1) {
+      throw new IllegalArgumentException("the unparsed rate is a fraction from 0 to 1 (0.01 for 1%), was " + maxFraction);
+    }
+    if (actual.checkedReplies() == 0) {
+      failWithMessage("%s: expected an unparsed rate of at most %s but no reply was checked (%d succeeded): ask for tools "
+          + "(@ToolCalls, a row's \"tools\") or a JSON answer (@StructuredOutput, a row's \"response_format\")", actual.label(),
+          Formats.percent(maxFraction), actual.succeeded());
+    }
+    if (actual.unparsedRate() > maxFraction) {
+      Map<String, Long> reasons = new java.util.LinkedHashMap<>();
+      for (RequestResult r : actual.requests()) r.unparsedBecause().ifPresent(why -> reasons.merge(why, 1L, Long::sum));
+      List<String> lines = new ArrayList<>();
+      reasons.entrySet().stream().limit(5).forEach(e -> lines.add("  - " + e.getValue() + " x " + e.getKey()));
+      if (reasons.size() > 5) lines.add("  - and " + (reasons.size() - 5) + " other reason(s)");
+      failWithMessage("%s: expected an unparsed rate of at most %s but it was %s (%d of %d checked replies):%n%s", actual.label(),
+          Formats.percent(maxFraction), Formats.percent(actual.unparsedRate()), actual.unparsedReplies(),
+          actual.checkedReplies(), String.join("\n", lines).replace("%", "%%"));
+    }
+    return this;
+  }
+
   private String errorLines() {
     List<String> lines = new ArrayList<>();
     for (Map.Entry<String, Long> e : actual.errorsByType().entrySet()) {
@@ -196,6 +227,16 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return value(Metric.PEAK_OUTPUT_THROUGHPUT);
   }
 
+  /** {@return an assertion on input throughput, in inputs per second (an embeddings level's texts)} */
+  public AbstractDoubleAssert<?> inputThroughput() {
+    return value(Metric.INPUT_THROUGHPUT);
+  }
+
+  /** {@return the unparsed rate, a fraction (0..1) of the checked replies; see {@link #hasUnparsedRateAtMost}} */
+  public AbstractDoubleAssert<?> unparsedRate() {
+    return value(Metric.UNPARSED_RATE);
+  }
+
   /** {@return SLO attainment, a fraction (0..1)} */
   public AbstractDoubleAssert<?> sloAttainment() {
     return value(Metric.SLO_ATTAINMENT);
@@ -240,6 +281,11 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
   /** {@return assertions on E2E latency's distribution} */
   public DistributionAssert e2eLatency() {
     return latency(Metric.E2E_LATENCY);
+  }
+
+  /** {@return assertions on the distribution of the time to the first tool-call chunk} */
+  public DistributionAssert toolCallTtft() {
+    return latency(Metric.TOOL_CALL_TTFT);
   }
 
   /** {@return assertions on queue time's distribution} */

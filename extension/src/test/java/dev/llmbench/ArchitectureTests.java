@@ -1,6 +1,7 @@
 package dev.llmbench;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -22,11 +23,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apiguardian.api.API;
+import org.junit.jupiter.api.extension.Extension;
 
 /**
  * The boundaries of the library: {@code dev.llmbench} is the API and exposes no internal type; packages
- * form no cycle; every public type says its API status. (Samples using the API only is checked in
- * sample-tests.)
+ * form no cycle; every public type says its API status; a class's suffix says what it is, as
+ * {@code docs/glossary.md} defines it. (Samples using the API only is checked in sample-tests.)
  */
 @AnalyzeClasses(packages = "dev.llmbench", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
@@ -80,6 +82,49 @@ class ArchitectureTests {
   @ArchTest
   static final ArchRule internalTypesAreMarkedInternal = classes().that().resideInAPackage(INTERNAL + "..")
       .and().arePublic().and().areTopLevelClasses().should(beMarked(API.Status.INTERNAL));
+
+  // Suffixes (docs/glossary.md): each says what a class is, checked against what it implements or is.
+
+  @ArchTest
+  static final ArchRule detectorsReadOneFindingKind = classes().that().haveSimpleNameEndingWith("Detector")
+      .should().beAssignableTo(INTERNAL + ".analysis.Detector")
+      .because("a *Detector reads one finding kind off a curve, behind the analysis's Detector interface");
+
+  @ArchTest
+  static final ArchRule everyDetectorIsNamedSo = classes().that().areAssignableTo(INTERNAL + ".analysis.Detector")
+      .should().haveSimpleNameEndingWith("Detector");
+
+  @ArchTest
+  static final ArchRule reportersAreListeners = classes().that().haveSimpleNameEndingWith("Reporter")
+      .should().beAssignableTo(INTERNAL + ".core.BenchListener")
+      .because("a report is written by a listener of the run's events, never called by the run");
+
+  @ArchTest
+  static final ArchRule probesAreReadinessProbes = classes().that().resideInAPackage(INTERNAL + ".core")
+      .and().haveSimpleNameEndingWith("Probe").should().beAssignableTo(INTERNAL + ".core.ReadinessProbe")
+      .because("in internal.core a probe is a readiness probe (a capacity search's probe is a level it tries)");
+
+  @ArchTest
+  static final ArchRule everyReadinessProbeIsNamedSo = classes().that().areAssignableTo(INTERNAL + ".core.ReadinessProbe")
+      .should().haveSimpleNameEndingWith("Probe");
+
+  @ArchTest
+  static final ArchRule extensionsAreJUnitExtensions = classes().that().resideInAPackage(INTERNAL + ".junit")
+      .and().haveSimpleNameEndingWith("Extension").should().beAssignableTo(Extension.class);
+
+  @ArchTest
+  static final ArchRule specsAndOptionsAreRecords = classes().that().haveSimpleNameEndingWith("Spec")
+      .or().haveSimpleNameEndingWith("Options").should().beAssignableTo(Record.class)
+      .because("a *Spec or *Options is a resolved, checked value: immutable, equal by its content");
+
+  @ArchTest
+  static final ArchRule resolvedSettingsAreNoConfig = noClasses().should().haveSimpleNameEndingWith("Config")
+      .orShould().haveSimpleNameEndingWith("Configuration")
+      .because("resolved settings are a *Spec (what the run starts or sends to) or *Options (how a component runs)");
+
+  @ArchTest
+  static final ArchRule exceptionsAreThrowable = classes().that().haveSimpleNameEndingWith("Exception")
+      .should().beAssignableTo(Exception.class);
 
   static ArchCondition<JavaClass> exposeNoInternalType() {
     return new ArchCondition<>("expose no type of " + INTERNAL + " in a public signature") {

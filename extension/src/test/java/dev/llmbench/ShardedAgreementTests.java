@@ -78,7 +78,7 @@ class ShardedAgreementTests {
         folders = List.of(ShardFolder.at(dir.resolve("shard-0")), ShardFolder.at(dir.resolve("shard-1")));
         List<String> late = new ArrayList<>();
         for (ShardFolder f : folders) {
-          for (Manifest.Level l : f.manifest().levels()) {
+          for (Manifest.LevelEntry l : f.manifest().levels()) {
             l.late().filter(d -> !d.isZero()).ifPresent(d -> late.add("shard " + f.index() + " " + l.label() + " late by "
                 + Formats.duration(d)));
           }
@@ -209,7 +209,7 @@ class ShardedAgreementTests {
     long lastStart = Long.MIN_VALUE;
     long firstEnd = Long.MAX_VALUE;
     for (ShardFolder f : folders) {
-      for (Manifest.Level l : f.manifest().levels()) {
+      for (Manifest.LevelEntry l : f.manifest().levels()) {
         if (!l.label().equals(label)) continue;
         long from = ChronoUnit.MICROS.between(Instant.EPOCH, l.result().orElseThrow().firstSend());
         long to = from + Math.round(level(f.given(), label).get("duration").asDouble() * 1e6);

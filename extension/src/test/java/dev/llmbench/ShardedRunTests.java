@@ -43,10 +43,10 @@ class ShardedRunTests {
     Manifest manifest = Manifest.read(run.reportDir());
     assertThat(manifest.shard().index()).isEqualTo(1);
     assertThat(manifest.levels()).hasSize(2);
-    Manifest.Level skipped = manifest.levels().get(0);
+    Manifest.LevelEntry skipped = manifest.levels().get(0);
     assertThat(skipped.skipped()).contains("leaves shard 1 none");
     assertThat(skipped.result()).isEmpty();
-    Manifest.Level ran = manifest.levels().get(1);
+    Manifest.LevelEntry ran = manifest.levels().get(1);
     assertThat(ran.slot()).isEqualTo(1);
     assertThat(ran.dueAt()).contains(start.plusSeconds(2));
     assertThat(ran.whole().concurrency()).isEqualTo(4);

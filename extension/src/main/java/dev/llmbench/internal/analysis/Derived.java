@@ -305,4 +305,19 @@ public final class Derived {
         .describe() + ")").orElse("throughput noise ±" + Formats.percent(Noise.ASSUMED) + " assumed: " + noiseWhy));
     return level.label() + ": " + String.join("; ", parts);
   }
+
+  /** The derived figures of two summaries a reading rests on: tokens per request, time per token, rate per request. */
+  static void evidence(FindingBuilder f, SweepLevelResult... levels) {
+    for (SweepLevelResult l : levels) {
+      Derived.of(l).ifPresent(d -> {
+        f.evidence("output tokens per request at " + l.label() + ", derived", d.tokens(), "tokens");
+        if (d.decode().filter(k -> k != Derived.Decode.MEASURED).isPresent()) {
+          f.evidence("time per token at " + l.label() + ", derived" + (d.decode().get() == Derived.Decode.UPPER_BOUND
+              ? " (upper bound)" : ""), d.decodeMs(), "ms");
+        }
+        f.evidence("rate per request at " + l.label() + ", derived", d.perRequestRate(), "tok/s");
+        f.evidence("in flight on average at " + l.label() + ", derived (Little's law)", d.inFlight(), "requests");
+      });
+    }
+  }
 }

@@ -23,22 +23,22 @@ final class Diagnosis {
    *
    * @param clause what the numbers say, e.g. "each decode step slows as the batch grows (TPOT 17.1 to 40.5 ms), ..."
    */
-  record Reading(String clause, FindingBuilder.Causes causes) {}
+  record Bound(String clause, FindingBuilder.Causes causes) {}
 
   private Diagnosis() {}
 
   /** Why throughput at {@code hi} is less than {@code lo}'s scaled by the concurrency. */
-  static Reading bound(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts) {
+  static Bound bound(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts) {
     FindingBuilder.Causes c = new FindingBuilder.Causes();
     List<String> client = ClientCheck.reasons(hi);
     if (!client.isEmpty()) {
       c.add(ReadingCauses.client(hi));
-      return new Reading("the client may have set " + hi.label() + "'s figures (" + client.get(0) + "), so the server's "
+      return new Bound("the client may have set " + hi.label() + "'s figures (" + client.get(0) + "), so the server's "
           + "bound is not judged from it", c);
     }
     if (Figures.median(lo, Metric.TPOT).isEmpty() || Figures.median(hi, Metric.TPOT).isEmpty()
         || Figures.median(lo, Metric.TTFT).isEmpty() || Figures.median(hi, Metric.TTFT).isEmpty()) {
-      Optional<Reading> derived = derived(lo, hi, facts);
+      Optional<Bound> derived = derived(lo, hi, facts);
       if (derived.isPresent()) return derived.get();
       // Without both medians at both levels, and no latency to derive the time per token from, no cause can be
       // told from another, nor ruled out.
@@ -46,7 +46,7 @@ final class Diagnosis {
           + "those columns, or results without per-request data)", "add an E2E latency column (lat avg, lat p50, lat p99), "
           + "from which the time per token is derived, and TTFT (ttft p50), or median_tpot_ms and median_ttft_ms; or read "
           + "the per-request results (vllm bench serve --save-detailed, or an LLMBench run's folder)");
-      return new Reading("without median TPOT and TTFT at " + lo.label() + " and " + hi.label() + " the cause is not told", c);
+      return new Bound("without median TPOT and TTFT at " + lo.label() + " and " + hi.label() + " the cause is not told", c);
     }
     String tpot = String.format(Locale.ROOT, "TPOT %.1f to %.1f ms", Figures.medianMs(lo, Metric.TPOT),
         Figures.medianMs(hi, Metric.TPOT));
@@ -56,23 +56,23 @@ final class Diagnosis {
     boolean ttftRose = Figures.rose(lo, hi, Metric.TTFT);
     Optional<Double> waiting = Figures.gauge(hi, Figures.WAITING);
     preemption(hi, c);
-    String gpus = GpuReading.read(hi, waiting, c);
+    String gpus = GpuDiagnosis.read(hi, waiting, c);
     if (tpotRose) {
       decodeBound(facts, c);
       if (ttftRose) queueing(hi, waiting, ttft, c);
-      return new Reading("each decode step slows as the batch grows (" + tpot + "), so the deployment is bound by "
+      return new Bound("each decode step slows as the batch grows (" + tpot + "), so the deployment is bound by "
           + (facts.isEmpty() ? "memory bandwidth or the interconnect (on GPUs) or by compute (on CPUs)" : boundName(facts))
           + ", not by how many requests it batches" + gpus, c);
     }
     c.ruledOut("decode steps that slow with the batch", tpot + ": each step kept its pace");
     if (ttftRose) {
       queueing(hi, waiting, ttft, c);
-      return new Reading("requests wait longer before their first token (" + ttft + ") while each decode step keeps its "
+      return new Bound("requests wait longer before their first token (" + ttft + ") while each decode step keeps its "
           + "pace (" + tpot + "): the server runs fewer requests at once than C, or its prefill is the bound" + gpus, c);
     }
     c.possible("pauses between decode steps", "neither " + tpot + " nor " + ttft + " moved beyond noise: time goes "
         + "somewhere else (scheduling, sampling, detokenising, the HTTP layer)", "profile the server at " + hi.label());
-    return new Reading("neither TPOT nor TTFT explains it beyond noise (" + tpot + "; " + ttft + ")" + gpus, c);
+    return new Bound("neither TPOT nor TTFT explains it beyond noise (" + tpot + "; " + ttft + ")" + gpus, c);
   }
 
   /**
@@ -80,7 +80,7 @@ final class Diagnosis {
    * time per token, with the deployment facts, names the likely bound, said to be likely from the facts and
    * that growth, not measured per token. Empty when either level has no time per token to derive.
    */
-  static Optional<Reading> derived(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts) {
+  static Optional<Bound> derived(SweepLevelResult lo, SweepLevelResult hi, DeploymentDescription facts) {
     Optional<Derived> a = Derived.of(lo);
     Optional<Derived> b = Derived.of(hi);
     if (a.isEmpty() || b.isEmpty() || a.get().decode().isEmpty() || b.get().decode().isEmpty()) return Optional.empty();
@@ -104,14 +104,14 @@ final class Diagnosis {
       } else if (Figures.rose(lo, hi, Metric.TTFT)) {
         queueing(hi, Optional.empty(), ttft, c);
       }
-      return Optional.of(new Reading("each request's time per token grows with the batch (" + perToken + "), so the "
+      return Optional.of(new Bound("each request's time per token grows with the batch (" + perToken + "), so the "
           + "deployment is bound by " + (facts.isEmpty() ? "memory bandwidth or the interconnect (on GPUs) or by compute "
           + "(on CPUs)" : boundName(facts)) + ", not by how many requests it batches" + (measured ? "" : ": " + confidence), c));
     }
     c.ruledOut("decode steps that slow with the batch", perToken + ": each request's time per token kept its pace");
     if (ttftKnown && Figures.rose(lo, hi, Metric.TTFT)) {
       waitBeforeFirstToken(lo, hi, perToken, c);
-      return Optional.of(new Reading("requests wait longer before their first token (" + ttft + ") while each request's "
+      return Optional.of(new Bound("requests wait longer before their first token (" + ttft + ") while each request's "
           + "time per token keeps its pace (" + perToken + "): the server runs fewer requests at once than C, or its "
           + "prefill is the bound", c));
     }
@@ -123,7 +123,7 @@ final class Diagnosis {
     c.possible("pauses between decode steps", (ttftKnown ? "neither the time per token (" + perToken + ") nor " + ttft
         + " moved" : "the time per token (" + perToken + ") did not move") + " beyond noise: time goes somewhere else "
         + "(scheduling, sampling, detokenising, the HTTP layer)", "profile the server at " + hi.label());
-    return Optional.of(new Reading((ttftKnown ? "neither the time per token nor TTFT explains" : "the time per token does "
+    return Optional.of(new Bound((ttftKnown ? "neither the time per token nor TTFT explains" : "the time per token does "
         + "not explain") + " it beyond noise (" + perToken + (ttftKnown ? "; " + ttft : "") + ")", c));
   }
 

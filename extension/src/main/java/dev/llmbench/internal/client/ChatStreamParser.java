@@ -47,7 +47,7 @@ final class ChatStreamParser implements SseFramer.Sink {
 
   /** Containers whose content matters; anything else is skipped by depth. */
   private enum Context {
-    TOP, CHOICES, CHOICE, DELTA, TOOL_CALLS, TOOL_CALL, FUNCTION, USAGE, COMPLETION_DETAILS, PROMPT_DETAILS, TIMINGS, ERROR
+    TOP, CHOICES, CHOICE, DELTA, TOOL_CALLS, TOOL_CALL, FUNCTION, USAGE, COMPLETION_DETAILS, PROMPT_DETAILS, TIMINGS, ERROR, DATA
   }
 
   private static final int MAX_DEPTH = 8;
@@ -88,6 +88,13 @@ final class ChatStreamParser implements SseFramer.Sink {
   private boolean objectIsError;
   private String errorMessage;
   private boolean otherFields;
+  /** The event carried a tool call's name or arguments. */
+  private boolean toolCall;
+  /** Position of the tool call being read in its array, and its index (the {@code index} field where given). */
+  private int toolPosition;
+  private int toolIndex;
+  /** Elements of an embeddings answer's {@code data}. */
+  private int embeddings;
 
   // The template for the shortcut, and what is needed to make one from the event in progress.
   private final boolean shortcut;
@@ -328,6 +335,8 @@ final class ChatStreamParser implements SseFramer.Sink {
     objectIsError = false;
     errorMessage = null;
     otherFields = false;
+    toolCall = false;
+    embeddings = 0;
     eventSlices = 0;
     textStrings = 0;
     textIndex = -1;
@@ -347,9 +356,10 @@ final class ChatStreamParser implements SseFramer.Sink {
     }
     recorder.event();
     if (choice) {
-      recorder.choice(arrivalNanos, kind);
+      recorder.choice(arrivalNanos, kind, toolCall);
       recorder.chars(contentChars, reasoningChars);
     }
+    if (embeddings > 0) recorder.embeddings(embeddings);
     if (finishReason != null) recorder.finishReason(finishReason);
     if (usage) recorder.usage(promptTokens, completionTokens, reasoningTokens, cachedTokens);
     if (errorMessage != null) {
@@ -391,7 +401,7 @@ final class ChatStreamParser implements SseFramer.Sink {
     shortcutEvents++;
     if (pendingLength > 0) text(templateKind, pending, 0, pendingLength);
     recorder.event();
-    recorder.choice(arrivalNanos, kind);
+    recorder.choice(arrivalNanos, kind, false);
     recorder.chars(contentChars, reasoningChars);
   }
 
@@ -559,7 +569,11 @@ final class ChatStreamParser implements SseFramer.Sink {
           }
         }
         case CHOICE -> child = "delta".equals(field) || "message".equals(field) ? Context.DELTA : null;
-        case TOOL_CALLS -> child = Context.TOOL_CALL;
+        case TOOL_CALLS -> {
+          child = Context.TOOL_CALL;
+          toolIndex = ++toolPosition;
+        }
+        case DATA -> embeddings++; // an embedding's vector is skipped unread
         case TOOL_CALL -> child = "function".equals(field) ? Context.FUNCTION : null;
         case USAGE -> child = switch (field) {
           case "completion_tokens_details" -> Context.COMPLETION_DETAILS;
@@ -579,6 +593,9 @@ final class ChatStreamParser implements SseFramer.Sink {
       child = Context.CHOICES;
     } else if (parent == Context.DELTA && "tool_calls".equals(field)) {
       child = Context.TOOL_CALLS;
+      toolPosition = -1;
+    } else if (parent == Context.TOP && "data".equals(field)) {
+      child = Context.DATA;
     }
     if (child == null || depth == MAX_DEPTH) {
       skipDepth = 1;
@@ -609,8 +626,12 @@ final class ChatStreamParser implements SseFramer.Sink {
       }
       case FUNCTION -> {
         otherFields = true;
-        if (("arguments".equals(field) || "name".equals(field)) && json.getTextLength() > 0) {
+        boolean name = "name".equals(field);
+        if ((name || "arguments".equals(field)) && json.getTextLength() > 0) {
           kind |= RequestTrace.CONTENT;
+          toolCall = true;
+          recorder.appendToolCall(Math.max(0, toolIndex), name, json.getTextCharacters(), json.getTextOffset(),
+              json.getTextLength());
         }
       }
       case TOP -> {
@@ -674,6 +695,10 @@ final class ChatStreamParser implements SseFramer.Sink {
       case TIMINGS -> {
         otherFields = true;
         recorder.timing(field, json.getDoubleValue());
+      }
+      case TOOL_CALL -> {
+        otherFields = true;
+        if ("index".equals(field)) toolIndex = count();
       }
       default -> { }
     }

@@ -158,6 +158,31 @@ public final class OpenAiClient implements AutoCloseable {
     return streams().send(r);
   }
 
+  /** The route of {@link #embedAsync}. */
+  public static final String EMBEDDINGS = "/v1/embeddings";
+
+  /**
+   * Sends {@code inputs} to {@code /v1/embeddings} as one request meant to go at {@code scheduledNanos}; its trace
+   * counts the vectors that came ({@link RequestTrace#embeddings()}). Completes on an event-loop thread, never
+   * exceptionally.
+   */
+  public CompletableFuture<RequestTrace> embedAsync(String model, List<String> inputs, long scheduledNanos) {
+    ObjectNode node = json.createObjectNode();
+    if (model != null) node.put("model", model);
+    ArrayNode input = node.putArray("input");
+    inputs.forEach(input::add);
+    node.put("encoding_format", "float");
+    byte[] body;
+    try {
+      body = json.writeValueAsBytes(node);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    int promptEstimate = inputs.stream().mapToInt(String::length).sum() / 4 + 1;
+    return streams().send(new StreamRequest(options.resolve(EMBEDDINGS), body, Map.of(), false, TextCapture.NONE,
+        scheduledNanos, promptEstimate));
+  }
+
   private synchronized NettyStreamTransport streams() {
     if (closed) throw new IllegalStateException("the client of " + options.baseUrl() + " is closed");
     if (streams == null) streams = new NettyStreamTransport(options, timeouts, ioThreads);

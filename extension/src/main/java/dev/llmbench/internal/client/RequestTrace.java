@@ -59,6 +59,26 @@ public final class RequestTrace {
   private final StreamFailure.Cause cause;
   private final RequestFailure failure;
   private final int requestIndex;
+  private final java.util.List<ToolCall> toolCalls;
+  private final boolean toolCallsComplete;
+  private final int firstToolCallIndex;
+  private final int embeddings;
+  private final byte replyCheck;
+  private final String replyProblem;
+
+  /** What a reply was found to be by a structured-output check: not checked, parsed, or not. */
+  private static final byte NOT_CHECKED = 0;
+  private static final byte PARSED = 1;
+  private static final byte UNPARSED = 2;
+
+  /**
+   * One tool call of a reply, its deltas joined.
+   *
+   * @param name      the function's name
+   * @param arguments the arguments, as the model wrote them (JSON, if it wrote it well)
+   */
+  @API(status = INTERNAL)
+  public record ToolCall(String name, String arguments) {}
 
   /** What {@link StreamRecorder} froze; a hand-built trace goes through {@link Builder#build()}. */
   RequestTrace(Builder b) {
@@ -94,6 +114,55 @@ public final class RequestTrace {
     this.cause = b.cause;
     this.failure = b.failure;
     this.requestIndex = b.requestIndex;
+    this.toolCalls = java.util.List.copyOf(b.toolCalls);
+    this.toolCallsComplete = b.toolCallsComplete;
+    this.firstToolCallIndex = b.firstToolCallIndex;
+    this.embeddings = b.embeddings;
+    this.replyCheck = b.replyCheck;
+    this.replyProblem = b.replyProblem;
+  }
+
+  /** The reply's tool calls in index order, as far as {@link TextCapture} kept them; empty when it made none. */
+  public java.util.List<ToolCall> toolCalls() {
+    return toolCalls;
+  }
+
+  /** Whether {@link #toolCalls()} hold every character the server sent of them. */
+  public boolean toolCallsComplete() {
+    return toolCallsComplete;
+  }
+
+  /** Time to the first token chunk that carried a tool call's name or arguments, from {@link #startNanos()}; -1 when none did. */
+  public long toolCallTtftNanos() {
+    return firstToolCallIndex < 0 ? -1 : tokenNanos[firstToolCallIndex] - startNanos;
+  }
+
+  /** Embedding vectors an embeddings answer carried ({@code data}'s elements); 0 for a generation. */
+  public int embeddings() {
+    return embeddings;
+  }
+
+  /** Whether a structured-output check (tool-call arguments, a JSON answer) judged this reply. */
+  public boolean replyChecked() {
+    return replyCheck != NOT_CHECKED;
+  }
+
+  /** Whether the check found the reply unparsed: not JSON, or not matching its schema. */
+  public boolean replyUnparsed() {
+    return replyCheck == UNPARSED;
+  }
+
+  /** Why the check found the reply unparsed; empty otherwise. */
+  public Optional<String> replyProblem() {
+    return Optional.ofNullable(replyProblem);
+  }
+
+  /** The same trace as judged by a structured-output check: parsed, or unparsed for {@code problem}. */
+  public RequestTrace withReplyCheck(boolean parsed, String problem) {
+    Builder b = toBuilder();
+    b.replyCheck = parsed ? PARSED : UNPARSED;
+    b.replyProblem = parsed ? null : problem;
+    return new RequestTrace(b);
   }
 
   /** Which request of its level this was (the load's index, from 0); -1 when the sender did not say. */
@@ -375,6 +444,12 @@ public final class RequestTrace {
     b.cause = cause;
     b.failure = failure;
     b.requestIndex = requestIndex;
+    b.toolCalls = toolCalls;
+    b.toolCallsComplete = toolCallsComplete;
+    b.firstToolCallIndex = firstToolCallIndex;
+    b.embeddings = embeddings;
+    b.replyCheck = replyCheck;
+    b.replyProblem = replyProblem;
     return b;
   }
 
@@ -428,6 +503,12 @@ public final class RequestTrace {
     StreamFailure.Cause cause;
     RequestFailure failure;
     int requestIndex = -1;
+    java.util.List<ToolCall> toolCalls = java.util.List.of();
+    boolean toolCallsComplete = true;
+    int firstToolCallIndex = -1;
+    int embeddings;
+    byte replyCheck;
+    String replyProblem;
     private int n;
 
     Builder() {}
@@ -478,6 +559,21 @@ public final class RequestTrace {
       this.reasoning = reasoning;
       this.contentChars = content.length();
       this.reasoningChars = reasoning.length();
+      return this;
+    }
+
+    /** A tool call of the reply; the last token chunk added so far is marked as the first carrying one, unless one was. */
+    public Builder toolCall(String name, String arguments) {
+      java.util.List<ToolCall> calls = new java.util.ArrayList<>(toolCalls);
+      calls.add(new ToolCall(name, arguments));
+      toolCalls = calls;
+      if (firstToolCallIndex < 0 && n > 0) firstToolCallIndex = n - 1;
+      return this;
+    }
+
+    /** An embeddings answer of {@code count} vectors. */
+    public Builder embeddings(int count) {
+      this.embeddings = count;
       return this;
     }
 

@@ -26,6 +26,10 @@ final class StreamRecorder {
   private int reasoningMark;
   private Map<String, Double> timings;
   private String serverError;
+  /** Tool calls by index: name and arguments, as far as the capture keeps them; null until the first. */
+  private java.util.List<StringBuilder[]> tools;
+  private int[] toolMarks;
+  private long toolChars;
 
   StreamRecorder(TextCapture capture, long scheduledNanos, long startNanos, int promptTokensEstimate) {
     this.capture = capture;
@@ -60,7 +64,8 @@ final class StreamRecorder {
   }
 
   /** An event that carried a choices element; {@code kind} is CONTENT and/or REASONING bits, or 0. */
-  void choice(long nanos, int kind) {
+  void choice(long nanos, int kind, boolean toolCall) {
+    if (toolCall && kind != 0 && b.firstToolCallIndex < 0) b.firstToolCallIndex = n;
     b.choiceEvents++;
     lastChoicesNanos = nanos;
     if (kind == 0) return;
@@ -102,6 +107,11 @@ final class StreamRecorder {
     timings.put(name, value);
   }
 
+  /** An embeddings answer's {@code data} held {@code count} elements. */
+  void embeddings(int count) {
+    b.embeddings += count;
+  }
+
   void markDone() {
     b.done = true;
   }
@@ -115,11 +125,36 @@ final class StreamRecorder {
   void markEvent() {
     contentMark = content == null ? 0 : content.length();
     reasoningMark = reasoning == null ? 0 : reasoning.length();
+    if (tools != null) {
+      toolMarks = new int[tools.size() * 2];
+      for (int i = 0; i < tools.size(); i++) {
+        toolMarks[2 * i] = tools.get(i)[0].length();
+        toolMarks[2 * i + 1] = tools.get(i)[1].length();
+      }
+    }
   }
 
   void dropEventText() {
     if (content != null) content.setLength(contentMark);
     if (reasoning != null) reasoning.setLength(reasoningMark);
+    if (tools != null) {
+      int kept = toolMarks == null ? 0 : toolMarks.length / 2;
+      while (tools.size() > kept) tools.remove(tools.size() - 1);
+      for (int i = 0; i < kept; i++) {
+        tools.get(i)[0].setLength(toolMarks[2 * i]);
+        tools.get(i)[1].setLength(toolMarks[2 * i + 1]);
+      }
+    }
+  }
+
+  /** A piece of tool call {@code index}'s name or arguments, kept as far as the capture allows. */
+  void appendToolCall(int index, boolean name, char[] chars, int offset, int length) {
+    toolChars += length;
+    if (capture.maxChars() == 0) return;
+    if (tools == null) tools = new java.util.ArrayList<>(1);
+    if (index > 64) return; // no reply makes that many calls; a bogus index must not grow the list
+    while (tools.size() <= index) tools.add(new StringBuilder[] {new StringBuilder(), new StringBuilder()});
+    append(tools.get(index)[name ? 0 : 1], chars, offset, length);
   }
 
   void appendContent(char[] chars, int offset, int length) {
@@ -157,6 +192,18 @@ final class StreamRecorder {
     b.reasoning = reasoning == null ? "" : reasoning.toString();
     b.textComplete = b.contentChars <= capture.maxChars() && b.reasoningChars <= capture.maxChars();
     b.serverTimings = timings == null ? Map.of() : timings;
+    if (tools != null) {
+      long kept = 0;
+      java.util.List<RequestTrace.ToolCall> calls = new java.util.ArrayList<>(tools.size());
+      for (StringBuilder[] t : tools) {
+        calls.add(new RequestTrace.ToolCall(t[0].toString(), t[1].toString()));
+        kept += t[0].length() + t[1].length();
+      }
+      b.toolCalls = calls;
+      b.toolCallsComplete = kept == toolChars;
+    } else if (toolChars > 0) {
+      b.toolCallsComplete = false;
+    }
     StreamFailure f = failure != null ? failure : judge();
     b.failure(f);
     b.endNanos = f == null && b.choiceEvents > 0 ? lastChoicesNanos : nowNanos;
@@ -167,7 +214,7 @@ final class StreamRecorder {
     if (serverError != null) {
       return new StreamFailure(StreamFailure.Cause.SERVER_ERROR, b.status, "the server sent an error: " + serverError);
     }
-    if (n == 0 && b.finishReason == null) {
+    if (n == 0 && b.finishReason == null && b.embeddings == 0) {
       return b.done || !b.streamed
           ? new StreamFailure(StreamFailure.Cause.EMPTY, b.status, "HTTP " + b.status + " but no output")
           : new StreamFailure(StreamFailure.Cause.NO_FINISH, b.status,

@@ -90,6 +90,11 @@ public final class SettingKeys {
       "0s", null, "extra time of the embedded engine's first step at each new batch size", SettingKeys::notNegative);
   public static final Setting<Double> EMBEDDED_SLOWDOWN = new Setting<>("llmbench.embedded.slowdown", "1", null,
       "every step of the embedded engine takes this many times its profile's time", SettingKeys::positiveNumber);
+  public static final Setting<Integer> EMBEDDED_MALFORMED_ABOVE = new Setting<>("llmbench.embedded.malformed-above", "0",
+      "never", "the embedded engine cuts tool-call arguments and JSON answers short when more than this many sequences are "
+      + "in it as a request arrives", SettingKeys::notNegativeInt);
+  public static final Setting<Boolean> EMBEDDED_EMBEDDINGS = new Setting<>("llmbench.embedded.embeddings", "true", null,
+      "the embedded engine serves `/v1/embeddings`", SettingKeys::bool);
   public static final Setting<LaunchCommand> LAUNCH_COMMAND = new Setting<>("llmbench.launch.command", "", "none",
       "start the server as a process, e.g. `vllm serve Qwen/Qwen2.5-7B --port ${port}` (quotes as in a shell, no "
           + "shell runs; `${port}` becomes a free port)", LaunchCommand::parse);
@@ -186,7 +191,7 @@ public final class SettingKeys {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_API_KEY_ROUTES, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
-        EMBEDDED_SLOWDOWN, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE,
+        EMBEDDED_SLOWDOWN, EMBEDDED_MALFORMED_ABOVE, EMBEDDED_EMBEDDINGS, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE,
         CONTAINER_IMAGE, CONTAINER_COMMAND, CONTAINER_ENV, CONTAINER_GPUS, CONTAINER_VOLUMES, CONTAINER_IPC, CONTAINER_LOG_FILE,
         CONTAINER_STOP_GRACE, SERVER_LOG_FILE,
         DEPLOYMENTS, NETWORK_SAMPLES, TELEMETRY_URLS, TELEMETRY_INTERVAL, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,

@@ -3,11 +3,13 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ClientLoad;
+import dev.llmbench.CompletionRequest;
 import dev.llmbench.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.WarmupReport;
+import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
@@ -16,6 +18,7 @@ import dev.llmbench.internal.load.SloAbortBudget;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.server.MetricsScraper;
+import dev.llmbench.internal.structured.ReplyCheck;
 import dev.llmbench.internal.telemetry.TelemetryPlan;
 import dev.llmbench.internal.telemetry.TelemetryReading;
 import dev.llmbench.internal.telemetry.TelemetryScraper;
@@ -24,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -117,16 +121,34 @@ public final class LevelRunner {
   /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */
   private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {
     long salt = SALTS.nextLong();
+    if (plan.workload().extras().embeddings()) {
+      return (index, scheduled) -> endpoint.client().embedAsync(info.model(), plan.workload().embeddingInputs(index, salt),
+          scheduled);
+    }
+    ReplyCheck.Cache checks = new ReplyCheck.Cache();
     if (plan.workload().prompts().keepsReplies()) { // an eval: whole replies, each known by its item
       return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
           plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.FULL).thenApply(t -> t.withRequestIndex(index));
     }
-    if (plan.workload().prompts().alignment().isPresent() && plan.workload().prompts().hasRows()) {
-      // Aligned rows each have a length of their own: a request is checked against its row's.
-      return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
-          plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.EXCERPT).thenApply(t -> t.withRequestIndex(index));
-    }
-    return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
-        plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.EXCERPT);
+    // Aligned rows each have a length of their own: a request is checked against its row's, so it keeps its index.
+    boolean byRow = plan.workload().prompts().alignment().isPresent() && plan.workload().prompts().hasRows();
+    return (index, scheduled) -> {
+      CompletionRequest request = plan.workload().request(index, maxTokens, salt);
+      ReplyCheck check = checks.of(request.bodyFields());
+      CompletableFuture<RequestTrace> sent;
+      if (!check.checks()) {
+        sent = endpoint.client().sendAsync(info.api(), info.model(), request, scheduled, TextCapture.EXCERPT);
+      } else {
+        // Tool calls and JSON answers are judged whole, so their text is kept whole.
+        sent = endpoint.client().sendAsync(info.api(), info.model(), request, scheduled, TextCapture.FULL).thenApply(t -> {
+          try {
+            return check.judge(t);
+          } catch (RuntimeException e) { // a check must never lose a trace: the load runner waits for every one
+            return t.withReplyCheck(false, "the check itself failed: " + e);
+          }
+        });
+      }
+      return byRow ? sent.thenApply(t -> t.withRequestIndex(index)) : sent;
+    };
   }
 }

@@ -25,7 +25,10 @@ public final class SweepReading implements SweepResult {
     this.title = title;
     this.levels = List.copyOf(levels);
     this.deployment = deployment;
-    this.findings = ScalingAnalysis.all(this.levels, deployment.orElse(DeploymentDescription.NONE));
+    // Scaling is read off output tokens per second, which embeddings levels have none of: "0.0x the throughput".
+    List<SweepLevelResult> generating = this.levels.stream().filter(l -> !(l instanceof MeasuredLevel m && m.isEmbeddings()))
+        .toList();
+    this.findings = ScalingAnalysis.all(generating, deployment.orElse(DeploymentDescription.NONE));
   }
 
   /** The reading of a finished (or partly run) sweep, computed once for all who ask. */

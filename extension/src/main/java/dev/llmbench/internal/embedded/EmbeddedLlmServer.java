@@ -26,7 +26,9 @@ import org.apiguardian.api.API;
  * An OpenAI-compatible server inside the JVM, on 127.0.0.1, driven by a {@link BatchScheduler}: the
  * default endpoint when no URL is configured, so benchmarks run on a machine with nothing installed.
  *
- * <p>Serves {@code /v1/chat/completions}, {@code /v1/completions} (streaming and not), vLLM's {@code POST /tokenize}
+ * <p>Serves {@code /v1/chat/completions}, {@code /v1/completions} (streaming and not; a chat request with
+ * {@code tools} or a JSON {@code response_format} gets a tool call or a JSON answer, {@link StructuredReplies}),
+ * {@code /v1/embeddings} (deterministic vectors, timed by their tokens), vLLM's {@code POST /tokenize}
  * (counting exactly as {@code usage.prompt_tokens} bills, chat template included), {@code /v1/models},
  * {@code /health} (503 until the startup delay has passed), {@code /version} and {@code /metrics}
  * (Prometheus text with vLLM's metric names, plus {@code llmbench:} counters of what the server received
@@ -63,6 +65,9 @@ public final class EmbeddedLlmServer implements AutoCloseable {
 
   static final String CHAT = "/v1/chat/completions";
   static final String COMPLETIONS = "/v1/completions";
+  static final String EMBEDDINGS = "/v1/embeddings";
+  /** Dimensions of the embedded engine's vectors. */
+  static final int EMBEDDING_DIMENSIONS = 32;
   /** POSTs to any other path are counted under this route label. */
   static final String OTHER_ROUTE = "other";
 
@@ -74,7 +79,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   /** The context length {@code /tokenize} reports, as vLLM's {@code max_model_len}. */
   static final int MAX_MODEL_LEN = 131_072;
   private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS,
-      RESET_PREFIX_CACHE, TOKENIZE);
+      RESET_PREFIX_CACHE, TOKENIZE, EMBEDDINGS);
   private static final byte[] NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
       + "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
       .getBytes(StandardCharsets.US_ASCII);
@@ -92,6 +97,8 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   private final Map<FaultKind, LongAdder> faults = new EnumMap<>(FaultKind.class);
   /** The engine's own timing of the requests it finished, summed as vLLM's histograms sum them. */
   private final RequestTimings timings = new RequestTimings();
+  /** One pooling pass at a time, as on one GPU: concurrent embeddings requests queue for it. */
+  private final Object embeddingDevice = new Object();
 
   private EmbeddedLlmServer(EmbeddedOptions options) throws IOException {
     this.options = options;
@@ -243,6 +250,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       case COMPLETIONS -> generate(ex, false);
       case RESET_PREFIX_CACHE -> resetPrefixCache(ex);
       case TOKENIZE -> tokenize(ex);
+      case EMBEDDINGS -> embeddings(ex);
       default -> sendJson(ex, 404, error("no route for " + path, "not_found"));
     }
   }
@@ -377,13 +385,20 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     long n = ids.incrementAndGet();
     String id = (chat ? "chatcmpl-" : "cmpl-") + n;
     long[] blocks = prefixCache == null ? new long[0] : PrefixCache.blockHashes(tokens);
+    StructuredReplies.Reply reply = chat ? StructuredReplies.of(body).orElse(null) : null;
+    // A serving bug that shows under load only: with more than so many sequences in the engine, the JSON comes out cut.
+    if (reply != null && options.malformedAbove() > 0
+        && scheduler.runningCount() + scheduler.waitingCount() > options.malformedAbove()) {
+      reply = reply.cut();
+    }
     Sequence seq = new Sequence(arrival, promptTokens, blocks, maxTokens, ignoreEos,
-        chat ? profile.reasoningTokens() : 0, TextModel.answer(prompt, seed, profile.accuracy()), seed ^ n);
+        chat ? profile.reasoningTokens() : 0, reply != null ? TextModel.tokenize(reply.json())
+            : TextModel.answer(prompt, seed, profile.accuracy()), seed ^ n);
     scheduler.submit(seq);
     boolean answered = false;
     try {
-      if (stream) stream(ex, seq, id, chat, includeUsage, fault);
-      else respondWhole(ex, seq, id, chat);
+      if (stream) stream(ex, seq, id, chat, includeUsage, fault, reply);
+      else respondWhole(ex, seq, id, chat, reply);
       answered = true;
     } finally {
       if (!answered) seq.cancel(); // the client went away, or the server is closing: free the batch slot
@@ -435,6 +450,80 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     sendJson(ex, 200, answer);
   }
 
+  /**
+   * {@code POST /v1/embeddings}: {@code input} a string or an array of strings; each gets a unit vector drawn from its
+   * text's hash (the same text, the same vector), after one pooling pass over all the batch's tokens timed as a
+   * prefill step of the profile. 404 when the route is off, as a server that does not serve embeddings answers.
+   */
+  private void embeddings(Exchange ex) throws IOException, InterruptedException {
+    if (!options.embeddingsRoute()) {
+      ex.respond(404, "application/json", "{\"detail\":\"Not Found\"}".getBytes(StandardCharsets.US_ASCII));
+      return;
+    }
+    if (!"POST".equals(ex.request.method())) {
+      sendJson(ex, 405, error("use POST", "invalid_request_error"));
+      return;
+    }
+    if (!ready()) {
+      sendJson(ex, 503, error("Loading model", "unavailable_error"));
+      return;
+    }
+    JsonNode body;
+    try {
+      body = JSON.readTree(ex.request.body());
+    } catch (IOException e) {
+      sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
+      return;
+    }
+    JsonNode input = body == null ? null : body.get("input");
+    List<String> inputs = new java.util.ArrayList<>();
+    if (input != null && input.isTextual()) {
+      inputs.add(input.asText());
+    } else if (input != null && input.isArray()) {
+      for (JsonNode i : input) {
+        if (!i.isTextual()) {
+          sendJson(ex, 400, error("'input' must be a string or an array of strings", "invalid_request_error"));
+          return;
+        }
+        inputs.add(i.asText());
+      }
+    }
+    if (inputs.isEmpty()) {
+      sendJson(ex, 400, error("'input' must be a non-empty string or array of strings", "invalid_request_error"));
+      return;
+    }
+    long tokens = 0;
+    for (String i : inputs) tokens += TextModel.countTokens(i);
+    long nanos = Math.round(profile.stepTime(inputs.size(), tokens).toNanos() * options.slowdown());
+    synchronized (embeddingDevice) {
+      long until = System.nanoTime() + nanos;
+      for (long left = nanos; left > 0; left = until - System.nanoTime()) java.util.concurrent.locks.LockSupport.parkNanos(left);
+    }
+    ObjectNode answer = JSON.createObjectNode().put("object", "list").put("model", profile.model());
+    var data = answer.putArray("data");
+    for (int i = 0; i < inputs.size(); i++) {
+      ObjectNode item = data.addObject().put("object", "embedding").put("index", i);
+      var vector = item.putArray("embedding");
+      for (double v : vector(inputs.get(i))) vector.add(v);
+    }
+    answer.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens);
+    sendJson(ex, 200, answer);
+  }
+
+  /** A unit vector of {@value #EMBEDDING_DIMENSIONS} numbers drawn from the text's hash. */
+  static double[] vector(String text) {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(text.hashCode() * 0x9E3779B97F4A7C15L);
+    double[] v = new double[EMBEDDING_DIMENSIONS];
+    double norm = 0;
+    for (int i = 0; i < v.length; i++) {
+      v[i] = random.nextDouble(-1, 1);
+      norm += v[i] * v[i];
+    }
+    norm = Math.sqrt(norm);
+    for (int i = 0; i < v.length; i++) v[i] /= norm;
+    return v;
+  }
+
   /** The faults that replace the response: the request was read, and never reaches the engine. */
   private void injectBeforeResponse(Exchange ex, FaultKind fault) throws IOException {
     faults.get(fault).increment();
@@ -455,8 +544,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     return JSON.createObjectNode().put("id", id).put("object", object).put("created", created).put("model", profile.model());
   }
 
-  private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage, FaultKind fault)
-      throws IOException, InterruptedException {
+  private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage, FaultKind fault,
+      StructuredReplies.Reply reply) throws IOException, InterruptedException {
+    boolean toolCall = reply != null && reply.isToolCall();
+    boolean firstCall = true;
     EventStream events = new EventStream(ex, fault, chat, seq::cancel, kind -> faults.get(kind).increment());
     events.open();
     long created = System.currentTimeMillis() / 1000;
@@ -473,7 +564,16 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       } else if (e.isEnd()) {
         if (chat) choice.putObject("delta");
         else choice.put("text", "");
-        choice.put("finish_reason", e.finishReason());
+        choice.put("finish_reason", toolCall && e.finishReason().equals("stop") ? "tool_calls" : e.finishReason());
+      } else if (toolCall && !e.reasoning()) {
+        // As vLLM and llama-server stream a call: id, type and name in its first delta, then pieces of the arguments.
+        ObjectNode call = choice.putObject("delta").putArray("tool_calls").addObject().put("index", 0);
+        if (firstCall) call.put("id", "call_" + id).put("type", "function");
+        ObjectNode function = call.putObject("function");
+        if (firstCall) function.put("name", reply.toolName());
+        function.put("arguments", e.text());
+        firstCall = false;
+        choice.putNull("finish_reason");
       } else {
         if (chat) choice.putObject("delta").put(e.reasoning() ? "reasoning_content" : "content", e.text());
         else choice.put("text", e.text());
@@ -491,7 +591,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     events.done();
   }
 
-  private void respondWhole(Exchange ex, Sequence seq, String id, boolean chat)
+  private void respondWhole(Exchange ex, Sequence seq, String id, boolean chat, StructuredReplies.Reply reply)
       throws IOException, InterruptedException {
     StringBuilder content = new StringBuilder();
     StringBuilder reasoning = new StringBuilder();
@@ -508,13 +608,21 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     }
     ObjectNode body = envelope(id, chat, false, System.currentTimeMillis() / 1000);
     ObjectNode choice = body.putArray("choices").addObject().put("index", 0);
+    boolean toolCall = reply != null && reply.isToolCall();
     if (chat) {
-      ObjectNode message = choice.putObject("message").put("role", "assistant").put("content", content.toString());
+      ObjectNode message = choice.putObject("message").put("role", "assistant");
+      if (toolCall) {
+        message.putNull("content");
+        ObjectNode call = message.putArray("tool_calls").addObject().put("id", "call_" + id).put("type", "function");
+        call.putObject("function").put("name", reply.toolName()).put("arguments", content.toString());
+      } else {
+        message.put("content", content.toString());
+      }
       if (reasoning.length() > 0) message.put("reasoning_content", reasoning.toString());
     } else {
       choice.put("text", content.toString());
     }
-    choice.put("finish_reason", finish);
+    choice.put("finish_reason", toolCall && finish.equals("stop") ? "tool_calls" : finish);
     body.set("usage", usage(seq));
     sendJson(ex, 200, body);
   }

@@ -26,6 +26,10 @@ import org.apiguardian.api.API;
  * @param coldBatchStall added to the first step at each batch size never run before, bucketed as vLLM's
  *                     CUDA-graph capture sizes (default 0: no cold path)
  * @param slowdown     every step takes this many times the profile's time, e.g. 1.2 for 20% slower (default 1)
+ * @param malformedAbove a tool call's arguments or a JSON answer comes out cut short (unparsable) when more than this
+ *                     many sequences were in the engine as it arrived: a serving bug that shows only under load; 0 never
+ * @param embeddingsRoute whether {@code /v1/embeddings} is served (default true; false answers 404, as a server
+ *                     started without embeddings does)
  */
 @API(status = INTERNAL)
 public record EmbeddedOptions(
@@ -40,7 +44,9 @@ public record EmbeddedOptions(
     Duration keepAlive,
     boolean prefixCache,
     Duration coldBatchStall,
-    double slowdown) {
+    double slowdown,
+    int malformedAbove,
+    boolean embeddingsRoute) {
 
   public EmbeddedOptions {
     Objects.requireNonNull(profile, "profile");
@@ -55,6 +61,7 @@ public record EmbeddedOptions(
     if (!(slowdown > 0) || Double.isInfinite(slowdown)) {
       throw new IllegalArgumentException("slowdown must be a positive factor such as 1.2, was " + slowdown);
     }
+    if (malformedAbove < 0) throw new IllegalArgumentException("malformedAbove must not be negative, was " + malformedAbove);
     if (apiKey != null && apiKey.isBlank()) throw new IllegalArgumentException("apiKey must not be blank; use null for none");
   }
 
@@ -75,12 +82,13 @@ public record EmbeddedOptions(
   /** The same options for another profile. */
   public EmbeddedOptions withProfile(PerformanceProfile other) {
     return new EmbeddedOptions(other, port, startupDelay, faults, faultSeed, mode, apiKey, keyedRoutes, keepAlive, prefixCache,
-        coldBatchStall, slowdown);
+        coldBatchStall, slowdown, malformedAbove, embeddingsRoute);
   }
 
   public Builder toBuilder() {
     return new Builder(profile).port(port).startupDelay(startupDelay).faults(faults).faultSeed(faultSeed).mode(mode)
-        .apiKey(apiKey).keyedRoutes(keyedRoutes).keepAlive(keepAlive).prefixCache(prefixCache).coldBatchStall(coldBatchStall).slowdown(slowdown);
+        .apiKey(apiKey).keyedRoutes(keyedRoutes).keepAlive(keepAlive).prefixCache(prefixCache).coldBatchStall(coldBatchStall).slowdown(slowdown)
+        .malformedAbove(malformedAbove).embeddingsRoute(embeddingsRoute);
   }
 
   /** Never shows the API key, only whether there is one. */
@@ -89,7 +97,8 @@ public record EmbeddedOptions(
     return "EmbeddedOptions[profile=" + profile.name() + ", port=" + port + ", startupDelay=" + startupDelay
         + ", faults=" + (faults.isEmpty() ? "none" : faults) + ", faultSeed=" + faultSeed + ", mode=" + mode
         + ", apiKey=" + (apiKey == null ? "none" : "set on " + keyedRoutes) + ", keepAlive=" + keepAlive + ", prefixCache=" + prefixCache
-        + ", coldBatchStall=" + coldBatchStall + ", slowdown=" + slowdown + "]";
+        + ", coldBatchStall=" + coldBatchStall + ", slowdown=" + slowdown + ", malformedAbove=" + malformedAbove
+        + ", embeddingsRoute=" + embeddingsRoute + "]";
   }
 
   public static final class Builder {
@@ -105,6 +114,8 @@ public record EmbeddedOptions(
     private boolean prefixCache = true;
     private Duration coldBatchStall = Duration.ZERO;
     private double slowdown = 1.0;
+    private int malformedAbove;
+    private boolean embeddingsRoute = true;
 
     private Builder(PerformanceProfile profile) {
       this.profile = Objects.requireNonNull(profile, "profile");
@@ -170,9 +181,19 @@ public record EmbeddedOptions(
       return this;
     }
 
+    public Builder malformedAbove(int malformedAbove) {
+      this.malformedAbove = malformedAbove;
+      return this;
+    }
+
+    public Builder embeddingsRoute(boolean embeddingsRoute) {
+      this.embeddingsRoute = embeddingsRoute;
+      return this;
+    }
+
     public EmbeddedOptions build() {
       return new EmbeddedOptions(profile, port, startupDelay, faults, faultSeed, mode, apiKey, keyedRoutes, keepAlive, prefixCache,
-          coldBatchStall, slowdown);
+          coldBatchStall, slowdown, malformedAbove, embeddingsRoute);
     }
   }
 }

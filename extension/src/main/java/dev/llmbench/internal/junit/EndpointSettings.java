@@ -20,6 +20,8 @@ import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_MODE;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_PREFIX_CACHE;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_PROFILE;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_SLOWDOWN;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_MALFORMED_ABOVE;
+import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_EMBEDDINGS;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_STARTUP_DELAY;
 import static dev.llmbench.internal.config.SettingKeys.HEADERS;
 import static dev.llmbench.internal.config.SettingKeys.IDLE_TIMEOUT;
@@ -49,7 +51,7 @@ import dev.llmbench.internal.container.ContainerSpec;
 import dev.llmbench.internal.container.GpuRequest;
 import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.config.Settings;
-import dev.llmbench.internal.core.EndpointConfig;
+import dev.llmbench.internal.core.EndpointSpec;
 import dev.llmbench.internal.core.LaunchSpec;
 import dev.llmbench.internal.embedded.EmbeddedOptions;
 import dev.llmbench.internal.embedded.FaultPlan;
@@ -62,12 +64,12 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** Resolves a test's {@link EndpointConfig} from configuration, environment, {@link LlmEndpoint} and defaults. */
+/** Resolves a test's {@link EndpointSpec} from configuration, environment, {@link LlmEndpoint} and defaults. */
 final class EndpointSettings {
 
   private EndpointSettings() {}
 
-  static EndpointConfig of(ExtensionContext context) {
+  static EndpointSpec of(ExtensionContext context) {
     Optional<LlmEndpoint> a = Annotations.nearest(context, LlmEndpoint.class);
     Settings settings = Settings.of(context);
     String where = context.getTestMethod().map(ConfigurationErrors::where).orElse(context.getRequiredTestClass().getSimpleName());
@@ -78,7 +80,7 @@ final class EndpointSettings {
         throw new IllegalArgumentException("both a process (@LaunchServer or llmbench.launch.command) and a container "
             + "(@LaunchContainer or llmbench.container.image) are set to start the server; keep one of them");
       }
-      return new EndpointConfig(
+      return new EndpointSpec(
           get(settings, BASE_URL, a, LlmEndpoint::baseUrl),
           settings.get(MODEL, a.map(LlmEndpoint::model).orElse(null)).optional().orElse(""),
           get(settings, API, a, LlmEndpoint::api),
@@ -116,6 +118,8 @@ final class EndpointSettings {
         .prefixCache(settings.get(EMBEDDED_PREFIX_CACHE).value())
         .coldBatchStall(settings.get(EMBEDDED_COLD_BATCH_STALL).value())
         .slowdown(settings.get(EMBEDDED_SLOWDOWN).value())
+        .malformedAbove(settings.get(EMBEDDED_MALFORMED_ABOVE).value())
+        .embeddingsRoute(settings.get(EMBEDDED_EMBEDDINGS).value())
         .build();
   }
 
@@ -166,11 +170,11 @@ final class EndpointSettings {
   }
 
   /** The test's endpoint settings with what {@code deployment} sets instead: its URL or profile, model and API. */
-  static EndpointConfig of(ExtensionContext context, DeploymentSpec deployment) {
-    EndpointConfig c = of(context);
+  static EndpointSpec of(ExtensionContext context, DeploymentSpec deployment) {
+    EndpointSpec c = of(context);
     boolean embedded = deployment.profile().isPresent() || deployment.baseUrl().isEmpty() && c.isEmbedded();
     EmbeddedOptions engine = deployment.profile().map(p -> c.embedded().withProfile(p)).orElse(c.embedded());
-    return new EndpointConfig(deployment.baseUrl().orElse(embedded ? null : c.baseUrl()), deployment.model().orElse(c.model()),
+    return new EndpointSpec(deployment.baseUrl().orElse(embedded ? null : c.baseUrl()), deployment.model().orElse(c.model()),
         deployment.api().orElse(c.api()), c.apiKeyEnv(), c.readyTimeout(), c.readyPollInterval(), c.readyProgressInterval(),
         c.requestTimeout(), c.idleTimeout(), engine, embedded ? Optional.empty() : c.launch(),
         embedded ? Optional.empty() : c.container(), c.serverLogFile(),

@@ -62,6 +62,7 @@ final class LevelMeasurement {
           + ConfigurationErrors.where(context.getRequiredTestMethod()) + "], " + plan.label() + ": the prompts could not be "
           + "aligned to their exact length, so no load was sent: " + e.getMessage(), e);
     }
+    if (mine.workload().extras().embeddings()) EmbeddingsRoute.check(context, endpoint, info, plan);
     LevelInProgress progress = new LevelInProgress(sweep, mine, info, slo, percentiles);
     run.measuring(progress, endpoint);
     MeasuredLevel result;

@@ -11,7 +11,7 @@ import dev.llmbench.internal.config.ProgressMode;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Endpoint;
-import dev.llmbench.internal.core.EndpointConfig;
+import dev.llmbench.internal.core.EndpointSpec;
 import dev.llmbench.internal.core.LevelInProgress;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.report.AllureReporter;
@@ -130,7 +130,7 @@ final class RunState implements AutoCloseable {
   }
 
   /** The endpoint of {@code config} (a deployment's), created on first use and closed when the run ends. */
-  static Endpoint endpoint(ExtensionContext context, EndpointConfig config) {
+  static Endpoint endpoint(ExtensionContext context, EndpointSpec config) {
     RunState run = of(context); // stored first, so closed after the endpoints
     return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(config, k -> new Endpoint(config, run.listener, run.reportDir),
         Endpoint.class);

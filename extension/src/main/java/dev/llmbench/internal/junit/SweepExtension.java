@@ -9,6 +9,7 @@ import dev.llmbench.internal.compare.DeploymentSweep;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.agents.ReplyFeature;
 import dev.llmbench.internal.quality.QualityFeature;
 import dev.llmbench.internal.replay.TraceFeature;
 import dev.llmbench.internal.trace.TraceSource;
@@ -59,6 +60,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     }
     BaselineSettings.attach(context, sweep);
     plan.eval().ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));
+    sweep.add(new ReplyFeature()); // says nothing of a level without checked replies or embeddings
     if (plan.levels().stream().anyMatch(l -> l.workload().prompts().rowSource().filter(TraceSource.class::isInstance).isPresent())) {
       sweep.add(new TraceFeature());
     }

@@ -28,6 +28,7 @@ import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.RequestExtras;
 import dev.llmbench.internal.quality.EvalPlan;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
@@ -158,7 +159,8 @@ final class SweepPlanner {
     }
     Optional<DeploymentDescription> facts = Annotations.nearest(context, DeploymentFacts.class).map(DeploymentDescription::of)
         .filter(d -> !d.isEmpty());
-    return new SweepPlan(List.copyOf(plans), common.slo(), common.percentiles(), facts, common.eval());
+    return new SweepPlan(RequestShapes.apply(context, List.copyOf(plans)), common.slo(), common.percentiles(), facts,
+        common.eval());
   }
 
   /**
@@ -332,10 +334,12 @@ final class SweepPlanner {
   static final class Probes {
     private final Common common;
     private final CapacitySearch search;
+    private final RequestExtras extras;
 
-    private Probes(Common common, CapacitySearch search) {
+    private Probes(Common common, CapacitySearch search, RequestExtras extras) {
       this.common = common;
       this.search = search;
+      this.extras = extras;
     }
 
     ServiceLevels slo() {
@@ -353,7 +357,7 @@ final class SweepPlanner {
       String label = (closedLoop ? ConcurrencySweep.DEFAULT_NAME : RateSweep.DEFAULT_NAME).replace(p.placeholder(), p.value());
       int input = common.workload().inputTokens().length == 0 ? 0 : common.workload().inputTokens()[0];
       int maxTokens = common.outputLengths().map(d -> (int) Math.max(1, Math.round(d.mean()))).orElse(common.workload().maxTokens()[0]);
-      return common.level(label, p, input, maxTokens);
+      return RequestShapes.with(common.level(label, p, input, maxTokens), extras);
     }
   }
 
@@ -370,7 +374,7 @@ final class SweepPlanner {
     }
     // An open loop's options are checked now, before the first probe, as a sweep's are.
     openPoints(List.of(1.0), search.burstiness(), search.maxConcurrency());
-    return new Probes(common, search);
+    return new Probes(common, search, RequestShapes.extras(context));
   }
 
   /** Requests or whole rounds per level, at most one of them above 0 (0 and 0: automatic). */

@@ -47,6 +47,11 @@ public class LevelStatistics {
   private final SampleDistribution itl;
   private final SampleDistribution e2e;
   private final SampleDistribution queueTime;
+  private final SampleDistribution toolCallTtft;
+  private final long checkedReplies;
+  private final long unparsedReplies;
+  private final long inputs;
+  private final boolean embeddings;
   private final ConfidenceInterval outputThroughputCi;
   private final Optional<DecodeRates> decodeRates;
 
@@ -69,6 +74,12 @@ public class LevelStatistics {
     this.itl = itls(ok);
     this.e2e = SampleDistribution.of(ok.stream().map(RequestMetrics::e2eLatency).toList());
     this.queueTime = SampleDistribution.of(requests.stream().map(RequestMetrics::queueTime).toList());
+    this.toolCallTtft = SampleDistribution.ofNanos(ok.stream().mapToLong(r -> r.trace().toolCallTtftNanos()).filter(t -> t >= 0)
+        .mapToDouble(t -> t).toArray());
+    this.checkedReplies = ok.stream().filter(r -> r.trace().replyChecked()).count();
+    this.unparsedReplies = ok.stream().filter(r -> r.trace().replyUnparsed()).count();
+    this.inputs = ok.stream().mapToLong(r -> r.trace().embeddings()).sum();
+    this.embeddings = requests.stream().anyMatch(r -> r.trace().embeddings() > 0);
     this.outputThroughputCi = outputThroughputCi(ok, window);
     this.decodeRates = decodeRates(ok);
   }
@@ -289,6 +300,36 @@ public class LevelStatistics {
 
   public SampleDistribution e2eLatency() {
     return e2e;
+  }
+
+  /** Time to the first tool-call chunk, of the successful replies that made a tool call. */
+  public SampleDistribution toolCallTtft() {
+    return toolCallTtft;
+  }
+
+  /** Successful replies a structured-output check judged. */
+  public long checkedReplies() {
+    return checkedReplies;
+  }
+
+  /** Checked replies that did not parse, or missed their schema. */
+  public long unparsedReplies() {
+    return unparsedReplies;
+  }
+
+  /** Unparsed over checked replies; 0 when none was checked. */
+  public double unparsedRate() {
+    return checkedReplies == 0 ? 0 : (double) unparsedReplies / checkedReplies;
+  }
+
+  /** Embedded texts per second for an embeddings level; successful requests per second otherwise. */
+  public Rate inputThroughput() {
+    return Rate.inputsPerSecond(embeddings ? perSecond(inputs) : requestThroughput().perSecond());
+  }
+
+  /** Whether the level's requests were embeddings (some answer carried vectors). */
+  public boolean isEmbeddings() {
+    return embeddings;
   }
 
   public SampleDistribution queueTime() {

@@ -100,6 +100,16 @@ public record RequestMetrics(
   }
 
   @Override
+  public Optional<String> unparsedBecause() {
+    return trace.replyUnparsed() ? trace.replyProblem() : Optional.empty();
+  }
+
+  @Override
+  public boolean replyChecked() {
+    return trace.replyChecked();
+  }
+
+  @Override
   public boolean succeeded() {
     return trace.succeeded();
   }

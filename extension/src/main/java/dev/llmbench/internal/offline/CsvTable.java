@@ -54,7 +54,10 @@ final class CsvTable {
       Map.entry(Metric.TPOT, Carriage.as("mean_/median_/std_/pNN_tpot_ms", "its statistics")),
       Map.entry(Metric.ITL, Carriage.as("mean_/median_/std_/pNN_itl_ms", "its statistics")),
       Map.entry(Metric.E2E_LATENCY, Carriage.as("mean_/median_/std_/pNN_e2el_ms", "its statistics")),
-      Map.entry(Metric.QUEUE_TIME, Carriage.not("no column names it")));
+      Map.entry(Metric.QUEUE_TIME, Carriage.not("no column names it")),
+      Map.entry(Metric.INPUT_THROUGHPUT, Carriage.not("no column names it")),
+      Map.entry(Metric.UNPARSED_RATE, Carriage.not("no column names it")),
+      Map.entry(Metric.TOOL_CALL_TTFT, Carriage.not("no column names it")));
 
   private CsvTable() {}
 

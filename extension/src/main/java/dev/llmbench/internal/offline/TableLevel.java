@@ -163,6 +163,11 @@ record TableLevel(String label, LoadShape load, int maxTokens, String source, lo
   }
 
   @Override
+  public Distribution toolCallTtft() {
+    return latency(Metric.TOOL_CALL_TTFT);
+  }
+
+  @Override
   public Distribution queueTime() {
     return latency(Metric.QUEUE_TIME);
   }

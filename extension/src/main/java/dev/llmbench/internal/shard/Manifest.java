@@ -43,7 +43,7 @@ import org.apiguardian.api.API;
  * @param levels every level this shard reached, in run order
  */
 @API(status = INTERNAL)
-public record Manifest(Shard shard, String host, List<Level> levels) {
+public record Manifest(Shard shard, String host, List<LevelEntry> levels) {
 
   public static final String FILE = "shard.json";
   static final int FORMAT = 1;
@@ -65,11 +65,11 @@ public record Manifest(Shard shard, String host, List<Level> levels) {
    * @param skipped     why it had no share, or empty
    * @param result      what it measured; empty when skipped or when the level did not end in a result
    */
-  public record Level(int slot, String className, String method, String label, Optional<Instant> dueAt,
+  public record LevelEntry(int slot, String className, String method, String label, Optional<Instant> dueAt,
       Optional<Duration> late, LevelPlan whole, Optional<LevelPlan> share, String skipped, ServiceLevels slo,
       List<Double> percentiles, Optional<Result> result) {
 
-    public Level {
+    public LevelEntry {
       percentiles = List.copyOf(percentiles);
     }
 
@@ -78,13 +78,14 @@ public record Manifest(Shard shard, String host, List<Level> levels) {
       return className.replace('$', '.') + "." + method;
     }
 
-    Level began(Duration lateBy) {
-      return new Level(slot, className, method, label, dueAt, Optional.of(lateBy), whole, share, skipped, slo, percentiles,
-          result);
+    LevelEntry began(Duration lateBy) {
+      return new LevelEntry(slot, className, method, label, dueAt, Optional.of(lateBy), whole, share, skipped, slo,
+          percentiles, result);
     }
 
-    Level measured(Result r) {
-      return new Level(slot, className, method, label, dueAt, late, whole, share, skipped, slo, percentiles, Optional.of(r));
+    LevelEntry measured(Result r) {
+      return new LevelEntry(slot, className, method, label, dueAt, late, whole, share, skipped, slo, percentiles,
+          Optional.of(r));
     }
   }
 
@@ -120,7 +121,7 @@ public record Manifest(Shard shard, String host, List<Level> levels) {
     shard.slot().ifPresent(s -> root.put("slot", s.toString()));
     root.put("host", host);
     ArrayNode list = root.putArray("levels");
-    for (Level l : levels) {
+    for (LevelEntry l : levels) {
       ObjectNode n = list.addObject();
       n.put("slot", l.slot());
       n.put("class", l.className());
@@ -209,10 +210,10 @@ public record Manifest(Shard shard, String host, List<Level> levels) {
       }
       Shard shard = new Shard(required(root, "index").asInt(), required(root, "count").asInt(),
           optional(root, "start", Instant::parse), optional(root, "slot", Duration::parse));
-      List<Level> levels = new ArrayList<>();
+      List<LevelEntry> levels = new ArrayList<>();
       for (JsonNode n : root.path("levels")) {
         Optional<Result> result = n.has("result") ? Optional.of(result(n.get("result"))) : Optional.empty();
-        levels.add(new Level(required(n, "slot").asInt(), text(n, "class"), text(n, "method"), text(n, "label"),
+        levels.add(new LevelEntry(required(n, "slot").asInt(), text(n, "class"), text(n, "method"), text(n, "label"),
             optional(n, "due_at", Instant::parse), optional(n, "late", Duration::parse), plan(required(n, "whole")),
             n.has("share") ? Optional.of(plan(n.get("share"))) : Optional.empty(), n.path("skipped").asText(""),
             slo(n.path("slo")), doubles(n.path("percentiles")), result));

@@ -50,7 +50,7 @@ public final class MergeMain implements Callable<Integer> {
       List<ShardFolder> folders = shards.stream().map(ShardFolder::at).toList();
       List<ShardMerge.MergedSweep> merged = ShardMerge.merge(folders, allowPartial);
       Path reports = out.resolve("llmbench");
-      ShardMerge.write(merged, reports);
+      MergedReports.write(merged, reports);
       String allure = "";
       if (folders.stream().anyMatch(f -> f.allure().isPresent())) {
         AllureMerge.merge(folders, merged, reports, out.resolve("allure-results"));

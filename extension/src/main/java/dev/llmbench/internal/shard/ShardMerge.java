@@ -5,18 +5,11 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.Metric;
 import dev.llmbench.StopReason;
-import dev.llmbench.internal.core.BenchListener;
-import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.core.MeasuredLevel;
-import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
-import dev.llmbench.internal.report.ConsoleReporter;
-import dev.llmbench.internal.report.FileReporter;
 import dev.llmbench.internal.report.LatencyHistograms;
 import dev.llmbench.internal.report.RequestRecord;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,9 +17,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 import org.apiguardian.api.API;
@@ -36,8 +27,8 @@ import org.apiguardian.api.API;
  * with the simulation logs of several injectors: every shard's requests, back from its level files, go on one
  * wall-clock timeline (each shard's first send, from its manifest), so the merged window runs from the
  * earliest send to the latest end of any shard and every figure is computed from the union, exactly as for a
- * single run. Checks first that the shards belong together and that none is missing a level, and lists
- * every problem at once.
+ * single run. Checks first ({@link ShardChecks}) that the shards belong together and that none is missing a
+ * level, and lists every problem at once; {@link MergedReports} writes the result.
  */
 @API(status = INTERNAL)
 public final class ShardMerge {
@@ -88,9 +79,6 @@ public final class ShardMerge {
     }
   }
 
-  /** One shard's entry for a level, with its folder. */
-  private record Part(ShardFolder shard, Manifest.Level level) {}
-
   /**
    * The merged sweeps, in run order.
    *
@@ -99,19 +87,20 @@ public final class ShardMerge {
    */
   public static List<MergedSweep> merge(List<ShardFolder> shards, boolean allowPartial) {
     if (shards.isEmpty()) throw new IllegalArgumentException("no shard to merge");
-    List<String> problems = new ArrayList<>(checkShards(shards));
-    Map<String, List<Part>> byLevel = new LinkedHashMap<>();
+    List<String> problems = new ArrayList<>(ShardChecks.shards(shards));
+    Map<String, List<ShardPart>> byLevel = new LinkedHashMap<>();
     shards.stream().sorted(Comparator.comparingInt(ShardFolder::index)).forEach(s -> s.manifest().levels()
-        .forEach(l -> byLevel.computeIfAbsent(l.sweepId() + " " + l.label(), k -> new ArrayList<>()).add(new Part(s, l))));
+        .forEach(l -> byLevel.computeIfAbsent(l.sweepId() + " " + l.label(), k -> new ArrayList<>())
+            .add(new ShardPart(s, l))));
     int count = shards.get(0).manifest().shard().count();
     Map<String, MergedSweep> sweeps = new LinkedHashMap<>();
     Map<String, Map<String, Map<Metric, Histogram>>> fromHistograms = new LinkedHashMap<>();
-    List<List<Part>> levels = byLevel.values().stream()
+    List<List<ShardPart>> levels = byLevel.values().stream()
         .sorted(Comparator.comparingInt(parts -> parts.get(0).level().slot())).toList();
-    for (List<Part> parts : levels) {
-      List<String> missing = checkLevel(parts, count, problems);
-      Manifest.Level first = parts.get(0).level();
-      List<Part> measured = parts.stream().filter(p -> p.level().result().isPresent()).toList();
+    for (List<ShardPart> parts : levels) {
+      List<String> missing = ShardChecks.level(parts, count, problems);
+      Manifest.LevelEntry first = parts.get(0).level();
+      List<ShardPart> measured = parts.stream().filter(p -> p.level().result().isPresent()).toList();
       if (measured.isEmpty()) continue;
       Map<Metric, Histogram> histograms = new LinkedHashMap<>();
       MeasuredLevel merged = level(first, measured, parts, missing, count, histograms);
@@ -126,78 +115,9 @@ public final class ShardMerge {
         fromHistograms.getOrDefault(s.id(), Map.of()))).toList();
   }
 
-  /** The shards are one run's: one count, each index once, one schedule. */
-  private static List<String> checkShards(List<ShardFolder> shards) {
-    List<String> problems = new ArrayList<>();
-    Shard first = shards.get(0).manifest().shard();
-    Map<Integer, List<ShardFolder>> byIndex = new TreeMap<>();
-    for (ShardFolder s : shards) {
-      Shard shard = s.manifest().shard();
-      if (shard.count() != first.count()) {
-        problems.add(s + " is one of " + shard.count() + " shards, " + shards.get(0) + " one of " + first.count());
-      }
-      if (!shard.start().equals(first.start()) || !shard.slot().equals(first.slot())) {
-        problems.add(s + " kept another schedule (start " + shard.start().map(Object::toString).orElse("none") + ", slot "
-            + shard.slot().map(Formats::duration).orElse("none") + ") than " + shards.get(0) + " (start "
-            + first.start().map(Object::toString).orElse("none") + ", slot " + first.slot().map(Formats::duration).orElse("none")
-            + "): their levels did not run together");
-      }
-      byIndex.computeIfAbsent(s.index(), k -> new ArrayList<>()).add(s);
-    }
-    byIndex.forEach((i, same) -> {
-      if (same.size() > 1) problems.add("shard " + i + " is given " + same.size() + " times: " + same);
-    });
-    for (int i = 0; i < first.count(); i++) {
-      if (!byIndex.containsKey(i)) problems.add("shard " + i + " of " + first.count() + " is not among the folders given");
-    }
-    return problems;
-  }
-
-  /** Problems of one level across shards; returns the shards whose part is missing. */
-  private static List<String> checkLevel(List<Part> parts, int count, List<String> problems) {
-    Manifest.Level first = parts.get(0).level();
-    String level = first.label() + " of " + first.sweepId();
-    List<String> missing = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      int index = i;
-      Optional<Part> part = parts.stream().filter(p -> p.shard().index() == index).findFirst();
-      if (part.isEmpty()) {
-        missing.add("shard " + i + " never reached it");
-        continue;
-      }
-      Manifest.Level l = part.get().level();
-      if (l.skipped().isEmpty() && l.result().isEmpty()) {
-        missing.add("shard " + i + " began it but wrote no result (the level failed there: see that shard's log)");
-      } else if (l.result().isPresent() && !Files.isRegularFile(file(part.get()))) {
-        missing.add("shard " + i + "'s " + file(part.get()) + " is missing");
-      }
-      if (l.slot() != first.slot()) {
-        problems.add(level + " was level " + (l.slot() + 1) + " of the run on shard " + i + " but level " + (first.slot() + 1)
-            + " on shard " + parts.get(0).shard().index() + ": the shards ran different tests or levels");
-      }
-      if (!Objects.equals(plan(l), plan(first))) {
-        problems.add(level + " was planned differently on shard " + i + " (" + plan(l) + ") than on shard "
-            + parts.get(0).shard().index() + " (" + plan(first) + "): give every shard the same settings");
-      }
-    }
-    missing.forEach(m -> problems.add(level + ": " + m));
-    return missing;
-  }
-
-  /** What must match across shards: the whole level's plan, as the manifest writes it. */
-  private static String plan(Manifest.Level l) {
-    return Share.describe(l.whole()) + ", max_tokens " + l.whole().maxTokens() + ", input " + l.whole().inputTokens()
-        + ", prompts " + l.whole().workload().prompts().name() + ", warm-up " + l.whole().warmupRequests() + ", seed "
-        + l.whole().seed();
-  }
-
-  private static Path file(Part p) {
-    return p.shard().reports().resolve(p.level().sweepId()).resolve(FileReporter.fileName(p.level().label()) + ".json");
-  }
-
   /** The merged level; {@code fromHistograms} receives the latencies whose statistics must come from histograms. */
-  private static MeasuredLevel level(Manifest.Level first, List<Part> measured, List<Part> all, List<String> missing,
-      int count, Map<Metric, Histogram> fromHistograms) {
+  private static MeasuredLevel level(Manifest.LevelEntry first, List<ShardPart> measured, List<ShardPart> all,
+      List<String> missing, int count, Map<Metric, Histogram> fromHistograms) {
     Instant t0 = measured.stream().map(p -> p.level().result().orElseThrow().firstSend()).min(Comparator.naturalOrder())
         .orElseThrow();
     List<RequestMetrics> requests = new ArrayList<>();
@@ -206,9 +126,9 @@ public final class ShardMerge {
     Map<Metric, Histogram> histograms = new LinkedHashMap<>();
     boolean everyFileHasHistograms = true;
     boolean serverMetrics = false;
-    for (Part p : measured) {
+    for (ShardPart p : measured) {
       Manifest.Result result = p.level().result().orElseThrow();
-      LevelFile file = LevelFile.read(file(p));
+      LevelFile file = LevelFile.read(p.file());
       List<RequestMetrics> mine = file.metrics(Duration.between(t0, result.firstSend()).toNanos(), result.firstSend());
       requests.addAll(mine);
       mine.stream().mapToLong(r -> r.trace().startNanos()).min()
@@ -224,7 +144,7 @@ public final class ShardMerge {
     if (!missing.isEmpty()) {
       notes.add("incomplete: " + String.join("; ", missing) + ": the figures cover only what the other shards sent");
     }
-    for (Part p : measured) {
+    for (ShardPart p : measured) {
       p.level().late().filter(l -> l.compareTo(NOTEWORTHY) > 0).ifPresent(l -> notes.add("shard " + p.shard().index()
           + " began " + Formats.duration(l) + " after the level's slot"));
     }
@@ -257,10 +177,10 @@ public final class ShardMerge {
   }
 
   /** {@code merged from 2 shards: shard 0 C=4, 10 requests (host a); shard 1 skipped}. */
-  private static String composition(List<Part> parts, int count) {
+  private static String composition(List<ShardPart> parts, int count) {
     List<String> each = new ArrayList<>();
-    for (Part p : parts) {
-      Manifest.Level l = p.level();
+    for (ShardPart p : parts) {
+      Manifest.LevelEntry l = p.level();
       String host = p.shard().manifest().host().isEmpty() ? "" : " on " + p.shard().manifest().host();
       if (!l.skipped().isEmpty()) each.add("shard " + p.shard().index() + " had no share");
       else each.add("shard " + p.shard().index() + " " + l.share().map(Share::describe).orElse("?") + host);
@@ -284,7 +204,7 @@ public final class ShardMerge {
   }
 
   /** The run's reason when the shards agree; a shard stopped by its JVM's shutdown marks the whole level. */
-  private static StopReason stopReason(List<Part> measured) {
+  private static StopReason stopReason(List<ShardPart> measured) {
     List<StopReason> reasons = measured.stream().map(p -> p.level().result().orElseThrow().stopReason()).distinct().toList();
     return reasons.contains(StopReason.INTERRUPTED) ? StopReason.INTERRUPTED : reasons.get(0);
   }
@@ -311,24 +231,5 @@ public final class ShardMerge {
     List<RequestRecord> records = new ArrayList<>();
     for (int i = 0; i < requests.size(); i++) records.add(RequestRecord.of(i, requests.get(i), start, true));
     return records;
-  }
-
-  /**
-   * Writes the merged sweeps as a run writes its own: each level's JSON and CSV, then each sweep's table,
-   * analysis, charts and HTML page, under {@code reportDir}; the tables are printed too.
-   */
-  public static void write(List<MergedSweep> sweeps, Path reportDir) {
-    BenchListener listener = Listeners.broadcast(List.of(new ConsoleReporter(reportDir), new FileReporter(reportDir)));
-    for (MergedSweep s : sweeps) {
-      SweepRun run = new SweepRun(s.className(), s.method(), listener);
-      s.levels().forEach(run::measured);
-      run.finish();
-      for (MeasuredLevel level : s.levels()) {
-        Map<Metric, Histogram> histograms = s.fromHistograms().getOrDefault(level.label(), Map.of());
-        if (histograms.isEmpty()) continue;
-        LevelFile.useHistograms(reportDir.resolve(s.id()).resolve(FileReporter.fileName(level.label()) + ".json"), histograms,
-            level.percentiles());
-      }
-    }
   }
 }

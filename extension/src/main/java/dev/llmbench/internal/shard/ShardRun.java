@@ -40,7 +40,7 @@ public final class ShardRun implements BenchListener {
   private final Clock clock;
   private final Consumer<String> out;
   private String host; // looked up once, only when a manifest is written
-  private final List<Manifest.Level> levels = new ArrayList<>();
+  private final List<Manifest.LevelEntry> levels = new ArrayList<>();
 
   /**
    * @param reportDir where the manifest goes, beside the sweeps' folders
@@ -90,8 +90,8 @@ public final class ShardRun implements BenchListener {
   public synchronized Slot begin(SweepRun sweep, LevelPlan whole, ServiceLevels slo, List<Double> percentiles) {
     int k = levels.size();
     Share share = Share.of(whole, shard.index(), shard.count());
-    Manifest.Level level = new Manifest.Level(k, sweep.className(), sweep.method(), whole.label(), shard.slotStart(k),
-        Optional.empty(), whole, share.plan(), share.skipReason(), slo, percentiles, Optional.empty());
+    Manifest.LevelEntry level = new Manifest.LevelEntry(k, sweep.className(), sweep.method(), whole.label(),
+        shard.slotStart(k), Optional.empty(), whole, share.plan(), share.skipReason(), slo, percentiles, Optional.empty());
     levels.add(level);
     if (share.plan().isEmpty()) out.accept("[llmbench] " + shard + ": " + share.skipReason());
     write(); // now, not between the slot and the first send
@@ -165,7 +165,7 @@ public final class ShardRun implements BenchListener {
   @Override
   public synchronized void levelFinished(SweepRun sweep, MeasuredLevel level) {
     for (int i = levels.size() - 1; i >= 0; i--) {
-      Manifest.Level l = levels.get(i);
+      Manifest.LevelEntry l = levels.get(i);
       if (l.sweepId().equals(sweep.id()) && l.label().equals(level.label()) && l.result().isEmpty()) {
         levels.set(i, l.measured(new Manifest.Result(firstSend(level.metrics()), level.metrics().size(), level.stopReason(),
             level.endpoint())));

@@ -75,7 +75,10 @@ public final class VllmResultFiles {
       Map.entry(Metric.TPOT, Carriage.as("mean_/median_/std_/pNN_tpot_ms", "its statistics")),
       Map.entry(Metric.ITL, Carriage.as("mean_/median_/std_/pNN_itl_ms", "its statistics")),
       Map.entry(Metric.E2E_LATENCY, Carriage.as("mean_/median_/std_/pNN_e2el_ms", "its statistics")),
-      Map.entry(Metric.QUEUE_TIME, Carriage.not("queue_times and *_client_queue_time_ms are not read")));
+      Map.entry(Metric.QUEUE_TIME, Carriage.not("queue_times and *_client_queue_time_ms are not read")),
+      Map.entry(Metric.INPUT_THROUGHPUT, Carriage.not("vLLM's serve result has no inputs per second")),
+      Map.entry(Metric.UNPARSED_RATE, Carriage.not("vLLM's serve result does not check replies")),
+      Map.entry(Metric.TOOL_CALL_TTFT, Carriage.not("vLLM's serve result has no tool-call timing")));
 
   private VllmResultFiles() {}
 

@@ -68,7 +68,7 @@ class StreamTransportTests {
         assertThat(t.tokenChunks()).isEqualTo(2);
         assertThat(t.headersNanos()).isBetween(t.startNanos(), t.tokenNanos(0));
         // A connection is back in the pool RELEASE_HOLD after its response; a request sooner takes a new one.
-        Thread.sleep(NettyStreamTransport.RELEASE_HOLD.toMillis() * 10);
+        Thread.sleep(NettyConnectionPool.RELEASE_HOLD.toMillis() * 10);
       }
       assertThat(server.connections()).isEqualTo(1);
       ScriptedServer.Received r = server.received().get(0);
@@ -265,14 +265,14 @@ class StreamTransportTests {
       return false;
     }); NettyStreamTransport transport = new NettyStreamTransport(PATIENT)) {
       assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
-      Thread.sleep(NettyStreamTransport.RELEASE_HOLD.toMillis() * 10);
+      Thread.sleep(NettyConnectionPool.RELEASE_HOLD.toMillis() * 10);
       CompletableFuture<RequestTrace> stalled = transport.send(request(server.uri("/")));
       Thread.sleep(200);
       transport.cancelAll();
       assertThat(stalled.join().streamFailure().orElseThrow().cause()).isEqualTo(StreamFailure.Cause.CANCELLED);
       for (int i = 0; i < 5; i++) {
         assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
-        Thread.sleep(NettyStreamTransport.RELEASE_HOLD.toMillis() * 10);
+        Thread.sleep(NettyConnectionPool.RELEASE_HOLD.toMillis() * 10);
       }
       assertThat(server.received()).extracting(r -> r.headers().get("connection")).doesNotContain("close");
       assertThat(server.connections()).as("the first, and one after the cancelled").isEqualTo(2);

@@ -76,7 +76,7 @@ class AllureMergeTests {
     Path out = dir.resolve("merged");
     List<ShardFolder> given = folders.stream().map(ShardFolder::at).toList();
     List<ShardMerge.MergedSweep> merged = ShardMerge.merge(given, false);
-    ShardMerge.write(merged, out.resolve("llmbench"));
+    MergedReports.write(merged, out.resolve("llmbench"));
     AllureMerge.merge(given, merged, out.resolve("llmbench"), out.resolve("allure-results"));
 
     List<JsonNode> results = read(out.resolve("allure-results"));

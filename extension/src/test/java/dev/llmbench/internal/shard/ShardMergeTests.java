@@ -72,20 +72,20 @@ class ShardMergeTests {
   }
 
   /** Writes a shard's level file and returns its manifest entry. */
-  static Manifest.Level level(Path reports, int slot, LevelPlan whole, List<RequestTrace> traces, Instant firstSend) {
+  static Manifest.LevelEntry level(Path reports, int slot, LevelPlan whole, List<RequestTrace> traces, Instant firstSend) {
     // Every shard here has 2 of the whole level's workers, or all of them when it has fewer.
     Levels built = Levels.closed(Math.min(2, whole.concurrency())).label(whole.label()).maxTokens(3).percentiles(50.0, 99.0);
     traces.forEach(built::request);
     MeasuredLevel level = built.build();
     // As a shard run with llmbench.report.chunk-timings=true writes it: its records hold every chunk's arrival.
     write(reports.resolve(SWEEP).resolve(whole.label() + ".json"), ResultJson.write(level, new ReportOptions(true)));
-    return new Manifest.Level(slot, CLASS, "sweep", whole.label(), Optional.of(T0.plusSeconds(60L * slot)),
+    return new Manifest.LevelEntry(slot, CLASS, "sweep", whole.label(), Optional.of(T0.plusSeconds(60L * slot)),
         Optional.of(Duration.ZERO), whole, Optional.of(level.plan()), "", ServiceLevels.none(), List.of(50.0, 99.0),
         Optional.of(new Manifest.Result(firstSend, traces.size(), StopReason.REQUEST_COUNT, Levels.ENDPOINT)));
   }
 
-  static Manifest.Level skipped(int slot, LevelPlan whole) {
-    return new Manifest.Level(slot, CLASS, "sweep", whole.label(), Optional.of(T0.plusSeconds(60L * slot)), Optional.empty(),
+  static Manifest.LevelEntry skipped(int slot, LevelPlan whole) {
+    return new Manifest.LevelEntry(slot, CLASS, "sweep", whole.label(), Optional.of(T0.plusSeconds(60L * slot)), Optional.empty(),
         whole, Optional.empty(), whole.label() + ": no share", ServiceLevels.none(), List.of(50.0, 99.0), Optional.empty());
   }
 
@@ -117,7 +117,7 @@ class ShardMergeTests {
     assertThat(merged).hasSize(1);
     assertThat(merged.get(0).id()).isEqualTo(SWEEP);
     Path out = dir.resolve("merged");
-    ShardMerge.write(merged, out);
+    MergedReports.write(merged, out);
 
     JsonNode c4 = ResultJson.read(Files.readString(out.resolve(SWEEP).resolve("C=4.json")));
     assertThat(c4.get("completed").asInt()).isEqualTo(4);
@@ -175,8 +175,8 @@ class ShardMergeTests {
     Path r1 = shards.get(1).resolve("llmbench");
     Manifest m1 = Manifest.read(r1);
     // Shard 1 began C=4 but its JVM died before the level ended: an entry with no result.
-    Manifest.Level began = m1.levels().get(0);
-    new Manifest(m1.shard(), m1.host(), List.of(new Manifest.Level(began.slot(), began.className(), began.method(),
+    Manifest.LevelEntry began = m1.levels().get(0);
+    new Manifest(m1.shard(), m1.host(), List.of(new Manifest.LevelEntry(began.slot(), began.className(), began.method(),
         began.label(), began.dueAt(), began.late(), began.whole(), began.share(), "", began.slo(), began.percentiles(),
         Optional.empty()))).write(r1);
     assertThatThrownBy(() -> ShardMerge.merge(folders(shards), false)).isInstanceOf(ShardMerge.IncompleteException.class)
@@ -207,7 +207,7 @@ class ShardMergeTests {
     Path r0 = dir.resolve("a");
     Path r1 = dir.resolve("b");
     new Manifest(shard(0), "", List.of(level(r0, 0, whole(4, 4), shard0(), T0))).write(r0);
-    Manifest.Level late = level(r1, 0, whole(4, 4), shard0(), T0.plusSeconds(2));
+    Manifest.LevelEntry late = level(r1, 0, whole(4, 4), shard0(), T0.plusSeconds(2));
     new Manifest(shard(1), "", List.of(late.began(Duration.ofSeconds(2)))).write(r1);
     MeasuredLevel merged = ShardMerge.merge(folders(List.of(r0, r1)), false).get(0).levels().get(0);
     assertThat(merged.window()).isEqualTo(Duration.ofMillis(2100));
@@ -231,7 +231,7 @@ class ShardMergeTests {
     assertThat(c4.itl().mean()).as("the records: shard 0's gaps only").contains(Duration.ofMillis(40));
 
     Path out = dir.resolve("merged");
-    ShardMerge.write(merged, out);
+    MergedReports.write(merged, out);
     JsonNode json = ResultJson.read(Files.readString(out.resolve(SWEEP).resolve("C=4.json")));
     // Shard 0's four 40 ms gaps and shard 1's four 75 ms gaps, from the histograms.
     assertThat(json.get("mean_itl_ms").asDouble()).isCloseTo(57.5, within(0.06));

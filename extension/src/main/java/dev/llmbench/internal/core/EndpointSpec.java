@@ -13,7 +13,7 @@ import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
- * An endpoint's resolved settings. Two tests with equal configs share one endpoint (one embedded engine,
+ * An endpoint's spec: its resolved settings. Two tests with equal specs share one endpoint (one embedded engine,
  * one readiness wait), so the record itself is the endpoint's identity.
  *
  * @param baseUrl       the server root, or null for the embedded engine (or, when launching, 127.0.0.1 at the port)
@@ -26,7 +26,7 @@ import org.apiguardian.api.API;
  * @param connection    how to reach a real deployment: extra headers, TLS trust, proxy
  */
 @API(status = INTERNAL)
-public record EndpointConfig(
+public record EndpointSpec(
     URI baseUrl,
     String model,
     ApiStyle api,

@@ -10,14 +10,14 @@ import java.util.Optional;
  * What the GPUs' own telemetry says about a level's bound: GPUs busy nearly all the time are the bound (compute);
  * GPUs mostly idle while requests wait in the server's queue are not, and the bound is before them.
  */
-final class GpuReading {
+final class GpuDiagnosis {
 
   /** Mean GPU utilisation (DCGM_FI_DEV_GPU_UTIL) from which the GPUs are the bound. */
   static final double BUSY = 0.90;
   /** Mean GPU utilisation up to which the GPUs are not the bound. */
   static final double IDLE = 0.50;
 
-  private GpuReading() {}
+  private GpuDiagnosis() {}
 
   /**
    * Adds the level's GPU figures to the evidence and the cause they point to, and returns the clause a headline

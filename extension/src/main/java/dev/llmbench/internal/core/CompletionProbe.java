@@ -1,0 +1,56 @@
+package dev.llmbench.internal.core;
+
+import dev.llmbench.CompletionRequest;
+import dev.llmbench.internal.client.OpenAiClient;
+import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.client.TextCapture;
+import java.io.IOException;
+
+/**
+ * A 1-token completion for the model succeeds: the model is loaded, not only the port open (the lesson of
+ * Testcontainers' Ollama module). A 404, 400 or 422 names the model and the API style to check.
+ */
+final class CompletionProbe implements ReadinessProbe {
+
+  private final OpenAiClient probe;
+  private final EndpointSpec config;
+  private final ReadinessRules rules;
+
+  CompletionProbe(OpenAiClient probe, EndpointSpec config, ReadinessRules rules) {
+    this.probe = probe;
+    this.config = config;
+    this.rules = rules;
+  }
+
+  @Override
+  public boolean passes(ReadinessState state) {
+    ReadinessLog log = state.log;
+    RequestTrace t = probe.send(config.api(), state.model, CompletionRequest.of("Hi").withMaxTokens(1).withStream(false),
+        TextCapture.NONE);
+    if (!t.succeeded()) {
+      log.saw("a 1-token completion failed: " + t.failure());
+      int status = t.failure().status();
+      rules.refused(status, "POST " + config.api().path());
+      if (status == 404 || status == 400 || status == 422) {
+        throw new CannotBecomeReady("a 1-token completion to " + config.api().path() + " for model '" + state.model
+            + "' answered " + t.failure() + "; check llmbench.model (the server lists "
+            + listedModels() + ") and llmbench.api (chat or completions)", null);
+      }
+      if (ReadinessRules.clientError(status)) {
+        throw new CannotBecomeReady("a 1-token completion to " + config.api().path() + " answered " + t.failure()
+            + ", a client error that waiting does not change; check llmbench.base-url and llmbench.api (chat or "
+            + "completions)", null);
+      }
+      return false;
+    }
+    return true;
+  }
+
+  private String listedModels() {
+    try {
+      return probe.modelIds().toString();
+    } catch (IOException | RuntimeException e) {
+      return "no models";
+    }
+  }
+}

@@ -1,0 +1,22 @@
+package dev.llmbench.internal.core;
+
+import dev.llmbench.internal.client.OpenAiClient;
+import java.util.Optional;
+
+/** What one readiness wait learns as it polls, handed from probe to probe: its log, the health route, the model. */
+final class ReadinessState {
+
+  // Awaitility polls on its own thread; the caller reads the model and route after the wait.
+
+  final ReadinessLog log = new ReadinessLog();
+  /** The model id: the configured one, else the first the server lists, once it lists one. */
+  volatile String model;
+  /** The route the server's health answered on: {@code /health}, or {@code /v1/models} where there is none. */
+  volatile String healthRoute = "/health";
+  /** This poll's answer on the health route. */
+  volatile Optional<OpenAiClient.HttpAnswer> health = Optional.empty();
+
+  ReadinessState(String model) {
+    this.model = model;
+  }
+}

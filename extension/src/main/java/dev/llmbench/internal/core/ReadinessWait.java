@@ -1,0 +1,195 @@
+package dev.llmbench.internal.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.EndpointInfo;
+import dev.llmbench.EndpointNotReadyException;
+import dev.llmbench.RoundTrip;
+import dev.llmbench.ServerStartup;
+import dev.llmbench.internal.client.OpenAiClient;
+import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.launch.Engine;
+import dev.llmbench.internal.launch.PhaseHistory;
+import dev.llmbench.internal.launch.RunningServer;
+import dev.llmbench.internal.launch.ServerExitedException;
+import dev.llmbench.internal.launch.ServerLog;
+import dev.llmbench.internal.launch.StartupPhase;
+import java.io.IOException;
+import java.net.ProtocolException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * The one readiness wait of an endpoint, composed as Testcontainers composes wait strategies
+ * ({@code WaitAllStrategy}): each poll checks that a launched server still runs, then runs the probes in order
+ * (health route, model list, a 1-token completion) until all pass in one poll; Awaitility polls, with the run's
+ * timeout, interval and progress lines. What waiting cannot change fails the wait at once
+ * ({@link ReadinessRules}). Once ready it reads what the server's log said of its startup, its version, and the
+ * round trip of the network.
+ */
+final class ReadinessWait {
+
+  /** The engine's "listening" line may reach its log a moment after /health answers. */
+  private static final Duration LISTENING_LINE = Duration.ofMillis(500);
+
+  private final EndpointSpec config;
+  private final BenchListener listener;
+  private final URI baseUrl;
+  private final OpenAiClient health;
+  private final OpenAiClient probe;
+  /** A server the run started, or null. */
+  private final RunningServer launched;
+  /** The log followed for startup phases, or null. */
+  private final ServerLog startupLog;
+  private final Optional<String> embeddedProfile;
+  private final List<ReadinessProbe> probes;
+
+  /**
+   * @param health   the client of the health route: short timeouts, since it answers at once or not at all
+   * @param probe    the client of the model list and the completion: the long first request's timeout
+   * @param launched a server the run started, checked on every poll; null for one it did not start
+   */
+  ReadinessWait(EndpointSpec config, BenchListener listener, URI baseUrl, OpenAiClient health, OpenAiClient probe,
+      RunningServer launched, ServerLog startupLog, Optional<String> embeddedProfile) {
+    this.config = config;
+    this.listener = listener;
+    this.baseUrl = baseUrl;
+    this.health = health;
+    this.probe = probe;
+    this.launched = launched;
+    this.startupLog = startupLog;
+    this.embeddedProfile = embeddedProfile;
+    ReadinessRules rules = new ReadinessRules(config, baseUrl);
+    this.probes = List.of(new HealthProbe(health, rules), new ModelProbe(probe, rules), new CompletionProbe(probe, config,
+        rules));
+  }
+
+  /** Waits until the server is ready; throws {@link EndpointNotReadyException} saying why it is not. */
+  EndpointInfo await() {
+    ReadinessState state = new ReadinessState(config.model().isEmpty() ? null : config.model());
+    ReadinessLog log = state.log;
+    AtomicLong nextProgress = new AtomicLong(config.readyProgressInterval().toNanos());
+    String url = baseUrl.toString();
+    try {
+      Awaitility.with()
+          .alias("LLM endpoint " + url + " ready")
+          .pollDelay(Duration.ZERO)
+          .pollInterval(config.readyPollInterval())
+          .atMost(config.readyTimeout())
+          .conditionEvaluationListener(condition -> {
+            Duration elapsed = log.elapsed();
+            if (!condition.isSatisfied() && elapsed.toNanos() >= nextProgress.get()) {
+              nextProgress.addAndGet(config.readyProgressInterval().toNanos());
+              listener.readinessProgress(url, elapsed, startupSoFar(), log.last());
+            }
+          })
+          .until(() -> poll(state));
+    } catch (ServerExitedException e) {
+      listener.endpointNotReady(url, log.lines());
+      throw new EndpointNotReadyException("LLM endpoint " + url + " cannot become ready: " + e.getMessage(), e);
+    } catch (CannotBecomeReady e) {
+      listener.endpointNotReady(url, log.lines());
+      throw new EndpointNotReadyException("LLM endpoint " + url + " cannot become ready: " + e.getMessage()
+          + " (gave up after " + Formats.duration(log.elapsed()) + " instead of waiting out llmbench.ready.timeout "
+          + Formats.duration(config.readyTimeout()) + ", since this does not clear by waiting)", e);
+    } catch (ConditionTimeoutException e) {
+      listener.endpointNotReady(url, log.lines());
+      throw new EndpointNotReadyException("LLM endpoint " + url + " was not ready after "
+          + Formats.duration(log.elapsed()) + " (limit " + Formats.duration(config.readyTimeout())
+          + "); last status: " + log.last() + (startupLog == null ? "" : "; its log: " + startupLog.phases().describe())
+          + ". Check that the server is running and loading the model, or raise llmbench.ready.timeout.", e);
+    }
+    Duration waited = log.elapsed();
+    ServerStartup startup = startup();
+    // Timed after the wait, so that it measures the network and not a server still loading.
+    Optional<RoundTrip> roundTrip = RoundTrips.measure(health, state.healthRoute, config.networkSamples());
+    return new EndpointInfo(url, state.model, config.api(), embeddedProfile, serverVersion(), waited,
+        log.lines(), startup, roundTrip, Optional.empty());
+  }
+
+  /**
+   * One poll: the launched server still running, then every probe. Records what it saw in the log; throws for
+   * what waiting cannot clear (on every route it calls: a refused key, a client error, no such route, a body that
+   * is no model list, a protocol that does not match), and waits on the rest (refused connections, 502/503/504,
+   * 408, 425, 429, timeouts: a server that is starting).
+   */
+  private boolean poll(ReadinessState state) {
+    if (launched != null) launched.checkRunning();
+    ReadinessLog log = state.log;
+    try {
+      for (ReadinessProbe p : probes) {
+        if (!p.passes(state)) return false;
+      }
+      log.saw("ready");
+      return true;
+    } catch (CannotBecomeReady e) {
+      throw e;
+    } catch (SSLException e) {
+      log.saw(e.getClass().getSimpleName() + ": " + e.getMessage());
+      throw ReadinessRules.tls(e);
+    } catch (ProtocolException e) {
+      log.saw(e.getClass().getSimpleName() + ": " + e.getMessage());
+      throw ReadinessRules.protocol(e);
+    } catch (IOException | RuntimeException e) {
+      log.saw(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+      return false;
+    }
+  }
+
+  /** The launch and the server's phases so far, for a progress line; empty when there is neither. */
+  private String startupSoFar() {
+    String phases = startupLog == null ? "" : startupLog.phases().describe();
+    String since = launched == null ? "" : "launched " + Formats.duration(launched.sinceLaunch()) + " ago";
+    return since.isEmpty() || phases.isEmpty() ? since + phases : since + "; " + phases;
+  }
+
+  /** What the server's log said about its startup, once the wait is over. */
+  private ServerStartup startup() {
+    Optional<Duration> sinceLaunch = Optional.ofNullable(launched).map(RunningServer::sinceLaunch);
+    if (startupLog == null) return sinceLaunch.map(d -> new ServerStartup(Optional.empty(), List.of(), List.of(),
+        Optional.of(d), "")).orElse(ServerStartup.NONE);
+    PhaseHistory phases = startupLog.phases();
+    long until = System.nanoTime() + LISTENING_LINE.toNanos();
+    while (phases.engine().isPresent() && !phases.listening() && System.nanoTime() < until) {
+      sleep(Duration.ofMillis(50));
+      phases = startupLog.phases();
+    }
+    return new ServerStartup(phases.engine().map(Engine::displayName),
+        phases.spans().stream().filter(s -> s.phase() != StartupPhase.LISTENING)
+            .map(s -> new ServerStartup.Phase(s.phase().label(), s.startSeen() ? Optional.of(s.time()) : Optional.empty()))
+            .toList(),
+        phases.engineTimings().stream().map(t -> new ServerStartup.EngineDuration(t.what(), t.took())).toList(),
+        sinceLaunch, phases.describe());
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private Optional<String> serverVersion() {
+    ObjectMapper json = new ObjectMapper();
+    for (String path : List.of("/version", "/props")) {
+      try {
+        Optional<OpenAiClient.HttpAnswer> a = probe.get(path);
+        if (a.isPresent() && a.get().status() == 200) {
+          JsonNode node = json.readTree(a.get().body());
+          String v = node.path("version").asText(node.path("build_info").asText(""));
+          if (!v.isEmpty()) return Optional.of(v);
+        }
+      } catch (IOException | RuntimeException ignored) {
+        // A server without these routes simply has no version to report.
+      }
+    }
+    return Optional.empty();
+  }
+}

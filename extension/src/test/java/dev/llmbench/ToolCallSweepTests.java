@@ -1,0 +1,210 @@
+package dev.llmbench;
+
+import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.StubEngine;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+
+/**
+ * Tool calls and JSON answers as a sweep's workload, run through the Jupiter engine against the embedded engine:
+ * every reply checked, the unparsed rate and the time to the first tool call per level, the assertion on it, and
+ * tool schemas that are not JSON (or not schemas) refused before any request.
+ */
+class ToolCallSweepTests {
+
+  static final String AGENTS = "src/test/resources/agents/";
+
+  @Test
+  void everyToolCallIsCheckedAndTheLevelReportsItsUnparsedRateAndTimeToFirstToolCall() {
+    BenchKit.run(AgentTestCases.class).assertAllPass(2);
+  }
+
+  @Test
+  void argumentsCutUnderLoadRaiseTheUnparsedRateOfTheHeavierLevelOnly() {
+    BenchKit.run(CutUnderLoadTestCases.class, "llmbench.embedded.malformed-above", "1").assertAllPass(2);
+  }
+
+  @Test
+  void theAssertionFailsWithTheRateTheCountsAndTheReasons() {
+    BenchKit.Run run = BenchKit.run(StrictTestCases.class, "llmbench.embedded.malformed-above", "1");
+    run.tests().assertThatEvents().haveExactly(1, event(finishedWithFailure(instanceOf(AssertionError.class),
+        message(m -> m.startsWith("C=4: expected an unparsed rate of at most 0.0% but it was ") && m.contains("checked replies")
+            && m.contains(" x tool call 'get_weather': its arguments are not JSON")))));
+  }
+
+  @Test
+  void theAssertionFailsWhenNothingWasChecked() {
+    BenchKit.Run run = BenchKit.run(NothingCheckedTestCases.class);
+    run.tests().assertThatEvents().haveExactly(1, event(finishedWithFailure(instanceOf(AssertionError.class),
+        message(m -> m.contains("no reply was checked") && m.contains("@ToolCalls")))));
+  }
+
+  @Test
+  void aJsonAnswerIsCheckedAgainstItsSchema() {
+    BenchKit.run(StructuredTestCases.class).assertAllPass(1);
+  }
+
+  @Test
+  void theWorkloadsToolsReachEveryRequestWithTheirChoiceAndWithoutIgnoreEos() {
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      BenchKit.run(StubToolTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      List<JsonNode> bodies = stub.bodies().stream().filter(b -> b.has("tools")).toList();
+      assertThat(bodies).hasSize(3);
+      assertThat(bodies).allSatisfy(b -> {
+        assertThat(b.path("tools").get(1).path("function").path("name").asText()).isEqualTo("get_time");
+        assertThat(b.path("tool_choice").path("function").path("name").asText()).isEqualTo("get_weather");
+        assertThat(b.has("ignore_eos")).isFalse();
+      });
+    }
+  }
+
+  // ----- bad input: refused before any request, naming the file and the field
+
+  @Test
+  void aToolsFileThatIsNotJsonFailsBeforeAnyRequest() {
+    assertNoLoad(NotJsonTestCases.class, "NotJsonTestCases#sweep", "@ToolCalls 'file': " + AGENTS + "tools-not-json.json is "
+        + "not JSON (line 3", "write it as JSON");
+  }
+
+  @Test
+  void aToolSchemaThatIsNotASchemaFailsBeforeAnyRequest() {
+    assertNoLoad(BadSchemaTestCases.class, "BadSchemaTestCases#sweep", "@ToolCalls file " + AGENTS + "tools-bad-schema.json: "
+        + "tools[0].function.parameters (tool 'get_weather'): it is not a JSON Schema", "fix the file");
+  }
+
+  @Test
+  void aRowsToolSchemaThatIsNotASchemaFailsBeforeAnyRequestNamingItsLine() {
+    assertNoLoad(BadRowTestCases.class, "BadRowTestCases#sweep", "chat-bad-tool-schema.jsonl line 2: tools[0].function.parameters "
+        + "(tool 'get_weather'): it is not a JSON Schema", "fix the row");
+  }
+
+  @Test
+  void aToolChoiceNamingNoToolFailsBeforeAnyRequest() {
+    assertNoLoad(UnknownChoiceTestCases.class, "UnknownChoiceTestCases#sweep",
+        "\"tool_choice\" names 'send_mail', which is none of the tools (get_weather, get_time)");
+  }
+
+  private static void assertNoLoad(Class<?> fixture, String method, String... texts) {
+    try (StubEngine stub = StubEngine.builder().start()) {
+      BenchKit.Run run = BenchKit.run(fixture, "llmbench.base-url", stub.url());
+      run.all().assertThatEvents().haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
+          message(m -> m.contains(method) && List.of(texts).stream().allMatch(m::contains)))));
+      assertThat(run.tests().started().count()).as("levels started").isZero();
+      assertThat(stub.bodies()).as("requests the server received").isEmpty();
+    }
+  }
+
+  // ----- fixtures
+
+  static class AgentTestCases {
+    @ConcurrencySweep({1, 4})
+    @ToolCalls(file = AGENTS + "tools.json", choice = "required")
+    @Measurement(requests = 12)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors().hasUnparsedRateAtMost(0.0);
+      assertThat(r.checkedReplies()).isEqualTo(12);
+      assertThat(r.unparsedReplies()).isZero();
+      // Every reply is a call, and no text comes before it: its first token is its first tool-call token.
+      assertThat(r.toolCallTtft().count()).isEqualTo(12);
+      assertThat(r.toolCallTtft().percentile(50)).isEqualTo(r.ttft().percentile(50));
+      assertThat(r.requests()).allSatisfy(q -> assertThat(q.finishReason()).contains("tool_calls"));
+      assertThat(Metric.UNPARSED_RATE.valueOf(r)).isZero();
+    }
+  }
+
+  static class CutUnderLoadTestCases {
+    @ConcurrencySweep({1, 4})
+    @ToolCalls(file = AGENTS + "tools.json", choice = "required")
+    @Measurement(requests = 20)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+      assertThat(r.checkedReplies()).isEqualTo(20);
+      if (r.concurrency() == 1) {
+        assertThat(r).hasUnparsedRateAtMost(0.0);
+      } else {
+        // With 4 in flight, a request finds 3 others in the engine as it arrives: beyond the first two, all are cut.
+        assertThat(r).unparsedRate().isGreaterThan(0.5);
+        assertThat(r.requests().stream().flatMap(q -> q.unparsedBecause().stream()))
+            .allSatisfy(why -> assertThat(why).startsWith("tool call 'get_weather': its arguments are not JSON"));
+      }
+    }
+  }
+
+  static class StrictTestCases {
+    @ConcurrencySweep(4)
+    @ToolCalls(file = AGENTS + "tools.json", choice = "required")
+    @Measurement(requests = 12)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasUnparsedRateAtMost(0.0);
+    }
+  }
+
+  static class NothingCheckedTestCases {
+    @ConcurrencySweep(1)
+    @Workload(maxTokens = 8)
+    @Measurement(requests = 2)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasUnparsedRateAtMost(0.1);
+    }
+  }
+
+  static class StructuredTestCases {
+    @ConcurrencySweep(2)
+    @StructuredOutput(schema = AGENTS + "answer.schema.json")
+    @Measurement(requests = 6)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors().hasUnparsedRateAtMost(0.0);
+      assertThat(r.checkedReplies()).isEqualTo(6);
+      assertThat(r.toolCallTtft().isEmpty()).isTrue();
+    }
+  }
+
+  static class StubToolTestCases {
+    @ConcurrencySweep(1)
+    @ToolCalls(file = AGENTS + "tools.json", choice = "get_weather")
+    @Measurement(requests = 3)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
+  static class NotJsonTestCases {
+    @ConcurrencySweep(1)
+    @ToolCalls(file = AGENTS + "tools-not-json.json")
+    void sweep(SweepLevelResult r) {}
+  }
+
+  static class BadSchemaTestCases {
+    @ConcurrencySweep(1)
+    @ToolCalls(file = AGENTS + "tools-bad-schema.json")
+    void sweep(SweepLevelResult r) {}
+  }
+
+  static class BadRowTestCases {
+    @ConcurrencySweep(1)
+    @Dataset(path = AGENTS + "chat-bad-tool-schema.jsonl", format = Dataset.Format.OPENAI_CHAT)
+    void sweep(SweepLevelResult r) {}
+  }
+
+  static class UnknownChoiceTestCases {
+    @ConcurrencySweep(1)
+    @ToolCalls(file = AGENTS + "tools.json", choice = "send_mail")
+    void sweep(SweepLevelResult r) {}
+  }
+}
