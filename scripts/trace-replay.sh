@@ -11,6 +11,9 @@
 # Needs: Java 17, Maven (offline once dependencies are cached), nginx (Debian nginx-light, installed when
 # missing and run as root, without starting the system's service). Settings (environment):
 #   PORT=18093  REPEAT=3  ROWS=10000  RATE=1000  WARMUP=3000  TOKENS=64 (chunks per response)  SKIP_BUILD=
+#   JAVA_OPTS= (added to the JVM's options, e.g. -Xlog:gc,safepoint:file=/tmp/gc.log to see its pauses)
+#   NICE= (e.g. -10, as root: the replaying JVM's nice value, so that other work on a shared machine does not
+#   stretch its collector's pauses and preempt its sending thread; the figures say which was used)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 port=${PORT:-18093}
@@ -44,9 +47,10 @@ fi
 trap '"$fast/stop.sh" "$port" >/dev/null' EXIT
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores; java: $(java -version 2>&1 | head -n 1)"
-echo "# $rows rows at $rate requests/s after $warmup warm-up rows, $tokens-chunk responses from fast-sse on :$port"
+echo "# $rows rows at $rate requests/s after $warmup warm-up rows, $tokens-chunk responses from fast-sse on :$port; nice ${NICE:-0}"
 for i in $(seq "$repeat"); do
-  java -Xms256m -Xmx1g -cp "$jar" dev.llmbench.internal.trace.TraceReplayRun --url "http://127.0.0.1:$port/c$tokens" \
+  # shellcheck disable=SC2086
+  nice -n "${NICE:-0}" java -Xms256m -Xmx1g ${JAVA_OPTS:-} -cp "$jar" dev.llmbench.internal.trace.TraceReplayRun --url "http://127.0.0.1:$port/c$tokens" \
     --rows "$rows" --rate "$rate" --warmup-rows "$warmup" --json | tee -a "$out/runs.jsonl" >/dev/null
   echo "run $i done" >&2
 done
@@ -63,6 +67,7 @@ for i, j in enumerate(runs, 1):
           f"{j['lag_p50_ms']:>8.3f} {j['lag_p90_ms']:>7.3f} {j['lag_p99_ms']:>7.3f} {j['lag_p999_ms']:>7.3f} {j['lag_max_ms']:>7.2f} "
           f"{j['late_over_2ms']:>5} {j['send_cost_p50_us']:>5.0f}/{j['send_cost_p99_us']:<5.0f} "
           f"{j['wakeup_p50_ms']:>6.3f}/{j['wakeup_p99_ms']:<6.2f}  {j['load_average_start']} -> {j['load_average_end']}")
+    print(f"    GC pauses {j['gc_pauses']}: {j['gc_pause_total_ms']} ms in all, longest {j['gc_pause_max_ms']} ms")
     if j.get("errors") and j["errors"] != "{}":
         print("    errors:", j["errors"])
 med = lambda k: statistics.median(j[k] for j in runs)

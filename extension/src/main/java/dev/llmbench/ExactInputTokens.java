@@ -16,6 +16,8 @@ import org.apiguardian.api.API;
  * each level's warm-up (never inside its measured window) the prompts are aligned against the server's
  * count, by the first {@link Method} that works; each level then reports which it used and how exact it was,
  * the largest |{@code usage.prompt_tokens} - requested| of its requests ({@link SweepLevelResult#inputAlignment()}).
+ * Beside a {@link Trace} it aligns the trace's blocks instead: each full block exactly its {@code blockSize}
+ * tokens and each row exactly its {@code input_length}, template included, equal {@code hash_ids} still byte-equal.
  *
  * <pre>{@code
  * @ConcurrencySweep({1, 4})

@@ -8,7 +8,8 @@ import org.apiguardian.api.API;
 /**
  * How a level's prompts were aligned to an exact length ({@link ExactInputTokens}) and how exact they came out.
  *
- * @param requestedTokens   the prompt tokens each request was to have, template included
+ * @param requestedTokens   the prompt tokens each request was to have, template included; 0 when each has its own
+ *                          (a trace's rows: their {@code input_length})
  * @param method            how tokens were counted while aligning, e.g. {@code llama-server POST /apply-template + POST /tokenize}
  * @param templateTokens    what the server adds to the shortest aligned prompt: template, marker and lead word
  * @param plannedDeviation  the largest |count - requested| of the sample prompts checked while aligning
@@ -27,7 +28,8 @@ public record InputAlignment(int requestedTokens, String method, int templateTok
 
   /** {@return one line for tables and summaries} */
   public String describe() {
-    return requestedTokens + " prompt tokens " + (largestDeviation.isEmpty() ? "(no usage to check against)"
+    return (requestedTokens > 0 ? requestedTokens + " prompt tokens " : "each row's input_length in prompt tokens ")
+        + (largestDeviation.isEmpty() ? "(no usage to check against)"
         : exact() ? "exact" : "within " + largestDeviation.getAsInt())
         + " (largest |usage.prompt_tokens - requested| " + (largestDeviation.isEmpty() ? "-" : largestDeviation.getAsInt())
         + " over " + checkedRequests + " requests; aligned by " + method + ")";

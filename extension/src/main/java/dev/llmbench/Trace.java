@@ -22,7 +22,9 @@ import org.apiguardian.api.API;
  *
  * <p>With {@link TraceReplay} the rows go at the trace's own timestamps; with {@link ConcurrencySweep} or
  * {@link RateSweep} they go under each level's concurrency or rate instead, timestamps ignored. Each level
- * sends every row once unless {@link Measurement#requests()} asks for fewer (the first N).
+ * sends every row once unless {@link Measurement#requests()} asks for fewer (the first N). With
+ * {@link ExactInputTokens} beside it, blocks are aligned to the server's tokenizer before load: each full block
+ * exactly {@link #blockSize()} tokens, each row exactly its {@code input_length}, chat template included.
  *
  * <pre>{@code
  * @TraceReplay(timeScale = {1, 4})

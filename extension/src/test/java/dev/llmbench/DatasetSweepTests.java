@@ -150,6 +150,72 @@ class DatasetSweepTests {
     }
   }
 
+  /** 50 rows whose output_tokens is their row number, so that max_tokens says which row a request sent. */
+  static void fiftyRows() throws IOException {
+    List<String> rows = new ArrayList<>();
+    for (int i = 1; i <= 50; i++) rows.add("{\"prompt\": \"Row " + i + " asks something.\", \"output_tokens\": " + i + "}");
+    Files.createDirectories(Path.of(FIFTY).getParent());
+    Files.write(Path.of(FIFTY), rows);
+  }
+
+  @Test
+  void aRandomSampleIsTheSameRowsInTheSameOrderForTheSameSeedAndOthersForAnother() throws IOException {
+    fiftyRows();
+    List<List<Integer>> sent = new ArrayList<>();
+    for (Class<?> fixture : List.of(RandomSampleTestCases.class, RandomSampleTestCases.class, OtherSeedTestCases.class)) {
+      try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+        BenchKit.Run run = BenchKit.run(fixture, "llmbench.base-url", stub.url()).assertAllPass(1);
+        List<Integer> rows = measured(stub).stream().map(b -> b.path("max_tokens").asInt()).toList();
+        assertThat(rows).hasSize(5).doesNotHaveDuplicates().allSatisfy(r -> assertThat(r).isBetween(1, 50));
+        JsonNode ds = level(run, fixture, "C=1").path("workload").path("dataset");
+        long seed = fixture == RandomSampleTestCases.class ? 11 : 12;
+        assertThat(ds.path("sampling").asText()).isEqualTo("random 5 of 50, seed " + seed);
+        assertThat(ds.path("rows_read").asInt()).isEqualTo(50);
+        assertThat(ds.path("rows_sent").asInt()).isEqualTo(5);
+        assertThat(ds.path("first_row").asInt()).isEqualTo(rows.stream().mapToInt(i -> i).min().orElseThrow());
+        assertThat(ds.path("last_row").asInt()).isEqualTo(rows.stream().mapToInt(i -> i).max().orElseThrow());
+        sent.add(rows);
+      }
+    }
+    assertThat(sent.get(1)).as("the same seed: the same rows in the same order").isEqualTo(sent.get(0));
+    assertThat(sent.get(2)).as("another seed: other rows").isNotEqualTo(sent.get(0));
+    assertThat(sent.get(0)).as("a sample, not the first rows").isNotEqualTo(List.of(1, 2, 3, 4, 5));
+  }
+
+  @Test
+  void normalLogNormalAndFixedLengthsReachTheServerWithinTheirBoundsAndTheLevelReportsThem() throws IOException {
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      BenchKit.Run run = BenchKit.run(NormalTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      List<JsonNode> bodies = measured(stub);
+      assertThat(bodies).hasSize(30);
+      List<Integer> words = bodies.stream().map(b -> b.path("messages").get(0).path("content").asText().split(" ").length - 1)
+          .toList();
+      List<Integer> outputs = bodies.stream().map(b -> b.path("max_tokens").asInt()).toList();
+      assertThat(words).allSatisfy(n -> assertThat(n).isBetween(20, 40));
+      assertThat(outputs).allSatisfy(n -> assertThat(n).isBetween(2, 12)); // min 2: max_tokens 1 is the readiness probe
+      assertThat(words.stream().distinct().count()).as("drawn, not fixed").isGreaterThan(3);
+      assertThat(outputs.stream().distinct().count()).as("drawn, not fixed").isGreaterThan(2);
+      JsonNode w = level(run, NormalTestCases.class, "C=2").path("workload");
+      assertThat(w.path("input_tokens").path("requested_as").asText()).isEqualTo("normal(30,6,min=20,max=40)");
+      assertThat(w.path("output_tokens").path("requested_as").asText()).isEqualTo("lognormal(6,5,min=2,max=12)");
+      assertThat(w.path("input_tokens").path("requested").path("mean").asDouble())
+          .isCloseTo(words.stream().mapToInt(i -> i).average().orElseThrow(), org.assertj.core.api.Assertions.within(1e-9));
+      assertThat(w.path("output_tokens").path("requested").path("mean").asDouble())
+          .isCloseTo(outputs.stream().mapToInt(i -> i).average().orElseThrow(), org.assertj.core.api.Assertions.within(1e-9));
+    }
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      BenchKit.Run run = BenchKit.run(FixedLengthTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      List<JsonNode> bodies = measured(stub);
+      assertThat(bodies).hasSize(6);
+      assertThat(bodies).extracting(b -> b.path("messages").get(0).path("content").asText().split(" ").length - 1)
+          .containsOnly(25);
+      assertThat(bodies).extracting(b -> b.path("max_tokens").asInt()).containsOnly(9);
+      JsonNode w = level(run, FixedLengthTestCases.class, "C=1").path("workload");
+      assertThat(w.path("input_tokens").path("requested_as").asText()).isEqualTo("25");
+      assertThat(w.path("output_tokens").path("requested_as").asText()).isEqualTo("9");
+    }
+  }
+
   @Test
   void aSettingOverridesTheAnnotationsDistribution() {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
@@ -291,6 +357,50 @@ class DatasetSweepTests {
     @ConcurrencySweep(2)
     @Workload(inputLength = "uniform(20,40)", outputLength = "empirical(4:50,8:50)")
     @Measurement(requests = 20)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
+  static final String FIFTY = "target/dataset-tests/fifty.jsonl";
+
+  static class RandomSampleTestCases {
+    @ConcurrencySweep(1)
+    @Dataset(path = FIFTY, format = Dataset.Format.VLLM_CUSTOM, rows = 5, sample = Dataset.Sample.RANDOM)
+    @Workload(seed = 11)
+    @Measurement(requests = 5)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
+  static class OtherSeedTestCases {
+    @ConcurrencySweep(1)
+    @Dataset(path = FIFTY, format = Dataset.Format.VLLM_CUSTOM, rows = 5, sample = Dataset.Sample.RANDOM)
+    @Workload(seed = 12)
+    @Measurement(requests = 5)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
+  static class NormalTestCases {
+    @ConcurrencySweep(2)
+    @Workload(inputLength = "normal(30,6,min=20,max=40)", outputLength = "lognormal(6,5,min=2,max=12)")
+    @Measurement(requests = 30)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
+  static class FixedLengthTestCases {
+    @ConcurrencySweep(1)
+    @Workload(inputLength = "fixed(25)", outputLength = "9")
+    @Measurement(requests = 6)
     @Warmup(requests = 0)
     void sweep(SweepLevelResult r) {
       assertThat(r).hasNoErrors();

@@ -103,7 +103,8 @@ class ExactInputTokensTests {
   void exactLengthsWithoutSyntheticPromptsIsAConfigurationError() {
     BenchKit.run(NoInputTokensCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
         instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("NoInputTokensCases#sweep")
-            && m.contains("@ExactInputTokens aligns synthetic prompts: give their lengths as @Workload(inputTokens")))));
+            && m.contains("@ExactInputTokens aligns synthetic prompts or a trace's blocks: give the prompts' lengths as "
+            + "@Workload(inputTokens") && m.contains("or replay a @Trace")))));
   }
 
   static void allExact(SweepLevelResult r, String method) {

@@ -9,8 +9,10 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.internal.replay.TraceFeature;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
 import java.io.IOException;
@@ -102,6 +104,52 @@ class TraceReplayTests {
     BenchKit.run(SharedTestCases.class).assertAllPass(1);
   }
 
+  /**
+   * Tokens the engine's prefix cache serves for the SHARED rows aligned to exact lengths, one after another: its
+   * tokenizer's word tokens, the lead word first and what else the template adds ({@code overhead - 1} tokens) after
+   * the text, so row r is [lead, its blocks' tokens, template]; its blocks, each 16 tokens but the last, which the
+   * template shortens, are named by id and position. The engine's cache: chained 16-token blocks, at most
+   * (prompt - 1) / 16 of them hit, every full block cached after.
+   */
+  static long expectedAlignedHits(int overhead) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    Set<List<String>> seen = new HashSet<>();
+    long hits = 0;
+    int line = 0;
+    for (String text : SHARED) {
+      line++;
+      JsonNode row = json.readTree(text);
+      int length = row.get("input_length").asInt();
+      List<String> tokens = new ArrayList<>(List.of("lead"));
+      List<String> ids = new ArrayList<>();
+      row.path("hash_ids").forEach(id -> ids.add(id.asText()));
+      int left = length - overhead;
+      for (int b = 0; left > 0; b++) {
+        String id = ids.isEmpty() ? "own" + line + ":" + b : ids.get(b);
+        for (int t = 0; t < Math.min(16, left); t++) tokens.add(id + "/" + t);
+        left -= 16;
+      }
+      while (tokens.size() < length) tokens.add("template");
+      int full = tokens.size() / 16;
+      int hittable = Math.min(full, (tokens.size() - 1) / 16);
+      int hit = 0;
+      while (hit < hittable && seen.contains(tokens.subList(0, 16 * (hit + 1)))) hit++;
+      hits += 16L * hit;
+      for (int k = 1; k <= full; k++) seen.add(List.copyOf(tokens.subList(0, 16 * k)));
+    }
+    return hits;
+  }
+
+  @Test
+  void alignedHashIdBlocksAreExactlyTheirTokensOnTheServerAndThePrefixCacheFindsThem() {
+    BenchKit.run(AlignedTestCases.class).assertAllPass(1);
+  }
+
+  @Test
+  void alignedDistinctHashIdsShareNothing() {
+    BenchKit.run(AlignedDistinctTestCases.class).assertAllPass(1);
+  }
+
   @Test
   void distinctHashIdsShareNothing() {
     BenchKit.run(DistinctTestCases.class).assertAllPass(1);
@@ -136,6 +184,13 @@ class TraceReplayTests {
         "bad.jsonl line 2, field \"hash_ids\": 2 ids for input_length 40 in blocks of 16 tokens", "3 ids");
     bad(List.of(ok, "{\"timestamp\": \"soon\", \"input_length\": 20, \"output_length\": 2}"),
         "bad.jsonl line 2, field \"timestamp\": \"soon\" is not a time", "milliseconds as a number");
+    // A file of another format: a ShareGPT array, a vLLM custom or OpenAI chat JSONL row.
+    bad(List.of("[", "  {\"conversations\": [{\"from\": \"human\", \"value\": \"Hi\"}]}", "]"),
+        "bad.jsonl line 1: starts a JSON array, so it is not a trace of JSON Lines", "@Dataset(format = SHAREGPT)");
+    bad(List.of("{\"prompt\": \"Hi\", \"output_tokens\": 5}"), "bad.jsonl line 1, field \"timestamp\": missing (the row has "
+        + "\"prompt\": it looks like vLLM custom JSONL", "timestamp, input_length and output_length");
+    bad(List.of("{\"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]}"), "field \"timestamp\": missing (the row has "
+        + "\"messages\": it looks like OpenAI chat JSONL, read by @Dataset(format = OPENAI_CHAT))", "e.g. {\"timestamp\": 0");
     bad(List.of(), "bad.jsonl holds no trace rows (the file is empty or blank)", "one JSON object per line");
     bad(List.of("", "  "), "bad.jsonl holds no trace rows", "e.g. {\"timestamp\": 0");
   }
@@ -220,6 +275,46 @@ class TraceReplayTests {
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
+  static class AlignedTestCases {
+    @ConcurrencySweep(1)
+    @Trace(value = "target/trace-tests/shared.jsonl", blockSize = 16)
+    @ExactInputTokens
+    void rows(SweepLevelResult r) throws IOException {
+      assertThat(r).hasNoErrors();
+      assertThat(r.requestCount()).isEqualTo(SHARED.length);
+      InputAlignment a = r.inputAlignment().orElseThrow();
+      assertThat(a.method()).isEqualTo("POST /tokenize (vLLM / SGLang)");
+      assertThat(a.requestedTokens()).as("each row its own").isZero();
+      assertThat(a.checkedRequests()).isEqualTo(SHARED.length);
+      assertThat(a.largestDeviation()).hasValue(0);
+      assertThat(a.describe()).startsWith("each row's input_length in prompt tokens exact");
+      // Request i is row i: usage.prompt_tokens is exactly its input_length, chat template included.
+      List<RequestMetrics> byRow = ((MeasuredLevel) r).metrics().stream()
+          .sorted(Comparator.comparingInt(m -> m.trace().requestIndex())).toList();
+      ObjectMapper json = new ObjectMapper();
+      for (int i = 0; i < SHARED.length; i++) {
+        assertThat(byRow.get(i).promptTokens()).as("row %d", i).isEqualTo(json.readTree(SHARED[i]).get("input_length").asInt());
+      }
+      long expected = expectedAlignedHits(a.templateTokens());
+      assertThat(expected).as("the rows share blocks").isGreaterThanOrEqualTo(16 * 8);
+      assertThat(r.prefixCache().orElseThrow().cachedTokens()).isEqualTo(expected);
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class AlignedDistinctTestCases {
+    @ConcurrencySweep(1)
+    @Trace(value = "target/trace-tests/distinct.jsonl", blockSize = 16)
+    @ExactInputTokens
+    void rows(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+      assertThat(r.inputAlignment().orElseThrow().largestDeviation()).hasValue(0);
+      assertThat(r.requests()).extracting(RequestResult::promptTokens).containsOnly(48);
+      assertThat(r.prefixCache().orElseThrow().cachedTokens()).isZero();
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
   static class DistinctTestCases {
     @ConcurrencySweep(1)
     @Trace(value = "target/trace-tests/distinct.jsonl", blockSize = 16)
@@ -243,6 +338,30 @@ class TraceReplayTests {
       // Gamma arrivals at 200/s: 11 gaps of 5 ms on average, not the trace's 440 ms from row 0 to row 11.
       List<Long> due = ((MeasuredLevel) r).metrics().stream().map(m -> m.trace().scheduledNanos()).sorted().toList();
       assertThat(Duration.ofNanos(due.get(11) - due.get(0))).isLessThan(Duration.ofMillis(440));
+      // What the trace feature reports of the level: its rows, and their lengths asked against the server's.
+      FeatureSection section = new TraceFeature().level(null, (MeasuredLevel) r).orElseThrow();
+      JsonNode json = section.json().orElseThrow();
+      assertThat(json.path("file").asText()).endsWith("timed.jsonl");
+      assertThat(json.path("trace_rows").asInt()).isEqualTo(20);
+      assertThat(json.path("rows_sent").asInt()).isEqualTo(12);
+      assertThat(json.path("first_line").asInt()).isEqualTo(1);
+      assertThat(json.path("last_line").asInt()).isEqualTo(12);
+      assertThat(json.has("time_scale")).isFalse();
+      JsonNode in = json.path("input_tokens");
+      assertThat(in.path("requested_as").asText()).isEqualTo("the rows' input_length");
+      assertThat(in.path("requested").path("count").asInt()).isEqualTo(12);
+      assertThat(in.path("requested").path("min").asInt()).isEqualTo(20);
+      assertThat(in.path("requested").path("max").asInt()).isEqualTo(20);
+      assertThat(in.path("actual").path("mean").asDouble()).isEqualTo(r.promptTokens() / 12.0);
+      JsonNode out = json.path("output_tokens");
+      assertThat(out.path("requested").path("mean").asDouble()).isEqualTo(2.0);
+      assertThat(out.path("actual").path("histogram").path("counts")).isEqualTo(out.path("requested").path("histogram")
+          .path("counts"));
+      assertThat(section.console()).singleElement().asString()
+          .startsWith("rate=200/s | trace: timed.jsonl 12 of 20 rows (lines 1-12); input tokens asked mean 20.0");
+      assertThat(section.attachments()).extracting(FeatureSection.Attachment::name)
+          .containsExactly("rate=200/s.trace-input-lengths", "rate=200/s.trace-output-lengths");
+      assertThat(section.html().orElseThrow()).contains("<svg").contains("12 of 20 rows");
     }
   }
 

@@ -4,6 +4,7 @@ import static dev.llmbench.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.ExactInputTokens;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
@@ -13,7 +14,8 @@ import dev.llmbench.TraceReplay;
 /**
  * Replaying recorded traffic: a Mooncake-style trace (one request per line: {@code timestamp} in ms,
  * {@code input_length}, {@code output_length}, {@code hash_ids} naming blocks of tokens) sent at its own
- * timestamps, as recorded and four times faster, then the same rows under a fixed concurrency. Equal
+ * timestamps, as recorded and four times faster, then the same rows under a fixed concurrency, and with blocks
+ * aligned to exactly their length in the server's tokens ({@code @ExactInputTokens}). Equal
  * {@code hash_ids} are byte-equal blocks, so the server's prefix cache sees the reuse the trace had: here 48
  * chat turns over 6.5 s, each conversation re-sending its history after one of four system prompts, in blocks
  * of 64 tokens so that it runs in seconds (Mooncake's own traces use 512, the default). Against the embedded
@@ -41,5 +43,14 @@ class TraceReplayBenchmarkTest {
   void theSameRowsUnderAConcurrency(SweepLevelResult level) {
     assertThat(level).hasNoErrors();
     assertThat(level.requestCount()).isEqualTo(48);
+  }
+
+  @ConcurrencySweep(4)
+  @ExactInputTokens // aligned to the server's own tokenizer before load (its tokenize route, else probe requests' usage)
+  void blocksOfExactlyTheirTokens(SweepLevelResult level) {
+    assertThat(level).hasNoErrors();
+    // Each full block is exactly 64 tokens on the server, each row exactly its input_length, chat template included.
+    assertThat(level.inputAlignment()).hasValueSatisfying(a -> assertThat(a.largestDeviation()).hasValue(0));
+    assertThat(level.prefixCache()).hasValueSatisfying(cache -> assertThat(cache.hitRate()).isGreaterThan(0.5));
   }
 }

@@ -72,6 +72,7 @@ public final class TraceReplayRun {
     try (OpenAiClient client = new OpenAiClient(URI.create(base), null, Duration.ofSeconds(60), Duration.ofSeconds(30))) {
       if (warmupRows > 0) replay(client, trace, scale, Math.min(warmupRows, trace.rows()), new long[trace.rows()]);
       Probe probe = new Probe();
+      Pauses pauses = new Pauses();
       long[] sendCost = new long[trace.rows()];
       long cpu0 = processCpu();
       long t0 = System.nanoTime();
@@ -79,6 +80,7 @@ public final class TraceReplayRun {
       long wall = System.nanoTime() - t0;
       long cpu = processCpu() - cpu0;
       long[] wakeups = probe.stop();
+      long[] gc = pauses.stop();
       Arrays.sort(sendCost);
       long[] lag = traces.stream().mapToLong(t -> t.startNanos() - t.scheduledNanos()).sorted().toArray();
       long firstDue = traces.stream().mapToLong(RequestTrace::scheduledNanos).min().orElse(0);
@@ -104,6 +106,10 @@ public final class TraceReplayRun {
       out.put("wakeup_p50_ms", round(percentile(wakeups, 50) / 1e6, 3));
       out.put("wakeup_p99_ms", round(percentile(wakeups, 99) / 1e6, 3));
       out.put("wakeup_max_ms", round(wakeups[wakeups.length - 1] / 1e6, 3));
+      // The collector's pauses during the timed run (each stops the sending thread too): how many, their sum, the longest.
+      out.put("gc_pauses", gc.length);
+      out.put("gc_pause_total_ms", round(Arrays.stream(gc).sum() / 1e6, 1));
+      out.put("gc_pause_max_ms", round(gc.length == 0 ? 0 : gc[gc.length - 1] / 1e6, 1));
       out.put("server_closes_after_each_response", client.serverClosesAfterEachResponse());
       out.put("load_average_end", loadAverage());
       out.put("errors", errors);
@@ -162,6 +168,44 @@ public final class TraceReplayRun {
     }
     file.toFile().deleteOnExit();
     return file;
+  }
+
+  /** Every collection's duration while it listens, from the collectors' notifications (G1's young and mixed ones pause). */
+  private static final class Pauses {
+    private final java.util.List<Long> nanos = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    private final java.util.List<Runnable> unsubscribe = new java.util.ArrayList<>();
+
+    Pauses() {
+      for (var bean : ManagementFactory.getGarbageCollectorMXBeans()) {
+        if (!(bean instanceof javax.management.NotificationEmitter emitter)) continue;
+        javax.management.NotificationListener l = (n, h) -> {
+          if (!n.getType().equals(com.sun.management.GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) return;
+          var info = com.sun.management.GarbageCollectionNotificationInfo.from((javax.management.openmbean.CompositeData) n.getUserData());
+          // Concurrent cycles (G1's concurrent mark, ZGC's) do not stop the application: only pauses count.
+          if (info.getGcAction().contains("end of minor") || info.getGcAction().contains("end of major")
+              || info.getGcName().contains("Pauses")) {
+            nanos.add(info.getGcInfo().getDuration() * 1_000_000L);
+          }
+        };
+        emitter.addNotificationListener(l, null, null);
+        unsubscribe.add(() -> {
+          try {
+            emitter.removeNotificationListener(l);
+          } catch (javax.management.ListenerNotFoundException ignored) {
+            // already gone
+          }
+        });
+      }
+    }
+
+    long[] stop() {
+      unsubscribe.forEach(Runnable::run);
+      long[] got;
+      synchronized (nanos) {
+        got = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+      }
+      return got;
+    }
   }
 
   /** A thread that asks to wake every 1 ms and records how late it ran, as ClientMonitor's probe does. */

@@ -8,6 +8,7 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.ServerMetrics;
 import dev.llmbench.ServiceLevels;
 import dev.llmbench.WarmupReport;
+import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -140,18 +142,25 @@ public final class LevelRunner {
       return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
           plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.FULL).thenApply(t -> t.withRequestIndex(index));
     }
+    // Aligned rows each have a length of their own: a request is checked against its row's, so it keeps its index.
+    boolean byRow = plan.workload().prompts().alignment().isPresent() && plan.workload().prompts().hasRows();
     return (index, scheduled) -> {
       CompletionRequest request = plan.workload().request(index, maxTokens, salt);
       ReplyCheck check = checks.of(request.bodyFields());
-      if (!check.checks()) return endpoint.client().sendAsync(info.api(), info.model(), request, scheduled, TextCapture.EXCERPT);
-      // Tool calls and JSON answers are judged whole, so their text is kept whole.
-      return endpoint.client().sendAsync(info.api(), info.model(), request, scheduled, TextCapture.FULL).thenApply(t -> {
-        try {
-          return check.judge(t);
-        } catch (RuntimeException e) { // a check must never lose a trace: the load runner waits for every one
-          return t.withReplyCheck(false, "the check itself failed: " + e);
-        }
-      });
+      CompletableFuture<RequestTrace> sent;
+      if (!check.checks()) {
+        sent = endpoint.client().sendAsync(info.api(), info.model(), request, scheduled, TextCapture.EXCERPT);
+      } else {
+        // Tool calls and JSON answers are judged whole, so their text is kept whole.
+        sent = endpoint.client().sendAsync(info.api(), info.model(), request, scheduled, TextCapture.FULL).thenApply(t -> {
+          try {
+            return check.judge(t);
+          } catch (RuntimeException e) { // a check must never lose a trace: the load runner waits for every one
+            return t.withReplyCheck(false, "the check itself failed: " + e);
+          }
+        });
+      }
+      return byRow ? sent.thenApply(t -> t.withRequestIndex(index)) : sent;
     };
   }
 }

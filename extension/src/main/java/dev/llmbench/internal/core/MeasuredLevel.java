@@ -24,6 +24,7 @@ import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.analysis.LevelFindings;
 import dev.llmbench.internal.analysis.LevelWarnings;
 import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.metrics.Bootstrap;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -178,12 +179,17 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
 
   @Override
   public Optional<InputAlignment> inputAlignment() {
-    return memo.get("inputAlignment", () -> plan.workload().prompts().generator().flatMap(g -> g.alignment()).map(a -> {
+    PromptSource prompts = plan.workload().prompts();
+    return memo.get("inputAlignment", () -> prompts.alignment().map(a -> {
       int largest = -1;
       int checked = 0;
-      for (RequestMetrics m : metrics()) {
-        if (!m.succeeded() || m.trace().serverUsage().map(u -> u.promptTokens()).isEmpty()) continue;
-        largest = Math.max(largest, Math.abs(m.promptTokens() - a.requestedTokens()));
+      // Rows with lengths of their own (a trace) are compared each with its row, in row order (rows are streamed).
+      List<RequestMetrics> billed = metrics().stream()
+          .filter(m -> m.succeeded() && m.trace().serverUsage().map(u -> u.promptTokens()).isPresent())
+          .sorted(java.util.Comparator.comparingInt(m -> m.trace().requestIndex())).toList();
+      for (RequestMetrics m : billed) {
+        int requested = a.requestedTokens() > 0 ? a.requestedTokens() : prompts.requestedInputTokens(m.trace().requestIndex());
+        largest = Math.max(largest, Math.abs(m.promptTokens() - requested));
         checked++;
       }
       return new InputAlignment(a.requestedTokens(), a.method(), a.templateTokens(), a.plannedDeviation(),

@@ -43,9 +43,11 @@ final class InputShapes {
   static Optional<PromptSource.Exact> exact(ExtensionContext context, Workload workload) {
     Optional<ExactInputTokens> exact = Annotations.nearest(context, ExactInputTokens.class);
     if (exact.isEmpty()) return Optional.empty();
-    if (workload.inputTokens().length == 0) {
-      throw new IllegalArgumentException("@ExactInputTokens aligns synthetic prompts: give their lengths as "
-          + "@Workload(inputTokens = {...}) (a prompt set's lengths are its own)");
+    // A trace's rows bring their own lengths: its blocks are aligned instead (@Trace checks @Workload's lengths).
+    boolean trace = Annotations.nearest(context, dev.llmbench.Trace.class).isPresent();
+    if (workload.inputTokens().length == 0 && !trace) {
+      throw new IllegalArgumentException("@ExactInputTokens aligns synthetic prompts or a trace's blocks: give the prompts' "
+          + "lengths as @Workload(inputTokens = {...}), or replay a @Trace (a prompt set's lengths are its own)");
     }
     for (int n : workload.inputTokens()) {
       if (n < 1) throw new IllegalArgumentException("@Workload inputTokens must be at least 1, was " + n);

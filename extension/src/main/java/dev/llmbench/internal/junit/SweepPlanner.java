@@ -242,10 +242,10 @@ final class SweepPlanner {
     Optional<StopRule> fixedRule = fixedStopRule(measurement, count.requests(), percentiles);
     Optional<MooncakeTrace> trace = trace(context, workload, fixedRule,
         AnnotationSupport.isAnnotated(context.getTestMethod(), TraceReplay.class));
-    if (trace.isPresent() && (dataset.isPresent() || shared.isPresent() || exact.isPresent() || inputLengths.isPresent()
+    if (trace.isPresent() && (dataset.isPresent() || shared.isPresent() || inputLengths.isPresent()
         || outputLengths.isPresent())) {
-      throw new IllegalArgumentException("@Trace brings each request's prompt and max_tokens: remove @Dataset, @SharedPrefix, "
-          + "@ExactInputTokens and @Workload's inputLength and outputLength from this sweep");
+      throw new IllegalArgumentException("@Trace brings each request's prompt and max_tokens: remove @Dataset, @SharedPrefix "
+          + "and @Workload's inputLength and outputLength from this sweep (@ExactInputTokens beside it aligns its blocks)");
     }
     Optional<EvalPlan> eval = QualitySettings.of(context);
     Optional<SessionWorkload> sessions = SessionSettings.of(context, workload);

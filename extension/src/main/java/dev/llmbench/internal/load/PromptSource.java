@@ -92,6 +92,19 @@ public final class PromptSource {
     default Optional<SessionSource> sessions() {
       return Optional.empty();
     }
+
+    /** How the rows' prompts were aligned to their exact lengths ({@code @ExactInputTokens}); empty when they were not. */
+    default Optional<InputAlignment> alignment() {
+      return Optional.empty();
+    }
+
+    /**
+     * The prompt tokens row {@code index} asks for (a trace's {@code input_length}), or empty when its rows have
+     * no length of their own. Asked in ascending order of {@code index}, so that rows may be streamed.
+     */
+    default OptionalInt inputTokens(int index) {
+      return OptionalInt.empty();
+    }
   }
 
   /**
@@ -159,8 +172,28 @@ public final class PromptSource {
 
   /** These synthetic prompts, to be aligned to exactly {@code inputTokens} tokens before load. */
   public PromptSource exactly(Exact how) {
-    if (inputTokens < 1) throw new IllegalArgumentException("exact input lengths need synthetic prompts (inputTokens)");
-    return new PromptSource(name, conversations, inputTokens, seed, first, step, lengths, how, generator);
+    if (inputTokens < 1 && rows == null) {
+      throw new IllegalArgumentException("exact input lengths need synthetic prompts (inputTokens) or rows of their own (a trace)");
+    }
+    return new PromptSource(name, conversations, inputTokens, seed, first, step, lengths, how, generator, rows);
+  }
+
+  /** The rows this source's requests come from (a trace), if they do. */
+  public Optional<Rows> rowSource() {
+    return Optional.ofNullable(rows);
+  }
+
+  /** This source with its requests made by {@code aligned} instead (the same rows, aligned before load). */
+  public PromptSource withRows(Rows aligned) {
+    if (rows == null) throw new IllegalStateException(name + " has no rows of its own");
+    return new PromptSource(name, conversations, inputTokens, seed, first, step, lengths, exact, generator,
+        java.util.Objects.requireNonNull(aligned, "aligned"));
+  }
+
+  /** How this source's prompts were aligned to their exact length, by its generator or its rows; empty when they were not. */
+  public Optional<InputAlignment> alignment() {
+    if (rows != null) return rows.alignment();
+    return generator().flatMap(Generator::alignment);
   }
 
   /** Asked for exact lengths, and how to count; empty for "about N words". */
@@ -308,10 +341,12 @@ public final class PromptSource {
 
   /**
    * The input length request {@code requestIndex} asks for, in tokens: a synthetic prompt's, a dataset row's
-   * (as the file gives it, or estimated from the text), else estimated from the text at 4 characters a token.
+   * (as the file gives it, or estimated from the text), a row's own ({@link Rows#inputTokens}, 0 when it has
+   * none), else estimated from the text at 4 characters a token.
    */
   public int requestedInputTokens(int requestIndex) {
     int index = first + requestIndex * step;
+    if (rows != null) return rows.inputTokens(index).orElse(0);
     if (inputTokens > 0) return inputTokens;
     if (lengths.inputLengths() != null) return lengths.inputLengths().draw(seed, index);
     if (lengths.dataset() != null) return lengths.dataset().rows().get(position(requestIndex)).inputTokens();

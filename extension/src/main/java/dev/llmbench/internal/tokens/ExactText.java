@@ -117,9 +117,15 @@ public final class ExactText implements PromptSource.Generator {
    * costs the same wherever it stands.
    */
   public String block(long seed, int tokens) {
+    StringBuilder text = new StringBuilder(tokens * 5);
+    appendBlock(text, seed, tokens);
+    return text.toString();
+  }
+
+  /** Appends {@link #block}{@code (seed, tokens)} to {@code text}, without a string of its own. */
+  public void appendBlock(StringBuilder text, long seed, int tokens) {
     if (tokens < 0) throw new IllegalArgumentException("a block of " + tokens + " tokens");
     SplittableRandom random = new SplittableRandom(seed);
-    StringBuilder text = new StringBuilder();
     int one = oneTokenUnit();
     for (int left = tokens; left > 0; ) {
       int u = random.nextInt(units.size());
@@ -127,7 +133,29 @@ public final class ExactText implements PromptSource.Generator {
       text.append(' ').append(units.get(u));
       left -= costs[u];
     }
-    return text.toString();
+  }
+
+  /**
+   * What the server bills for the shortest prompt beyond its words: template, marker (where the sampler put one)
+   * and the lead word. A prompt of {@link #lead()} and blocks worth {@code n} tokens costs {@code overhead() + n}.
+   */
+  public int overhead() {
+    return overhead;
+  }
+
+  /** The word every aligned prompt starts with; blocks ({@link #block}) follow it. */
+  public String lead() {
+    return LEAD;
+  }
+
+  /** How the tokens were counted, e.g. {@code llama-server POST /apply-template + POST /tokenize}. */
+  public String method() {
+    return method;
+  }
+
+  /** The largest |count - target| of the sample prompts checked while aligning. */
+  public int plannedDeviation() {
+    return planned;
   }
 
   private int oneTokenUnit() {

@@ -126,6 +126,11 @@ public record MooncakeTrace(Path file, int blockSize, int rows, double firstMs, 
 
     private TraceRow parse(String text) {
       JsonNode node;
+      if (line == 1 && text.strip().startsWith("[")) {
+        // A whole-file JSON array (a ShareGPT file, a JSON export) is another format, whatever its first line parses to.
+        throw new TraceFormatException(file + " line 1: starts a JSON array, so it is not a trace of JSON Lines (a "
+            + "ShareGPT file is read by @Dataset(format = SHAREGPT)); expected one JSON object per line, e.g. " + ROW_EXAMPLE);
+      }
       try {
         node = JSON.readTree(text);
       } catch (JsonProcessingException e) {
@@ -170,8 +175,12 @@ public record MooncakeTrace(Path file, int blockSize, int rows, double firstMs, 
     private JsonNode required(JsonNode node, String name) {
       JsonNode v = node.get(name);
       if (v == null || v.isNull()) {
-        throw new TraceFormatException(file + " line " + line + ", field \"" + name + "\": missing; every row needs "
-            + "timestamp, input_length and output_length, e.g. " + ROW_EXAMPLE);
+        String looks = node.has("messages") ? " (the row has \"messages\": it looks like OpenAI chat JSONL, read by "
+            + "@Dataset(format = OPENAI_CHAT))" : node.has("prompt") ? " (the row has \"prompt\": it looks like vLLM custom "
+            + "JSONL, read by @Dataset(format = VLLM_CUSTOM))" : node.has("conversations") ? " (the row has "
+            + "\"conversations\": it looks like ShareGPT, read by @Dataset(format = SHAREGPT))" : "";
+        throw new TraceFormatException(file + " line " + line + ", field \"" + name + "\": missing" + looks + "; every row "
+            + "needs timestamp, input_length and output_length, e.g. " + ROW_EXAMPLE);
       }
       return v;
     }
