@@ -2,6 +2,7 @@ package dev.llmbench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.llmbench.internal.format.Formats;
 import org.apiguardian.api.API;
 import org.assertj.core.api.AbstractAssert;
 
@@ -22,8 +23,13 @@ public final class CapacityAssert extends AbstractAssert<CapacityAssert, Capacit
   public CapacityAssert isAtLeast(double load) {
     isNotNull();
     if (actual.outcome() == Capacity.Outcome.STOPPED || actual.outcome() == Capacity.Outcome.SEARCHING || actual.load() < load) {
-      failWithMessage("expected a capacity of at least %s but the search found: %s", actual.name(load), actual.statement());
+      failWithMessage("expected a capacity of at least %s but the search found: %s", name(load), actual.statement());
     }
     return this;
+  }
+
+  /** {@code C=12} or {@code 4.5 req/s}, as {@link Capacity#statement()} names a load. */
+  private String name(double load) {
+    return actual.closedLoop() ? "C=" + (int) load : Formats.number(load) + " req/s";
   }
 }
