@@ -10,7 +10,7 @@ uses the old names, run it again). It knows only the table below: a type it does
    strings, docs and scripts). extension/api/*.api is left alone: ApiSignatureTests rewrites it.
 3. In every Java file that saw the old package's types without an import (it is in dev.llmbench or in one
    of the new packages, or imports dev.llmbench.*): the package declaration of a moved file; an import for
-   each API type of another package it names in code or in a javadoc reference ({@link}, {@linkplain},
+   each API type of another package it names in code or in a javadoc reference ({@link}, {@linkplain}, {@value},
    @see, @throws); imports of its own package dropped. Sorted import groups stay sorted.
 4. A package-info.java for each package, when it has none.
 """
@@ -146,7 +146,7 @@ TEXT_NAMES = ("run",)  # .ci/run
 IMPORT_RE = re.compile(r"^import\s+(static\s+)?([\w.]+(?:\.\*)?)\s*;\s*$")
 PACKAGE_RE = re.compile(r"^package\s+([\w.]+)\s*;", re.M)
 TYPE_DECL_RE = re.compile(r"\b(?:class|interface|enum|record|@interface)\s+([A-Z]\w*)")
-JAVADOC_REF_RE = re.compile(r"\{@link(?:plain)?\s+([^\s}(]*(?:\([^)]*\))?)|@(?:see|throws|exception)\s+([\w.#]+(?:\([^)]*\))?)")
+JAVADOC_REF_RE = re.compile(r"\{@(?:link|linkplain|value)\s+([^\s}(]*(?:\([^)]*\))?)|@(?:see|throws|exception)\s+([\w.#]+(?:\([^)]*\))?)")
 IDENT_RE = re.compile(r"[A-Za-z_$][\w$]*")
 
 
@@ -216,8 +216,7 @@ def referenced_names(src):
         for m in JAVADOC_REF_RE.finditer(comment):
             target = m.group(1) or m.group(2) or ""
             for r in IDENT_RE.finditer(target):
-                before = target[r.start() - 1] if r.start() else ""
-                if before not in ".#":
+                if r.start() == 0 or target[r.start() - 1] not in ".#":
                     names.add(r.group())
     return names
 
