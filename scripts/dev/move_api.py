@@ -13,11 +13,18 @@ uses the old names, run it again). It knows only the table below: a type it does
    each API type of another package it names in code or in a javadoc reference ({@link}, {@linkplain}, {@value},
    @see, @throws); imports of its own package dropped. Sorted import groups stay sorted.
 4. A package-info.java for each package, when it has none.
+
+Run in the middle of a merge (of a branch written before the move), it first merges each conflicted file
+again, three ways, after applying itself to the common ancestor and to their side: only the two sides' real
+changes meet, and a conflict of import lines only becomes both sides' imports. It stops on a real conflict,
+left with its markers (ours / base / theirs) for you to resolve before running it again.
 """
+import functools
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT_PKG = "dev.llmbench"
 MAIN = "extension/src/main/java/dev/llmbench"
@@ -154,6 +161,7 @@ def git(*args):
     return subprocess.run(["git", *args], check=True, capture_output=True, text=True).stdout
 
 
+@functools.lru_cache(maxsize=None)
 def fqn_patterns():
     names = "|".join(sorted(MOVES, key=lambda n: (-len(n), n)))
     dotted = re.compile(r"(?<![\w.$])dev\.llmbench\.(" + names + r")(?![\w$])")
@@ -290,8 +298,124 @@ def java_files(files):
     return [f for f in files if f.endswith(".java")]
 
 
+def api_homes():
+    """Where each API type lives now: the moved ones, and whatever is at the root (known or not)."""
+    home = {n: f"{ROOT_PKG}.{p}" for n, p in MOVES.items()}
+    for f in sorted(os.listdir(MAIN)):
+        if f.endswith(".java") and f != "package-info.java":
+            home.setdefault(f[:-5], ROOT_PKG)
+    for package in NEW_PACKAGES:  # types other branches add to a new package later
+        d = f"{MAIN}/{package}"
+        for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+            if f.endswith(".java") and f != "package-info.java":
+                home.setdefault(f[:-5], f"{ROOT_PKG}.{package}")
+    return home
+
+
+def transform(path, text, home):
+    """What this script makes of a file's text at path: (new text, imports added)."""
+    out = rewrite_fqns(text, *fqn_patterns())
+    if path.endswith(".java") and os.path.basename(path) != "package-info.java":
+        return fix_java(path, out, home, sortedness(text))
+    return out, 0
+
+
+def stage(number, path):
+    r = subprocess.run(["git", "show", f":{number}:{path}"], capture_output=True)
+    return r.stdout.decode("utf-8") if r.returncode == 0 else None
+
+
+def merge_file(ours, base, theirs):
+    """git merge-file: (merged text, whether conflicts are left)."""
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for label, text in (("ours", ours), ("base", base), ("theirs", theirs)):
+            paths.append(os.path.join(d, label))
+            with open(paths[-1], "w", encoding="utf-8") as fh:
+                fh.write(text)
+        r = subprocess.run(["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *paths],
+                           capture_output=True)
+        if r.returncode < 0 or r.returncode > 127:
+            raise RuntimeError(r.stderr.decode())
+        return r.stdout.decode("utf-8"), r.returncode != 0
+
+
+CONFLICT_RE = re.compile(r"^<<<<<<< ours\n(.*?)^=======\n(.*?)^>>>>>>> theirs\n", re.M | re.S)
+
+
+def union_import_hunks(text):
+    """A conflict of import lines only (both sides added imports at one place) becomes both sides' imports."""
+    def union(m):
+        lines = [l for l in (m.group(1) + m.group(2)).split("\n") if l.strip()]
+        if not all(IMPORT_RE.match(l) for l in lines):
+            return m.group(0)
+        return "".join(f"{l}\n" for l in sorted(set(lines), key=lines.index))
+    return CONFLICT_RE.sub(union, text)
+
+
+def resolve_conflicts(home):
+    """
+    A merge of a branch written before the move conflicts wherever the move and the branch changed the same
+    lines (mostly imports). Each such file is merged again, three ways, with this script's work applied to
+    the common ancestor and to their side, so that only the real changes of each side meet; conflicts of
+    import lines only become the union of both sides' imports. What is still in conflict is left, with its
+    markers, for you.
+    """
+    unmerged = sorted({l.split("\t", 1)[1] for l in git("ls-files", "-u", "-z").split("\0") if "\t" in l})
+    resolved, left = [], []
+    for path in unmerged:
+        base, ours, theirs = stage(1, path), stage(2, path), stage(3, path)
+        if SKIP_REWRITE[0].match(path) and ours is not None:
+            # The API dump: ApiSignatureTests writes it again from the merged classes (the command below).
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(ours)
+            git("add", "--", path)
+            resolved.append((path, "kept ours; write it again with the command below"))
+            continue
+        name = os.path.basename(path)[:-5]
+        moved_from_root = os.path.dirname(path) == MAIN and name in MOVES and ours is None
+        target = f"{MAIN}/{MOVES[name]}/{name}.java" if moved_from_root else path
+        if moved_from_root and os.path.exists(target):
+            # They changed a file we moved, and git did not follow the rename.
+            with open(target, encoding="utf-8") as fh:
+                ours = fh.read()
+        if base is None or ours is None:
+            left.append(path)
+            continue
+        moved_base = transform(target, base, home)[0]
+        if theirs is None:
+            if ours == moved_base:
+                git("rm", "-q", "--", path)  # they deleted it; ours only carried the move
+                resolved.append((path, "deleted, as they did"))
+            else:
+                left.append(path)
+            continue
+        merged, conflicts = merge_file(ours, moved_base, transform(target, theirs, home)[0])
+        if conflicts:
+            merged = union_import_hunks(merged)
+            conflicts = bool(re.search(r"^(<<<<<<< ours|>>>>>>> theirs)$", merged, re.M))
+        with open(target, "w", encoding="utf-8") as fh:
+            fh.write(merged)
+        if conflicts:
+            left.append(target)
+            continue
+        if moved_from_root:
+            git("rm", "-q", "--cached", "--", path)
+            if os.path.exists(path):
+                os.remove(path)
+        git("add", "--", target)
+        resolved.append((path, "merged again after the move" + (f", as {target}" if target != path else "")))
+    return resolved, left
+
+
 def main():
     os.chdir(git("rev-parse", "--show-toplevel").strip())
+    resolved, left = resolve_conflicts(api_homes())
+    for path, how in resolved:
+        print(f"move-api: resolved the conflict in {path}: {how}")
+    if left:
+        sys.exit("move-api: stopped: conflicts this script cannot resolve (resolve them, then run it again):\n  "
+                 + "\n  ".join(left))
     moved, problems = 0, []
     for name, package in sorted(MOVES.items()):
         src = f"{MAIN}/{name}.java"
@@ -317,21 +441,10 @@ def main():
             with open(path, "w", encoding="utf-8") as f:
                 f.write(PACKAGE_INFO[package] + f"package {name};\n")
 
-    # Where each API type lives now: the moved ones, and whatever is left at the root (known or not).
-    home = {n: f"{ROOT_PKG}.{p}" for n, p in MOVES.items()}
-    for f in os.listdir(MAIN):
-        if f.endswith(".java") and f != "package-info.java":
-            home.setdefault(f[:-5], ROOT_PKG)
-    for package in NEW_PACKAGES:  # types other branches add to a new package later
-        d = f"{MAIN}/{package}"
-        for f in os.listdir(d) if os.path.isdir(d) else []:
-            if f.endswith(".java") and f != "package-info.java":
-                home.setdefault(f[:-5], f"{ROOT_PKG}.{package}")
-
+    home = api_homes()
     files = [f for f in git("ls-files", "-co", "--exclude-standard", "-z").split("\0") if f]
     files = [f for f in files if os.path.isfile(f) and not any(p.match(f) for p in SKIP_REWRITE)
              and (f.endswith(TEXT_SUFFIXES) or os.path.basename(f) in TEXT_NAMES)]
-    dotted, slashed = fqn_patterns()
     changed, imports_added = [], 0
     for f in sorted(files):
         with open(f, encoding="utf-8") as fh:
@@ -339,10 +452,8 @@ def main():
                 before = fh.read()
             except UnicodeDecodeError:
                 continue
-        text = rewrite_fqns(before, dotted, slashed)
-        if f.endswith(".java") and os.path.basename(f) != "package-info.java":
-            text, added = fix_java(f, text, home, sortedness(before))
-            imports_added += added
+        text, added = transform(f, before, home)
+        imports_added += added
         if text != before:
             with open(f, "w", encoding="utf-8") as fh:
                 fh.write(text)
@@ -350,7 +461,7 @@ def main():
     print(f"move-api: {moved} type(s) moved, {len(changed)} file(s) rewritten, {imports_added} import(s) added")
     for f in changed:
         print(f"  {f}")
-    if moved or changed:
+    if moved or changed or resolved:
         print("next: mvn -B -o -pl extension test -Dtest=ApiSignatureTests -Dllmbench.api.update=true")
 
 
