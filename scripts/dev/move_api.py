@@ -45,7 +45,7 @@ for package, names in {
     "compare": "Baseline BaselineComparison Delta Deployment Deployments DeploymentLevels CapacitySearch Capacity "
                "Quality QualityEval QualityComparison Accuracy",
     # prompts other than @Workload's synthetic ones
-    "workload": "Dataset Trace SharedPrefix ExactInputTokens InputAlignment",
+    "workload": "Dataset Trace SharedPrefix ExactInputTokens InputAlignment Sessions ToolCalls StructuredOutput Embeddings",
     # the fluent assertions
     "assertions": "LlmBenchAssertions SweepLevelResultAssert SweepResultAssert DistributionAssert "
                   "DeploymentLevelsAssert CapacityAssert LlmReplyAssert QualityAssert",
@@ -126,7 +126,8 @@ PACKAGE_INFO = {
  * Prompts other than {@code @Workload}'s synthetic ones: a file of your own traffic ({@link Dataset}), a
  * recorded trace ({@link Trace}, replayed at its own clock with {@code @TraceReplay}), the shared-prefix
  * workload ({@link SharedPrefix}), and prompts of an exact token length ({@link ExactInputTokens}, with
- * what aligning them did: {@link InputAlignment}).
+ * what aligning them did: {@link InputAlignment}), multi-turn conversations ({@link Sessions}), agents'
+ * requests ({@link ToolCalls}, {@link StructuredOutput}) and embeddings ({@link Embeddings}).
  *
  * <p>You need it when the load should look like yours.
  */

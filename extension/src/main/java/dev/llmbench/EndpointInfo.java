@@ -2,6 +2,10 @@ package dev.llmbench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.llmbench.client.ApiStyle;
+import dev.llmbench.compare.Deployment;
+import dev.llmbench.result.RoundTrip;
+import dev.llmbench.server.ServerStartup;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

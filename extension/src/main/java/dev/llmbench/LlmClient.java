@@ -2,6 +2,9 @@ package dev.llmbench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.client.LlmHttpException;
+import dev.llmbench.client.LlmReply;
 import org.apiguardian.api.API;
 
 /**

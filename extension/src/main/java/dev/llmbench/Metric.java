@@ -2,6 +2,7 @@ package dev.llmbench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.llmbench.result.Distribution;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;

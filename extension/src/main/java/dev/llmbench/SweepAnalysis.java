@@ -3,6 +3,7 @@ package dev.llmbench;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import dev.llmbench.internal.offline.OfflineAnalysis;
+import dev.llmbench.server.DeploymentDescription;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

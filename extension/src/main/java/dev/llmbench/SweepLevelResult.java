@@ -2,6 +2,27 @@ package dev.llmbench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.llmbench.client.RequestResult;
+import dev.llmbench.client.TokenSource;
+import dev.llmbench.result.ClientLoad;
+import dev.llmbench.result.ConfidenceInterval;
+import dev.llmbench.result.DecodeRates;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.Rate;
+import dev.llmbench.result.ServiceLevels;
+import dev.llmbench.result.SteadyState;
+import dev.llmbench.result.StopReason;
+import dev.llmbench.result.WarmupReport;
+import dev.llmbench.server.DeploymentDescription;
+import dev.llmbench.server.DeploymentFacts;
+import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.server.PrefixCacheUse;
+import dev.llmbench.server.ServerMetrics;
+import dev.llmbench.server.TokenCrossCheck;
+import dev.llmbench.workload.ExactInputTokens;
+import dev.llmbench.workload.InputAlignment;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,9 @@ package dev.llmbench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.server.DeploymentDescription;
 import java.util.List;
 import java.util.Optional;
 import org.apiguardian.api.API;

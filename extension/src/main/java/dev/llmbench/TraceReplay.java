@@ -3,6 +3,7 @@ package dev.llmbench;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import dev.llmbench.internal.junit.SweepExtension;
+import dev.llmbench.workload.Trace;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -2,6 +2,9 @@ package dev.llmbench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.llmbench.workload.Dataset;
+import dev.llmbench.workload.ExactInputTokens;
+import dev.llmbench.workload.SharedPrefix;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;

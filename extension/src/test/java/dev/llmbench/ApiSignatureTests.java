@@ -239,7 +239,7 @@ class ApiSignatureTests {
     }).collect(Collectors.joining(", ", "<", ">"));
   }
 
-  /** Type names as Java writes them ({@code java.util.List<dev.llmbench.Finding>}, nested types with a dot). */
+  /** Type names as Java writes them ({@code java.util.List<dev.llmbench.result.Finding>}, nested types with a dot). */
   static String name(Type type) {
     if (type instanceof Class<?>) {
       Class<?> c = (Class<?>) type;

@@ -9,6 +9,9 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.assertions.LlmBenchAssertions;
+import dev.llmbench.compare.Baseline;
+import dev.llmbench.compare.BaselineComparison;
 import dev.llmbench.internal.baseline.VllmResultsTests;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.embedded.PerformanceProfile;

@@ -1,6 +1,6 @@
 package dev.llmbench;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.testkit.engine.EventConditions.displayName;
 import static org.junit.platform.testkit.engine.EventConditions.event;
@@ -11,6 +11,8 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.compare.Capacity;
+import dev.llmbench.compare.CapacitySearch;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.testkit.BenchKit;

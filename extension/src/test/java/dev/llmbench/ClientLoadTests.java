@@ -3,6 +3,8 @@ package dev.llmbench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.internal.analysis.ClientCheck;
+import dev.llmbench.result.ClientLoad;
+import dev.llmbench.result.FindingKind;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
 import java.time.Duration;

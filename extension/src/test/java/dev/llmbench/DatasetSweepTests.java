@@ -1,6 +1,6 @@
 package dev.llmbench;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
+import dev.llmbench.workload.Dataset;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

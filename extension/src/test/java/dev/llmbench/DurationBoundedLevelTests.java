@@ -2,6 +2,7 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.result.StopReason;
 import dev.llmbench.testkit.BenchKit;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,8 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.assertions.LlmBenchAssertions;
+import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.testkit.BenchKit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;

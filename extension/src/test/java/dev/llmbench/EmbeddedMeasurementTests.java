@@ -2,6 +2,9 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.assertions.LlmBenchAssertions;
+import dev.llmbench.client.LlmReply;
+import dev.llmbench.client.TokenSource;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;

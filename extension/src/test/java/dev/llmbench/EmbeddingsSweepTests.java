@@ -1,14 +1,20 @@
 package dev.llmbench;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.client.RequestResult;
 import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.result.Rate;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.workload.Embeddings;
+import dev.llmbench.workload.ToolCalls;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;

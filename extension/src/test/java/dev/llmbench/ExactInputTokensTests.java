@@ -8,11 +8,15 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.assertions.LlmBenchAssertions;
+import dev.llmbench.client.RequestResult;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.embedded.EmbeddedOptions;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
+import dev.llmbench.workload.ExactInputTokens;
+import dev.llmbench.workload.InputAlignment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.assertions.LlmBenchAssertions;
 import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.testkit.BenchKit;
 import java.nio.file.Files;

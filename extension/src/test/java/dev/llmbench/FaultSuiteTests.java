@@ -2,6 +2,8 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.client.ApiStyle;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
@@ -11,6 +13,7 @@ import dev.llmbench.internal.embedded.FaultKind;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.result.LoadShape;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -9,6 +9,7 @@ import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.llmbench.assertions.LlmBenchAssertions;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.embedded.EmbeddedOptions;
 import dev.llmbench.internal.embedded.FaultKind;

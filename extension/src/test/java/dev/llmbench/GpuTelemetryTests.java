@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.llmbench.assertions.LlmBenchAssertions;
 import dev.llmbench.testkit.BenchKit;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,6 +2,7 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.result.FindingKind;
 import dev.llmbench.testkit.BenchKit;
 import org.junit.jupiter.api.Test;
 

@@ -9,6 +9,10 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.in
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.github.dockerjava.api.model.Container;
+import dev.llmbench.assertions.LlmBenchAssertions;
+import dev.llmbench.server.EndpointNotReadyException;
+import dev.llmbench.server.LaunchContainer;
+import dev.llmbench.server.ServerStartup;
 import dev.llmbench.testkit.BenchKit;
 import java.io.IOException;
 import java.net.InetAddress;

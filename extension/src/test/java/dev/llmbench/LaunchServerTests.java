@@ -7,7 +7,10 @@ import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.assertions.LlmBenchAssertions;
 import dev.llmbench.internal.embedded.EmbeddedServerMain;
+import dev.llmbench.server.EndpointNotReadyException;
+import dev.llmbench.server.LaunchServer;
 import dev.llmbench.testkit.BenchKit;
 import java.io.IOException;
 import java.nio.file.Files;

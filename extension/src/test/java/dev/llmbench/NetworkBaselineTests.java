@@ -2,6 +2,7 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.result.RoundTrip;
 import dev.llmbench.testkit.BenchKit;
 import java.io.IOException;
 import java.nio.file.Files;

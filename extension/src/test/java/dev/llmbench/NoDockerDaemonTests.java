@@ -8,6 +8,8 @@ import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.server.EndpointNotReadyException;
+import dev.llmbench.server.LaunchContainer;
 import dev.llmbench.testkit.BenchKit;
 import java.nio.file.Files;
 import java.nio.file.Path;

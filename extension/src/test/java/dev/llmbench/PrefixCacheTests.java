@@ -2,6 +2,7 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.server.PrefixCacheUse;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.assertions.LlmBenchAssertions;
 import dev.llmbench.internal.config.ProgressMode;
 import dev.llmbench.testkit.BenchKit;
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,6 @@
 package dev.llmbench;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.testkit.engine.EventConditions.displayName;
 import static org.junit.platform.testkit.engine.EventConditions.event;
@@ -11,6 +11,11 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.compare.Accuracy;
+import dev.llmbench.compare.Deployment;
+import dev.llmbench.compare.Quality;
+import dev.llmbench.compare.QualityComparison;
+import dev.llmbench.compare.QualityEval;
 import dev.llmbench.testkit.BenchKit;
 import java.io.IOException;
 import java.nio.file.Files;

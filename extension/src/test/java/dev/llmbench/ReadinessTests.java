@@ -7,6 +7,7 @@ import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.testkit.BenchKit;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -3,6 +3,9 @@ package dev.llmbench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.internal.analysis.ScalingAnalysis;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.server.DeploymentDescription;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
 import java.io.IOException;

@@ -1,11 +1,13 @@
 package dev.llmbench;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.server.PrometheusText;
 import dev.llmbench.internal.server.TokenCrossChecks;
+import dev.llmbench.server.ServerMetrics;
+import dev.llmbench.server.TokenCrossCheck;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.Traces;
 import java.util.List;

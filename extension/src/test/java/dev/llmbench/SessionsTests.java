@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import dev.llmbench.workload.Sessions;
 
 /**
  * Multi-turn sessions through the Jupiter engine: against the embedded engine, whose vLLM-style prefix cache sees

@@ -26,6 +26,7 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import dev.llmbench.assertions.LlmBenchAssertions;
 
 /**
  * The end-to-end check of scale-out: one sweep against one engine, run once in one JVM and once as two shards in

@@ -10,6 +10,9 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.in
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.llmbench.assertions.LlmBenchAssertions;
+import dev.llmbench.compare.Capacity;
+import dev.llmbench.compare.CapacitySearch;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.internal.shard.Manifest;

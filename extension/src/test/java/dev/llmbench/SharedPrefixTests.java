@@ -6,7 +6,9 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.server.PrefixCacheUse;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.workload.SharedPrefix;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 

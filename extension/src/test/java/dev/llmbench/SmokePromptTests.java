@@ -7,6 +7,9 @@ import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.llmbench.assertions.LlmBenchAssertions;
+import dev.llmbench.client.LlmHttpException;
+import dev.llmbench.client.LlmReply;
 import dev.llmbench.testkit.BenchKit;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

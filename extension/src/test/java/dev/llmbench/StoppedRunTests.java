@@ -7,10 +7,12 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.llmbench.assertions.LlmBenchAssertions;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.internal.server.PrometheusText;
+import dev.llmbench.server.ServerMetrics;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.FixtureMain;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.llmbench;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
@@ -10,6 +10,9 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
+import dev.llmbench.workload.Dataset;
+import dev.llmbench.workload.StructuredOutput;
+import dev.llmbench.workload.ToolCalls;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

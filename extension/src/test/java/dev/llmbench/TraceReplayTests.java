@@ -1,6 +1,6 @@
 package dev.llmbench;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.testkit.engine.EventConditions.event;
 import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
@@ -9,12 +9,19 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.client.RequestResult;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.replay.TraceFeature;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.result.LoadShape;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
+import dev.llmbench.workload.ExactInputTokens;
+import dev.llmbench.workload.InputAlignment;
+import dev.llmbench.workload.Trace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,11 @@
 package dev.llmbench;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.client.RequestResult;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.result.WarmupReport;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
 import java.time.Duration;

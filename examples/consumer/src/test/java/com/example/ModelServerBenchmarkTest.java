@@ -1,6 +1,6 @@
 package com.example;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmClient;

@@ -1,8 +1,8 @@
 package dev.llmbench.testkit;
 
-import dev.llmbench.ErrorKind;
-import dev.llmbench.RequestFailure;
-import dev.llmbench.Usage;
+import dev.llmbench.client.ErrorKind;
+import dev.llmbench.client.RequestFailure;
+import dev.llmbench.client.Usage;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.ToolCalls;
+import dev.llmbench.workload.ToolCalls;
 
 /**
  * An agent's traffic: every request offers the agent's tools and must call one ({@code tool_choice: required}).

@@ -1,13 +1,13 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 
-import dev.llmbench.Capacity;
-import dev.llmbench.CapacitySearch;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Slo;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
+import dev.llmbench.compare.Capacity;
+import dev.llmbench.compare.CapacitySearch;
 
 /**
  * How many concurrent users a deployment serves within its SLO. The search probes a concurrency, and

@@ -1,13 +1,13 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.Dataset;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
+import dev.llmbench.workload.Dataset;
 
 /**
  * Your own traffic, as chat-completions bodies logged one per line: each request sends its row's

@@ -1,12 +1,12 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.Dataset;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.workload.Dataset;
 
 /**
  * The file {@code vllm bench serve --dataset-name custom} reads: one {@code {"prompt": ..., "output_tokens": ...}}

@@ -1,13 +1,13 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.Deployment;
-import dev.llmbench.DeploymentLevels;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
+import dev.llmbench.compare.Deployment;
+import dev.llmbench.compare.DeploymentLevels;
 
 /**
  * Which deployment to choose: one sweep over two deployments in one run. Every level is a test per

@@ -1,18 +1,18 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 
 import dev.llmbench.AfterSweep;
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.DeploymentFacts;
 import dev.llmbench.EarlierLevels;
-import dev.llmbench.FindingKind;
 import dev.llmbench.LlmClient;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
 import dev.llmbench.Workload;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.server.DeploymentFacts;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

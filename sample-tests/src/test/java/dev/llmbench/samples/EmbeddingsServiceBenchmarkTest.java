@@ -1,13 +1,13 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.Embeddings;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
+import dev.llmbench.workload.Embeddings;
 import java.time.Duration;
 
 /**

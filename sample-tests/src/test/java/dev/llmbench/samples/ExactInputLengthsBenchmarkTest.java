@@ -1,14 +1,14 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.ExactInputTokens;
-import dev.llmbench.InputAlignment;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
+import dev.llmbench.workload.ExactInputTokens;
+import dev.llmbench.workload.InputAlignment;
 
 /**
  * Prefill-bound levels at exact prompt lengths, as {@code vllm bench serve --dataset-name random

@@ -1,14 +1,14 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.Deployment;
-import dev.llmbench.DeploymentLevels;
-import dev.llmbench.Quality;
-import dev.llmbench.QualityEval;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.compare.Deployment;
+import dev.llmbench.compare.DeploymentLevels;
+import dev.llmbench.compare.Quality;
+import dev.llmbench.compare.QualityEval;
 
 /**
  * Which deployment: quality and speed. The same model in FP8 and in INT4: INT4 is faster, and the question is

@@ -1,14 +1,14 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
-import dev.llmbench.SharedPrefix;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
+import dev.llmbench.workload.SharedPrefix;
 
 /**
  * A prefix-cache benchmark, as SGLang's {@code generated-shared-prefix} dataset and inference-perf's

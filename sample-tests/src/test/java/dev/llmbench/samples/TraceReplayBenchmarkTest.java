@@ -1,15 +1,15 @@
 package dev.llmbench.samples;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.ExactInputTokens;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.Trace;
 import dev.llmbench.TraceReplay;
+import dev.llmbench.workload.ExactInputTokens;
+import dev.llmbench.workload.Trace;
 
 /**
  * Replaying recorded traffic: a Mooncake-style trace (one request per line: {@code timestamp} in ms,

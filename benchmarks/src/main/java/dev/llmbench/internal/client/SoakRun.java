@@ -1,7 +1,7 @@
 package dev.llmbench.internal.client;
 
-import dev.llmbench.ApiStyle;
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.ApiStyle;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.embedded.EmbeddedOptions;
 import dev.llmbench.internal.embedded.PerformanceProfile;

@@ -1,13 +1,13 @@
 package dev.llmbench.internal.load;
 
-import dev.llmbench.ApiStyle;
-import dev.llmbench.LoadShape;
 import dev.llmbench.Workload;
+import dev.llmbench.client.ApiStyle;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.session.SessionWorkload;
 import dev.llmbench.internal.workload.LengthDistribution;
+import dev.llmbench.result.LoadShape;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.net.URI;

@@ -1,9 +1,7 @@
 package dev.llmbench.internal.trace;
 
-import dev.llmbench.ApiStyle;
-import dev.llmbench.LoadShape;
-import dev.llmbench.Rate;
 import dev.llmbench.Workload;
+import dev.llmbench.client.ApiStyle;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
@@ -11,6 +9,8 @@ import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.WorkloadPlan;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.Rate;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

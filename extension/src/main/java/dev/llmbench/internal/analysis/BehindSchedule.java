@@ -2,13 +2,13 @@ package dev.llmbench.internal.analysis;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ClientLoad;
-import dev.llmbench.Distribution;
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
-import dev.llmbench.LoadShape;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.ClientLoad;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.result.LoadShape;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -2,9 +2,9 @@ package dev.llmbench.internal.analysis;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ClientLoad;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.ClientLoad;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

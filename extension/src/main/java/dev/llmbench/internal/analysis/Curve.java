@@ -1,8 +1,8 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.DeploymentDescription;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.ScalingAnalysis.Point;
+import dev.llmbench.server.DeploymentDescription;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.Finding;
+import dev.llmbench.result.Finding;
 import java.util.Optional;
 
 /** A detector of one finding over a whole curve. */

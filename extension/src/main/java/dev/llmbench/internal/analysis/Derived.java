@@ -2,11 +2,11 @@ package dev.llmbench.internal.analysis;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Distribution;
-import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.LoadShape;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

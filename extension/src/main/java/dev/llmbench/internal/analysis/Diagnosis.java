@@ -1,7 +1,7 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.DeploymentFacts;
-import dev.llmbench.DeploymentDescription;
+import dev.llmbench.server.DeploymentFacts;
+import dev.llmbench.server.DeploymentDescription;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;

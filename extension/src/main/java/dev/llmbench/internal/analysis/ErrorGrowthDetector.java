@@ -1,9 +1,9 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

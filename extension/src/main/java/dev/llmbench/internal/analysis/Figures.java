@@ -1,10 +1,10 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.Distribution;
-import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
-import dev.llmbench.ServerMetrics;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.server.ServerMetrics;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.BiFunction;

@@ -1,8 +1,8 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.llmbench.internal.analysis;
 
 import dev.llmbench.Metric;
-import dev.llmbench.RequestResult;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.client.RequestResult;
 import dev.llmbench.internal.metrics.Percentiles;
 import java.time.Duration;
 import java.util.Arrays;

@@ -1,8 +1,8 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.GpuTelemetry;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.server.GpuTelemetry;
 import java.util.Locale;
 import java.util.Optional;
 

@@ -2,15 +2,15 @@ package dev.llmbench.internal.analysis;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ClientLoad;
-import dev.llmbench.Distribution;
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
 import dev.llmbench.Metric;
-import dev.llmbench.SteadyState;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.ClientLoad;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.result.SteadyState;
+import dev.llmbench.result.WarmupReport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,14 +2,14 @@ package dev.llmbench.internal.analysis;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.DecodeRates;
-import dev.llmbench.Distribution;
-import dev.llmbench.LoadShape;
-import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.TokenSource;
-import dev.llmbench.WarmupReport;
+import dev.llmbench.client.TokenSource;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.DecodeRates;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.StopReason;
+import dev.llmbench.result.WarmupReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

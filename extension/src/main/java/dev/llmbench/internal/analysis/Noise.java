@@ -2,10 +2,10 @@ package dev.llmbench.internal.analysis;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ConfidenceInterval;
-import dev.llmbench.Distribution;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.result.ConfidenceInterval;
+import dev.llmbench.result.Distribution;
 import java.time.Duration;
 import java.util.Optional;
 import org.apiguardian.api.API;

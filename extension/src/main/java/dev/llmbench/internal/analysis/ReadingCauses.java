@@ -1,11 +1,11 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.ClientLoad;
 import dev.llmbench.Measurement;
-import dev.llmbench.PrefixCacheUse;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.ClientLoad;
+import dev.llmbench.result.WarmupReport;
+import dev.llmbench.server.PrefixCacheUse;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

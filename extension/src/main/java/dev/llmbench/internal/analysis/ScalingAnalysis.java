@@ -2,11 +2,11 @@ package dev.llmbench.internal.analysis;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
-import dev.llmbench.LoadShape;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.server.DeploymentDescription;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

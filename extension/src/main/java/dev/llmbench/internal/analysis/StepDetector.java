@@ -1,6 +1,6 @@
 package dev.llmbench.internal.analysis;
 
-import dev.llmbench.Finding;
+import dev.llmbench.result.Finding;
 import java.util.Optional;
 
 /** A detector of one finding on the step from level {@code i - 1} to level {@code i} of a curve. */

@@ -2,9 +2,9 @@ package dev.llmbench.internal.baseline;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.BaselineComparison;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.compare.BaselineComparison;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -2,13 +2,13 @@ package dev.llmbench.internal.baseline;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.BaselineComparison;
-import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.compare.BaselineComparison;
 import dev.llmbench.internal.compare.Changes;
 import dev.llmbench.internal.compare.LevelSample;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.LoadShape;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -2,9 +2,9 @@ package dev.llmbench.internal.capacity;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Capacity;
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.compare.Capacity;
+import dev.llmbench.result.ServiceLevels;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;

@@ -2,8 +2,8 @@ package dev.llmbench.internal.client;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.RequestFailure;
-import dev.llmbench.Usage;
+import dev.llmbench.client.RequestFailure;
+import dev.llmbench.client.Usage;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;

@@ -2,8 +2,8 @@ package dev.llmbench.internal.client;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ErrorKind;
-import dev.llmbench.RequestFailure;
+import dev.llmbench.client.ErrorKind;
+import dev.llmbench.client.RequestFailure;
 import org.apiguardian.api.API;
 
 /**

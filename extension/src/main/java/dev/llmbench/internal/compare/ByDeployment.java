@@ -2,8 +2,8 @@ package dev.llmbench.internal.compare;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.LoadShape;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.result.LoadShape;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.llmbench.internal.compare;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.Metric;
-import dev.llmbench.RequestResult;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.client.RequestResult;
 import dev.llmbench.internal.metrics.Bootstrap;
 import dev.llmbench.internal.metrics.Percentiles;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package dev.llmbench.internal.compare;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Distribution;
 import dev.llmbench.Metric;
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.ServiceLevels;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.llmbench.internal.config;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ApiStyle;
+import dev.llmbench.client.ApiStyle;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import java.net.URI;
 import java.util.ArrayList;

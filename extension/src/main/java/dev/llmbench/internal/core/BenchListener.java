@@ -3,8 +3,8 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.EndpointInfo;
-import dev.llmbench.LlmReply;
-import dev.llmbench.RequestFailure;
+import dev.llmbench.client.LlmReply;
+import dev.llmbench.client.RequestFailure;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

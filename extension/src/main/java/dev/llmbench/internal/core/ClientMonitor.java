@@ -1,8 +1,8 @@
 package dev.llmbench.internal.core;
 
-import dev.llmbench.ClientLoad;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.result.ClientLoad;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.lang.management.ThreadInfo;

@@ -1,6 +1,6 @@
 package dev.llmbench.internal.core;
 
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;

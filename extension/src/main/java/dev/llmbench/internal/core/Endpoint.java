@@ -3,7 +3,7 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.EndpointInfo;
-import dev.llmbench.EndpointNotReadyException;
+import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.internal.client.ConnectionOptions;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.container.ContainerSpec;

@@ -2,11 +2,11 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.CompletionRequest;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LlmClient;
-import dev.llmbench.LlmHttpException;
-import dev.llmbench.LlmReply;
+import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.client.LlmHttpException;
+import dev.llmbench.client.LlmReply;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.format.Excerpt;
 import dev.llmbench.internal.metrics.RequestMetrics;

@@ -2,7 +2,7 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ApiStyle;
+import dev.llmbench.client.ApiStyle;
 import dev.llmbench.internal.client.ConnectionSettings;
 import dev.llmbench.internal.container.ContainerSpec;
 import dev.llmbench.internal.embedded.EmbeddedOptions;

@@ -2,9 +2,9 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.result.ServiceLevels;
+import dev.llmbench.server.DeploymentDescription;
 import java.util.List;
 import java.util.Optional;
 import org.apiguardian.api.API;

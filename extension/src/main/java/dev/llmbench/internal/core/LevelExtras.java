@@ -2,10 +2,10 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ClientLoad;
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.GpuTelemetry;
-import dev.llmbench.WarmupReport;
+import dev.llmbench.result.ClientLoad;
+import dev.llmbench.result.WarmupReport;
+import dev.llmbench.server.DeploymentDescription;
+import dev.llmbench.server.GpuTelemetry;
 import java.util.Optional;
 import org.apiguardian.api.API;
 

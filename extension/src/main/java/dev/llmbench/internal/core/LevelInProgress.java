@@ -3,14 +3,14 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.EndpointInfo;
-import dev.llmbench.ServiceLevels;
-import dev.llmbench.StopReason;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.metrics.Percentiles;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.result.ServiceLevels;
+import dev.llmbench.result.StopReason;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

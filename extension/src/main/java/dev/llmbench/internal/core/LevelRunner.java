@@ -2,12 +2,8 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ClientLoad;
-import dev.llmbench.CompletionRequest;
 import dev.llmbench.EndpointInfo;
-import dev.llmbench.ServerMetrics;
-import dev.llmbench.ServiceLevels;
-import dev.llmbench.WarmupReport;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
@@ -23,6 +19,10 @@ import dev.llmbench.internal.structured.ReplyCheck;
 import dev.llmbench.internal.telemetry.TelemetryPlan;
 import dev.llmbench.internal.telemetry.TelemetryReading;
 import dev.llmbench.internal.telemetry.TelemetryScraper;
+import dev.llmbench.result.ClientLoad;
+import dev.llmbench.result.ServiceLevels;
+import dev.llmbench.result.WarmupReport;
+import dev.llmbench.server.ServerMetrics;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.RoundTrip;
 import dev.llmbench.internal.client.OpenAiClient;
+import dev.llmbench.result.RoundTrip;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

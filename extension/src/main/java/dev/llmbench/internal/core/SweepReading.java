@@ -2,12 +2,12 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.Finding;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
 import dev.llmbench.internal.analysis.ScalingAnalysis;
 import dev.llmbench.internal.analysis.SweepGroups;
+import dev.llmbench.result.Finding;
+import dev.llmbench.server.DeploymentDescription;
 import java.util.List;
 import java.util.Optional;
 import org.apiguardian.api.API;

@@ -1,12 +1,12 @@
 package dev.llmbench.internal.core;
 
-import dev.llmbench.LoadShape;
-import dev.llmbench.WarmupReport;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.metrics.LevelStatistics;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.WarmupReport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

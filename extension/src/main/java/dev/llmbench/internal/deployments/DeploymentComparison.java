@@ -3,12 +3,12 @@ package dev.llmbench.internal.deployments;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.Metric;
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.SweepGroups;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.ServiceLevels;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,10 +2,10 @@ package dev.llmbench.internal.deployments;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Delta;
-import dev.llmbench.DeploymentLevels;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.compare.Delta;
+import dev.llmbench.compare.DeploymentLevels;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.Changes;
 import dev.llmbench.internal.compare.Figure;

@@ -2,8 +2,8 @@ package dev.llmbench.internal.deployments;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.DeploymentLevels;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.compare.DeploymentLevels;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;

@@ -1,12 +1,12 @@
 package dev.llmbench.internal.deployments;
 
-import dev.llmbench.Distribution;
-import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.SweepGroups;
 import dev.llmbench.internal.chart.XyCharts;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.LoadShape;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package dev.llmbench.internal.junit;
 
 import dev.llmbench.AfterSweep;
-import dev.llmbench.BaselineComparison;
-import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
-import dev.llmbench.Quality;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
+import dev.llmbench.compare.BaselineComparison;
+import dev.llmbench.compare.DeploymentLevels;
+import dev.llmbench.compare.Quality;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepReading;

@@ -5,9 +5,9 @@ import static dev.llmbench.internal.config.SettingKeys.BASELINE_MAX_REGRESSION;
 import static dev.llmbench.internal.config.SettingKeys.BASELINE_SAVE;
 import static dev.llmbench.internal.config.SettingKeys.BASELINE_VLLM;
 
-import dev.llmbench.Baseline;
-import dev.llmbench.BaselineComparison;
 import dev.llmbench.Metric;
+import dev.llmbench.compare.Baseline;
+import dev.llmbench.compare.BaselineComparison;
 import dev.llmbench.internal.baseline.BaselineFeature;
 import dev.llmbench.internal.baseline.BaselineFile;
 import dev.llmbench.internal.baseline.BaselinePlan;

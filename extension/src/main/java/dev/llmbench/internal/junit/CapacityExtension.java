@@ -2,9 +2,9 @@ package dev.llmbench.internal.junit;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Capacity;
-import dev.llmbench.CapacitySearch;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.compare.Capacity;
+import dev.llmbench.compare.CapacitySearch;
 import dev.llmbench.internal.capacity.CapacityFeature;
 import dev.llmbench.internal.capacity.Search;
 import dev.llmbench.internal.compare.ByDeployment;

@@ -2,7 +2,7 @@ package dev.llmbench.internal.junit;
 
 import static dev.llmbench.internal.config.SettingKeys.DEPLOYMENTS;
 
-import dev.llmbench.Deployment;
+import dev.llmbench.compare.Deployment;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.config.Settings;
 import java.lang.reflect.AnnotatedElement;

@@ -41,8 +41,8 @@ import static dev.llmbench.internal.config.SettingKeys.SERVER_LOG_FILE;
 import static dev.llmbench.internal.config.SettingKeys.TLS_TRUST;
 import static dev.llmbench.internal.config.SettingKeys.TLS_TRUST_PASSWORD_ENV;
 
-import dev.llmbench.LaunchContainer;
-import dev.llmbench.LaunchServer;
+import dev.llmbench.server.LaunchContainer;
+import dev.llmbench.server.LaunchServer;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.internal.client.ConnectionSettings;
 import dev.llmbench.internal.config.DeploymentSpec;

@@ -1,6 +1,6 @@
 package dev.llmbench.internal.junit;
 
-import dev.llmbench.QualityEval;
+import dev.llmbench.compare.QualityEval;
 import dev.llmbench.internal.quality.EvalFiles;
 import dev.llmbench.internal.quality.EvalPlan;
 import dev.llmbench.internal.quality.EvalSet;

@@ -1,7 +1,7 @@
 package dev.llmbench.internal.junit;
 
-import dev.llmbench.LoadShape;
-import dev.llmbench.Sessions;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.workload.Sessions;
 import dev.llmbench.Workload;
 import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.format.Formats;

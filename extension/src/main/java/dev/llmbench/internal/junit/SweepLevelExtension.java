@@ -1,10 +1,10 @@
 package dev.llmbench.internal.junit;
 
-import dev.llmbench.BaselineComparison;
-import dev.llmbench.DeploymentLevels;
 import dev.llmbench.EarlierLevels;
-import dev.llmbench.Quality;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.compare.BaselineComparison;
+import dev.llmbench.compare.DeploymentLevels;
+import dev.llmbench.compare.Quality;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.MeasuredLevel;

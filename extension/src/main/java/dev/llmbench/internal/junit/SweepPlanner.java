@@ -8,18 +8,18 @@ import static dev.llmbench.internal.config.SettingKeys.SWEEP_ROUNDS;
 import static dev.llmbench.internal.config.SettingKeys.WORKLOAD_INPUT_LENGTH;
 import static dev.llmbench.internal.config.SettingKeys.WORKLOAD_OUTPUT_LENGTH;
 
-import dev.llmbench.CapacitySearch;
+import dev.llmbench.compare.CapacitySearch;
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.Dataset;
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.DeploymentFacts;
-import dev.llmbench.LoadShape;
+import dev.llmbench.workload.Dataset;
+import dev.llmbench.server.DeploymentDescription;
+import dev.llmbench.server.DeploymentFacts;
+import dev.llmbench.result.LoadShape;
 import dev.llmbench.Measurement;
-import dev.llmbench.Rate;
+import dev.llmbench.result.Rate;
 import dev.llmbench.RateSweep;
-import dev.llmbench.ServiceLevels;
+import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.Slo;
-import dev.llmbench.Trace;
+import dev.llmbench.workload.Trace;
 import dev.llmbench.TraceReplay;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
@@ -516,7 +516,7 @@ final class SweepPlanner {
       return Optional.of(new StopRule.Timed(duration(m.duration(), "duration"), grace));
     }
     if (m.targetCiHalfWidth() == 0) return Optional.empty();
-    int needed = percentiles.stream().mapToInt(dev.llmbench.Distribution::samplesNeeded).max().orElse(1);
+    int needed = percentiles.stream().mapToInt(dev.llmbench.result.Distribution::samplesNeeded).max().orElse(1);
     int max = m.maxRequests() == 0 ? 1000 : m.maxRequests();
     if (max < needed) {
       throw new IllegalArgumentException("'maxRequests' " + max + " is below the " + needed + " requests the highest percentile needs");

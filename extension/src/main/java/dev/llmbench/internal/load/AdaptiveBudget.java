@@ -1,9 +1,9 @@
 package dev.llmbench.internal.load;
 
-import dev.llmbench.StopReason;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.result.StopReason;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.llmbench.internal.load;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.StopReason;
 import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.result.StopReason;
 import java.time.Duration;
 import java.util.Optional;
 import org.apiguardian.api.API;

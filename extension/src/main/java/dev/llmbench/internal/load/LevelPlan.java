@@ -2,7 +2,7 @@ package dev.llmbench.internal.load;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.LoadShape;
+import dev.llmbench.result.LoadShape;
 import org.apiguardian.api.API;
 
 /**

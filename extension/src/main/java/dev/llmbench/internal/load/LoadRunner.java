@@ -2,11 +2,11 @@ package dev.llmbench.internal.load;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ErrorKind;
-import dev.llmbench.LoadShape;
-import dev.llmbench.StopReason;
+import dev.llmbench.client.ErrorKind;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.StopReason;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -2,14 +2,14 @@ package dev.llmbench.internal.load;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
-import dev.llmbench.ErrorKind;
-import dev.llmbench.LoadShape;
 import dev.llmbench.Workload;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.client.ErrorKind;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.LoadShape;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

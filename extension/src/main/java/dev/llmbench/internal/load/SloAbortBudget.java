@@ -2,12 +2,12 @@ package dev.llmbench.internal.load;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Distribution;
-import dev.llmbench.ServiceLevels;
-import dev.llmbench.StopReason;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.ServiceLevels;
+import dev.llmbench.result.StopReason;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;

@@ -2,9 +2,9 @@ package dev.llmbench.internal.load;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
 import dev.llmbench.Workload;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package dev.llmbench.internal.metrics;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ConfidenceInterval;
+import dev.llmbench.result.ConfidenceInterval;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.ToDoubleFunction;

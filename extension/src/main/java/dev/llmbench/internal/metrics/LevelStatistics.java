@@ -2,13 +2,13 @@ package dev.llmbench.internal.metrics;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ConfidenceInterval;
-import dev.llmbench.DecodeRates;
-import dev.llmbench.Rate;
-import dev.llmbench.ServiceLevels;
-import dev.llmbench.SteadyState;
-import dev.llmbench.TokenSource;
+import dev.llmbench.client.TokenSource;
 import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.result.ConfidenceInterval;
+import dev.llmbench.result.DecodeRates;
+import dev.llmbench.result.Rate;
+import dev.llmbench.result.ServiceLevels;
+import dev.llmbench.result.SteadyState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,9 +2,9 @@ package dev.llmbench.internal.metrics;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.RequestFailure;
-import dev.llmbench.RequestResult;
-import dev.llmbench.TokenSource;
+import dev.llmbench.client.RequestFailure;
+import dev.llmbench.client.RequestResult;
+import dev.llmbench.client.TokenSource;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
 import java.time.Instant;

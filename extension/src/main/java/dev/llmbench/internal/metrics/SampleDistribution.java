@@ -2,7 +2,7 @@ package dev.llmbench.internal.metrics;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Distribution;
+import dev.llmbench.result.Distribution;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;

@@ -2,10 +2,10 @@ package dev.llmbench.internal.offline;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.DeploymentFacts;
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
+import dev.llmbench.server.DeploymentFacts;
+import dev.llmbench.server.DeploymentDescription;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
 import dev.llmbench.SweepResult;
 import dev.llmbench.internal.analysis.Derived;
 import dev.llmbench.internal.report.ConsoleTable;

@@ -3,13 +3,13 @@ package dev.llmbench.internal.offline;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
-import dev.llmbench.Rate;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.Rate;
+import dev.llmbench.server.DeploymentDescription;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,7 +86,7 @@ final class CsvTable {
       row.add(Double.toString(l.outputThroughput().perSecond()));
       row.add(Long.toString(l.promptTokens()));
       for (Metric m : latencies) {
-        dev.llmbench.Distribution d = m.distributionOf(l);
+        dev.llmbench.result.Distribution d = m.distributionOf(l);
         row.add(ms(d.mean()));
         row.add(ms(d.percentile(50)));
         row.add(ms(d.stdDev()));

@@ -3,12 +3,12 @@ package dev.llmbench.internal.offline;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.llmbench.DeploymentDescription;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
 import dev.llmbench.internal.core.SweepReading;
 import dev.llmbench.internal.report.ResultCsv;
 import dev.llmbench.internal.vllm.VllmResultFiles;
+import dev.llmbench.server.DeploymentDescription;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,13 +1,9 @@
 package dev.llmbench.internal.offline;
 
 import dev.llmbench.EndpointInfo;
-import dev.llmbench.ErrorKind;
-import dev.llmbench.LoadShape;
-import dev.llmbench.RequestFailure;
-import dev.llmbench.ServerMetrics;
-import dev.llmbench.ServiceLevels;
-import dev.llmbench.StopReason;
-import dev.llmbench.Usage;
+import dev.llmbench.client.ErrorKind;
+import dev.llmbench.client.RequestFailure;
+import dev.llmbench.client.Usage;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.core.LevelExtras;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -16,6 +12,10 @@ import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.ServiceLevels;
+import dev.llmbench.result.StopReason;
+import dev.llmbench.server.ServerMetrics;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

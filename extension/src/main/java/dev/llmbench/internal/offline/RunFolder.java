@@ -1,16 +1,16 @@
 package dev.llmbench.internal.offline;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.llmbench.DeploymentDescription;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.TokenSource;
-import dev.llmbench.Usage;
+import dev.llmbench.client.TokenSource;
+import dev.llmbench.client.Usage;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.core.LevelExtras;
 import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.report.RequestRecord;
 import dev.llmbench.internal.report.ResultJson;
+import dev.llmbench.server.DeploymentDescription;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -1,6 +1,6 @@
 package dev.llmbench.internal.offline;
 
-import dev.llmbench.Distribution;
+import dev.llmbench.result.Distribution;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

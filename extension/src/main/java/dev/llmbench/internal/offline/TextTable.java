@@ -1,7 +1,7 @@
 package dev.llmbench.internal.offline;
 
-import dev.llmbench.DeploymentDescription;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.server.DeploymentDescription;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,17 +1,17 @@
 package dev.llmbench.internal.offline;
 
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
-import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.Usage;
+import dev.llmbench.client.Usage;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.core.LevelExtras;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.vllm.VllmResultFiles;
 import dev.llmbench.internal.vllm.VllmRun;
 import dev.llmbench.internal.vllm.VllmRun.Array;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.StopReason;
+import dev.llmbench.server.DeploymentDescription;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

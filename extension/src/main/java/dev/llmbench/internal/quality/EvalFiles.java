@@ -5,7 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.llmbench.ChatMessage;
+import dev.llmbench.client.ChatMessage;
 import dev.llmbench.internal.quality.sets.Prompts;
 import dev.llmbench.internal.structured.JsonReplyCheck;
 import dev.llmbench.internal.workload.BadInputException;

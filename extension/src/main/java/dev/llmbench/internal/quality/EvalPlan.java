@@ -2,7 +2,7 @@ package dev.llmbench.internal.quality;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.PromptSource;
 import org.apiguardian.api.API;
 

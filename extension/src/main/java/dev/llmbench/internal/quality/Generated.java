@@ -5,7 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.llmbench.ChatMessage;
+import dev.llmbench.client.ChatMessage;
 import dev.llmbench.internal.quality.sets.GeneratedItem;
 import dev.llmbench.internal.quality.sets.GeneratedSets;
 import dev.llmbench.internal.structured.JsonReplyCheck;

@@ -2,7 +2,7 @@ package dev.llmbench.internal.quality;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Accuracy;
+import dev.llmbench.compare.Accuracy;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.metrics.RequestMetrics;

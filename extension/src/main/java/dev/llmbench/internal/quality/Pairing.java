@@ -2,7 +2,7 @@ package dev.llmbench.internal.quality;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.QualityComparison;
+import dev.llmbench.compare.QualityComparison;
 import java.util.ArrayList;
 import java.util.List;
 import org.apiguardian.api.API;

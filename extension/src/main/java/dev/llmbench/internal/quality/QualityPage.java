@@ -1,8 +1,8 @@
 package dev.llmbench.internal.quality;
 
-import dev.llmbench.Accuracy;
-import dev.llmbench.QualityComparison;
-import dev.llmbench.ServiceLevels;
+import dev.llmbench.compare.Accuracy;
+import dev.llmbench.compare.QualityComparison;
+import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.FeatureSection;

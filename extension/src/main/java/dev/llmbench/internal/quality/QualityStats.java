@@ -2,8 +2,8 @@ package dev.llmbench.internal.quality;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ConfidenceInterval;
 import dev.llmbench.internal.metrics.Bootstrap;
+import dev.llmbench.result.ConfidenceInterval;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.apache.commons.math3.distribution.BinomialDistribution;

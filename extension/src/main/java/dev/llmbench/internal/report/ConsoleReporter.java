@@ -3,13 +3,13 @@ package dev.llmbench.internal.report;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.EndpointInfo;
-import dev.llmbench.ServerStartup;
 import dev.llmbench.internal.config.ProgressMode;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.LevelProgress;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.server.ServerStartup;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,11 +2,7 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Distribution;
 import dev.llmbench.EndpointInfo;
-import dev.llmbench.LoadShape;
-import dev.llmbench.SteadyState;
-import dev.llmbench.StopReason;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.analysis.LevelWarnings;
@@ -15,6 +11,10 @@ import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.trace.ScheduleLag;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.SteadyState;
+import dev.llmbench.result.StopReason;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package dev.llmbench.internal.report;
 
-import dev.llmbench.Finding;
+import dev.llmbench.result.Finding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

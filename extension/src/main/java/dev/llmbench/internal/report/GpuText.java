@@ -2,8 +2,8 @@ package dev.llmbench.internal.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.llmbench.GpuTelemetry;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.server.GpuTelemetry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -2,9 +2,6 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ConfidenceInterval;
-import dev.llmbench.Distribution;
-import dev.llmbench.Finding;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.compare.SloCheck;
@@ -12,6 +9,9 @@ import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.trace.ScheduleLag;
+import dev.llmbench.result.ConfidenceInterval;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.Finding;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

@@ -2,8 +2,8 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.RequestResult;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.client.RequestResult;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;

@@ -2,7 +2,7 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.RequestFailure;
+import dev.llmbench.client.RequestFailure;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import java.time.Duration;

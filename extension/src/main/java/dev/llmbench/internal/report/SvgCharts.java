@@ -2,8 +2,6 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Distribution;
-import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.ScalingAnalysis;
@@ -11,6 +9,8 @@ import dev.llmbench.internal.analysis.SweepGroups;
 import dev.llmbench.internal.chart.XyCharts;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.workload.LengthStats;
+import dev.llmbench.result.Distribution;
+import dev.llmbench.result.LoadShape;
 import java.awt.Color;
 import java.text.DecimalFormat;
 import java.text.FieldPosition;

@@ -1,11 +1,11 @@
 package dev.llmbench.internal.report;
 
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.Finding;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepReading;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.result.Finding;
+import dev.llmbench.server.DeploymentDescription;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

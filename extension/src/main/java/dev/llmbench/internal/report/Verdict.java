@@ -1,10 +1,10 @@
 package dev.llmbench.internal.report;
 
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.compare.SloCheck;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.result.ServiceLevels;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

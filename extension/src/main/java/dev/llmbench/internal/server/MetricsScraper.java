@@ -2,8 +2,8 @@ package dev.llmbench.internal.server;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ServerMetrics;
 import dev.llmbench.internal.client.OpenAiClient;
+import dev.llmbench.server.ServerMetrics;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -2,9 +2,9 @@ package dev.llmbench.internal.server;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.PrefixCacheUse;
-import dev.llmbench.ServerMetrics;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.server.PrefixCacheUse;
+import dev.llmbench.server.ServerMetrics;
 import java.util.List;
 import java.util.Optional;
 import org.apiguardian.api.API;

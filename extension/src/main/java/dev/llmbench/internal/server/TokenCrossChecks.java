@@ -2,10 +2,10 @@ package dev.llmbench.internal.server;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ServerMetrics;
-import dev.llmbench.TokenCrossCheck;
-import dev.llmbench.TokenSource;
+import dev.llmbench.client.TokenSource;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.server.ServerMetrics;
+import dev.llmbench.server.TokenCrossCheck;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

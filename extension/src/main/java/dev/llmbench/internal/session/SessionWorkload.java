@@ -2,8 +2,8 @@ package dev.llmbench.internal.session;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.SessionSource;
 import dev.llmbench.internal.workload.LengthDistribution;

@@ -3,7 +3,7 @@ package dev.llmbench.internal.session;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.metrics.Percentiles;
-import dev.llmbench.RequestResult;
+import dev.llmbench.client.RequestResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

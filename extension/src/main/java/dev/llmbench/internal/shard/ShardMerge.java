@@ -4,12 +4,12 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.Metric;
-import dev.llmbench.StopReason;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.report.LatencyHistograms;
 import dev.llmbench.internal.report.RequestRecord;
+import dev.llmbench.result.StopReason;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

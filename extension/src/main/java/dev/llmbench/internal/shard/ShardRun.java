@@ -2,7 +2,6 @@ package dev.llmbench.internal.shard;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
@@ -10,6 +9,7 @@ import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.result.ServiceLevels;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;

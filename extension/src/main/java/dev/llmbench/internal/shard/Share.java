@@ -2,12 +2,12 @@ package dev.llmbench.internal.shard;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.LoadShape;
-import dev.llmbench.Rate;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.Rate;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apiguardian.api.API;

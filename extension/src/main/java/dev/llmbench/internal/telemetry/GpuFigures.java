@@ -2,8 +2,8 @@ package dev.llmbench.internal.telemetry;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.GpuTelemetry;
-import dev.llmbench.GpuTelemetry.EnergySource;
+import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.server.GpuTelemetry.EnergySource;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.llmbench.internal.telemetry;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.GpuTelemetry;
+import dev.llmbench.server.GpuTelemetry;
 import java.util.List;
 import java.util.Optional;
 import org.apiguardian.api.API;

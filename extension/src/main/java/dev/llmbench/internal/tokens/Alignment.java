@@ -2,9 +2,9 @@ package dev.llmbench.internal.tokens;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ApiStyle;
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.ApiStyle;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;

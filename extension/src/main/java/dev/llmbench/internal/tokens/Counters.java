@@ -2,11 +2,11 @@ package dev.llmbench.internal.tokens;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ApiStyle;
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
-import dev.llmbench.ExactInputTokens;
+import dev.llmbench.client.ApiStyle;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.client.OpenAiClient;
+import dev.llmbench.workload.ExactInputTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,10 +2,10 @@ package dev.llmbench.internal.tokens;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
-import dev.llmbench.InputAlignment;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.workload.InputAlignment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

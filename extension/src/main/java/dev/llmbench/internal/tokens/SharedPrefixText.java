@@ -2,7 +2,7 @@ package dev.llmbench.internal.tokens;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ChatMessage;
+import dev.llmbench.client.ChatMessage;
 import dev.llmbench.internal.load.PromptSource;
 import java.util.List;
 import java.util.Optional;

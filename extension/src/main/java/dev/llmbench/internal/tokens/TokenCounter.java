@@ -2,7 +2,7 @@ package dev.llmbench.internal.tokens;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.CompletionRequest;
 import org.apiguardian.api.API;
 
 /** Counts a request's prompt tokens as the server bills them in {@code usage.prompt_tokens}, chat template included. */

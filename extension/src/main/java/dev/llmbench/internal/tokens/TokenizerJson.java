@@ -3,8 +3,8 @@ package dev.llmbench.internal.tokens;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -2,8 +2,8 @@ package dev.llmbench.internal.trace;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.Distribution;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.Distribution;
 import java.time.Duration;
 import org.apiguardian.api.API;
 

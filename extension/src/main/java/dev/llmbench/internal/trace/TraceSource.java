@@ -2,15 +2,15 @@ package dev.llmbench.internal.trace;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
-import dev.llmbench.InputAlignment;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.tokens.ExactRows;
 import dev.llmbench.internal.tokens.ExactText;
 import dev.llmbench.internal.tokens.TokenCountException;
+import dev.llmbench.workload.InputAlignment;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.llmbench.internal.vllm;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
+import dev.llmbench.result.LoadShape;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

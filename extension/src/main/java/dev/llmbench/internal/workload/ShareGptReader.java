@@ -8,7 +8,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.llmbench.ChatMessage;
+import dev.llmbench.client.ChatMessage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

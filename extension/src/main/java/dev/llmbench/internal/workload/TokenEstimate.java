@@ -2,7 +2,7 @@ package dev.llmbench.internal.workload;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.ChatMessage;
+import dev.llmbench.client.ChatMessage;
 import java.util.List;
 import org.apiguardian.api.API;
 

@@ -3,7 +3,7 @@ package dev.llmbench.internal.workload;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.llmbench.ChatMessage;
+import dev.llmbench.client.ChatMessage;
 import java.util.List;
 import java.util.Map;
 import org.apiguardian.api.API;

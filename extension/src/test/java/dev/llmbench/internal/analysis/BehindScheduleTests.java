@@ -2,11 +2,11 @@ package dev.llmbench.internal.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
-import dev.llmbench.LoadShape;
-import dev.llmbench.Rate;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.Rate;
 import dev.llmbench.testkit.Levels;
 import dev.llmbench.testkit.Traces;
 import java.util.Optional;

@@ -2,8 +2,8 @@ package dev.llmbench.internal.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.ClientLoad;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.result.ClientLoad;
 import dev.llmbench.testkit.Levels;
 import dev.llmbench.testkit.Traces;
 import java.time.Duration;

@@ -2,14 +2,14 @@ package dev.llmbench.internal.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.ClientLoad;
-import dev.llmbench.DeploymentFacts;
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.ErrorKind;
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
+import dev.llmbench.result.ClientLoad;
+import dev.llmbench.server.DeploymentFacts;
+import dev.llmbench.server.DeploymentDescription;
+import dev.llmbench.client.ErrorKind;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.WarmupReport;
+import dev.llmbench.result.WarmupReport;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.testkit.Levels;
 import dev.llmbench.testkit.Traces;
@@ -240,7 +240,7 @@ class FindingsTests {
     SweepLevelResult c1 = closed(1, 10, 100, 1000).build();
     // C=8 waits 3 s for its first token, then decodes at C=1's pace: efficiency 25%.
     java.util.function.Function<Double, SweepLevelResult> c8 = running -> closed(8, 3, 3100, 4000)
-        .server(new dev.llmbench.ServerMetrics("vllm", Map.of(), Map.of("vllm:num_requests_running", running,
+        .server(new dev.llmbench.server.ServerMetrics("vllm", Map.of(), Map.of("vllm:num_requests_running", running,
             "vllm:num_requests_waiting", 4.0), 10)).build();
     Finding limited = only(of(c1, c8.apply(4.0)), FindingKind.SCALING);
     assertThat(causes(limited).get(0)).isEqualTo("a batch or slot limit below C");
@@ -254,10 +254,10 @@ class FindingsTests {
   void aLevelsOwnFindingsCanBeAssertedOn() {
     SweepLevelResult cold = Levels.closed(2).maxTokens(20).requests(10, i -> i < 2 ? request(0, 100, 1500, 20)
         : request(1500 + ((i - 2) / 2) * 1000L, 100, 1000, 20)).build();
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> dev.llmbench.LlmBenchAssertions.assertThat(cold)
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> dev.llmbench.assertions.LlmBenchAssertions.assertThat(cold)
             .hasNoFindings(FindingKind.COLD_START, FindingKind.CLIENT_BOUND))
         .hasMessageStartingWith("C=2: expected no finding of kind [COLD_START, CLIENT_BOUND] but found 1:")
         .hasMessageContaining("C=2 may have started cold");
-    dev.llmbench.LlmBenchAssertions.assertThat(closed(2, 10, 100, 1000).build()).hasNoFindings(FindingKind.COLD_START);
+    dev.llmbench.assertions.LlmBenchAssertions.assertThat(closed(2, 10, 100, 1000).build()).hasNoFindings(FindingKind.COLD_START);
   }
 }

@@ -7,11 +7,11 @@ import static dev.llmbench.internal.analysis.FindingsTests.only;
 import static dev.llmbench.internal.analysis.FindingsTests.ruledOut;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
-import dev.llmbench.GpuTelemetry;
-import dev.llmbench.ServerMetrics;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
+import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.server.ServerMetrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.llmbench.BaselineComparison;
-import dev.llmbench.Delta;
+import dev.llmbench.compare.BaselineComparison;
+import dev.llmbench.compare.Delta;
 import dev.llmbench.internal.compare.LevelSample;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.core.MeasuredLevel;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.llmbench.BaselineComparison;
-import dev.llmbench.Delta;
 import dev.llmbench.Metric;
+import dev.llmbench.compare.BaselineComparison;
+import dev.llmbench.compare.Delta;
 import dev.llmbench.internal.compare.Figure;
 import dev.llmbench.internal.compare.LevelSample;
 import dev.llmbench.testkit.Levels;

@@ -3,7 +3,7 @@ package dev.llmbench.internal.capacity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.llmbench.Capacity;
+import dev.llmbench.compare.Capacity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;

@@ -2,7 +2,7 @@ package dev.llmbench.internal.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.Usage;
+import dev.llmbench.client.Usage;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -6,8 +6,8 @@ import static dev.llmbench.internal.client.ScriptedServer.lastChunk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.llmbench.ApiStyle;
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.ApiStyle;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.config.SettingKeys;
 import dev.llmbench.internal.config.Settings;
 import java.net.URI;

@@ -2,10 +2,10 @@ package dev.llmbench.internal.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.ApiStyle;
-import dev.llmbench.CompletionRequest;
-import dev.llmbench.ErrorKind;
-import dev.llmbench.Usage;
+import dev.llmbench.client.ApiStyle;
+import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.client.ErrorKind;
+import dev.llmbench.client.Usage;
 import java.net.URI;
 import java.time.Duration;
 import mockwebserver3.MockResponse;

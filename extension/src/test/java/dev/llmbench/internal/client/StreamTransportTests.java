@@ -6,7 +6,7 @@ import static dev.llmbench.internal.client.ScriptedServer.headers;
 import static dev.llmbench.internal.client.ScriptedServer.lastChunk;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.Usage;
+import dev.llmbench.client.Usage;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

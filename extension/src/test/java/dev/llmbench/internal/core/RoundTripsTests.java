@@ -2,8 +2,8 @@ package dev.llmbench.internal.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.RoundTrip;
 import dev.llmbench.internal.client.OpenAiClient;
+import dev.llmbench.result.RoundTrip;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

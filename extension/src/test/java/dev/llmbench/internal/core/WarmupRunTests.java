@@ -2,15 +2,15 @@ package dev.llmbench.internal.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.ErrorKind;
-import dev.llmbench.LoadShape;
-import dev.llmbench.WarmupReport;
+import dev.llmbench.client.ErrorKind;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.WarmupReport;
 import dev.llmbench.testkit.Traces;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -2,9 +2,9 @@ package dev.llmbench.internal.deployments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.testkit.Levels;
 import dev.llmbench.testkit.Traces;
 import java.time.Duration;

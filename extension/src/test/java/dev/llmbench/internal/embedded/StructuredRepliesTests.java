@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.llmbench.ApiStyle;
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.ApiStyle;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.structured.ReplyCheck;

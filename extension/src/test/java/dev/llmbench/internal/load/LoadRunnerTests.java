@@ -2,11 +2,8 @@ package dev.llmbench.internal.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.ApiStyle;
-import dev.llmbench.CompletionRequest;
-import dev.llmbench.LoadShape;
-import dev.llmbench.Rate;
-import dev.llmbench.StopReason;
+import dev.llmbench.client.ApiStyle;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
@@ -15,6 +12,9 @@ import dev.llmbench.internal.embedded.EmbeddedOptions;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.Rate;
+import dev.llmbench.result.StopReason;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;

@@ -2,12 +2,12 @@ package dev.llmbench.internal.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
-import dev.llmbench.LoadShape;
-import dev.llmbench.Rate;
-import dev.llmbench.RequestFailure;
-import dev.llmbench.ErrorKind;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.Rate;
+import dev.llmbench.client.RequestFailure;
+import dev.llmbench.client.ErrorKind;
 import dev.llmbench.Workload;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
@@ -185,7 +185,7 @@ class SessionRunnerTests {
     LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(2), Budget.of(new StopRule.Timed(Duration.ofMillis(300),
         Duration.ofSeconds(5)), 2), 1, source(100, 50), workload(), 3);
     assertThat(System.nanoTime() - start).as("ended with its time, not with its sessions").isLessThan(5_000_000_000L);
-    assertThat(out.stopReason()).isEqualTo(dev.llmbench.StopReason.DURATION);
+    assertThat(out.stopReason()).isEqualTo(dev.llmbench.result.StopReason.DURATION);
     assertThat(out.traces()).isNotEmpty().allSatisfy(t -> assertThat(t.succeeded()).isTrue());
     assertThat(seen.stream().mapToInt(x -> x.messages().size() / 2 + 1).max().orElseThrow()).isLessThan(100);
   }

@@ -3,8 +3,8 @@ package dev.llmbench.internal.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.llmbench.ConfidenceInterval;
-import dev.llmbench.Distribution;
+import dev.llmbench.result.ConfidenceInterval;
+import dev.llmbench.result.Distribution;
 import org.junit.jupiter.api.Test;
 
 class PercentilesTests {

@@ -2,10 +2,10 @@ package dev.llmbench.internal.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.ErrorKind;
-import dev.llmbench.RequestFailure;
-import dev.llmbench.TokenSource;
-import dev.llmbench.Usage;
+import dev.llmbench.client.ErrorKind;
+import dev.llmbench.client.RequestFailure;
+import dev.llmbench.client.TokenSource;
+import dev.llmbench.client.Usage;
 import dev.llmbench.internal.client.RequestTrace;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,8 +3,8 @@ package dev.llmbench.internal.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
-import dev.llmbench.SteadyState;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.result.SteadyState;
 import dev.llmbench.testkit.Levels;
 import dev.llmbench.testkit.Traces;
 import java.time.Duration;

@@ -1,15 +1,15 @@
 package dev.llmbench.internal.offline;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.offset;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.DeploymentFacts;
-import dev.llmbench.DeploymentDescription;
-import dev.llmbench.Finding;
-import dev.llmbench.FindingKind;
+import dev.llmbench.server.DeploymentFacts;
+import dev.llmbench.server.DeploymentDescription;
+import dev.llmbench.result.Finding;
+import dev.llmbench.result.FindingKind;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
 import dev.llmbench.Metric;
@@ -186,7 +186,7 @@ class OfflineAnalysisTests {
           offset(live.outputThroughput().perSecond() * 1e-3));
       assertThat(back.ttft().percentile(50).orElseThrow().toNanos()).isCloseTo(live.ttft().percentile(50).orElseThrow().toNanos(),
           org.assertj.core.data.Offset.offset(2_000L));
-      dev.llmbench.WarmupReport w = live.warmup().orElseThrow();
+      dev.llmbench.result.WarmupReport w = live.warmup().orElseThrow();
       assertThat(back.warmup()).hasValueSatisfying(b -> {
         assertThat(b).usingRecursiveComparison().ignoringFields("time").isEqualTo(w);
         assertThat(b.time().toNanos()).isCloseTo(w.time().toNanos(), org.assertj.core.data.Offset.offset(1_000L));

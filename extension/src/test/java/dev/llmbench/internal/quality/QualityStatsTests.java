@@ -3,7 +3,7 @@ package dev.llmbench.internal.quality;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.llmbench.ConfidenceInterval;
+import dev.llmbench.result.ConfidenceInterval;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

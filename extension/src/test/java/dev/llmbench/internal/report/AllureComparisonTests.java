@@ -1,17 +1,17 @@
 package dev.llmbench.internal.report;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.Deployment;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
+import dev.llmbench.compare.Deployment;
 import dev.llmbench.internal.baseline.VllmResultsTests;
 import dev.llmbench.testkit.BenchKit;
 import io.qameta.allure.Allure;

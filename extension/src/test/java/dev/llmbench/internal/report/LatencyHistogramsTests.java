@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.llmbench.ErrorKind;
 import dev.llmbench.Metric;
+import dev.llmbench.client.ErrorKind;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.testkit.Levels;
 import dev.llmbench.testkit.Traces;

@@ -3,7 +3,7 @@ package dev.llmbench.internal.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.llmbench.ErrorKind;
+import dev.llmbench.client.ErrorKind;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.testkit.Levels;
 import dev.llmbench.testkit.Traces;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.llmbench.ServiceLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.testkit.Levels;
 import dev.llmbench.testkit.Traces;
 import java.io.StringReader;

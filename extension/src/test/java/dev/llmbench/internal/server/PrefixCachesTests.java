@@ -2,9 +2,9 @@ package dev.llmbench.internal.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.PrefixCacheUse;
-import dev.llmbench.ServerMetrics;
 import dev.llmbench.internal.metrics.RequestMetrics;
+import dev.llmbench.server.PrefixCacheUse;
+import dev.llmbench.server.ServerMetrics;
 import dev.llmbench.testkit.Traces;
 import java.util.List;
 import java.util.Map;

@@ -3,13 +3,13 @@ package dev.llmbench.internal.shard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.llmbench.CompletionRequest;
-import dev.llmbench.LoadShape;
-import dev.llmbench.Rate;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
+import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.Rate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -63,7 +63,7 @@ class ReplyCheckTests {
   @Test
   void aFailedRequestIsNeverJudged() {
     RequestTrace failed = RequestTrace.builder().times(0, 0, 10)
-        .failure(new dev.llmbench.RequestFailure(dev.llmbench.ErrorKind.HTTP_STATUS, 500, "boom")).build();
+        .failure(new dev.llmbench.client.RequestFailure(dev.llmbench.client.ErrorKind.HTTP_STATUS, 500, "boom")).build();
     assertThat(ReplyCheck.of(Map.of("tools", WEATHER)).judge(failed).replyChecked()).isFalse();
   }
 

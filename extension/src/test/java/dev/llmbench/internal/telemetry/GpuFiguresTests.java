@@ -3,9 +3,9 @@ package dev.llmbench.internal.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.llmbench.GpuTelemetry;
-import dev.llmbench.GpuTelemetry.EnergySource;
 import dev.llmbench.internal.server.PrometheusText;
+import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.server.GpuTelemetry.EnergySource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

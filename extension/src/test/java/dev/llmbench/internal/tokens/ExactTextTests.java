@@ -3,8 +3,8 @@ package dev.llmbench.internal.tokens;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,8 @@ package dev.llmbench.internal.tokens;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.llmbench.CompletionRequest;
 import dev.llmbench.Workload;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.WorkloadPlan;
 import org.junit.jupiter.api.Test;

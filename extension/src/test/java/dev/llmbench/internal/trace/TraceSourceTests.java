@@ -3,8 +3,8 @@ package dev.llmbench.internal.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.llmbench.ChatMessage;
-import dev.llmbench.CompletionRequest;
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.tokens.ExactRows;
 import dev.llmbench.internal.tokens.ExactText;

@@ -2,9 +2,9 @@ package dev.llmbench.internal.vllm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.internal.vllm.VllmRun.Array;
+import dev.llmbench.result.LoadShape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.llmbench.internal.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.llmbench.ChatMessage;
+import dev.llmbench.client.ChatMessage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

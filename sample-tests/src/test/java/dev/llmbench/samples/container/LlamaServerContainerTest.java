@@ -1,16 +1,16 @@
 package dev.llmbench.samples.container;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.EndpointInfo;
-import dev.llmbench.LaunchContainer;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
-import dev.llmbench.ServerStartup;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
+import dev.llmbench.server.LaunchContainer;
+import dev.llmbench.server.ServerStartup;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

@@ -1,14 +1,14 @@
 package dev.llmbench.samples.realengine;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.LlmEndpoint;
-import dev.llmbench.PrefixCacheUse;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
+import dev.llmbench.server.PrefixCacheUse;
 import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;

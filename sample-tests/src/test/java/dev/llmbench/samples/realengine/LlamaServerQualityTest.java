@@ -1,15 +1,15 @@
 package dev.llmbench.samples.realengine;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.Accuracy;
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
-import dev.llmbench.Quality;
-import dev.llmbench.QualityEval;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Warmup;
+import dev.llmbench.compare.Accuracy;
+import dev.llmbench.compare.Quality;
+import dev.llmbench.compare.QualityEval;
 import org.junit.jupiter.api.Tag;
 
 /**

@@ -3,9 +3,9 @@ package dev.llmbench.samples.realengine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.EndpointInfo;
-import dev.llmbench.LaunchServer;
 import dev.llmbench.LlmEndpoint;
-import dev.llmbench.ServerStartup;
+import dev.llmbench.server.LaunchServer;
+import dev.llmbench.server.ServerStartup;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,14 @@
 package dev.llmbench.samples.realengine;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
-import dev.llmbench.RequestResult;
-import dev.llmbench.Sessions;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
+import dev.llmbench.client.RequestResult;
+import dev.llmbench.workload.Sessions;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;

@@ -1,15 +1,15 @@
 package dev.llmbench.samples.realengine;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
-import dev.llmbench.PrefixCacheUse;
-import dev.llmbench.SharedPrefix;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
+import dev.llmbench.server.PrefixCacheUse;
+import dev.llmbench.workload.SharedPrefix;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 

@@ -1,16 +1,16 @@
 package dev.llmbench.samples.realengine;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
-import dev.llmbench.RequestResult;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.ToolCalls;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
+import dev.llmbench.client.RequestResult;
+import dev.llmbench.workload.ToolCalls;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;

@@ -1,16 +1,16 @@
 package dev.llmbench.samples.realengine;
 
-import static dev.llmbench.LlmBenchAssertions.assertThat;
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.ExactInputTokens;
-import dev.llmbench.InputAlignment;
 import dev.llmbench.LlmEndpoint;
-import dev.llmbench.PrefixCacheUse;
-import dev.llmbench.RequestResult;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.Trace;
+import dev.llmbench.client.RequestResult;
+import dev.llmbench.server.PrefixCacheUse;
+import dev.llmbench.workload.ExactInputTokens;
+import dev.llmbench.workload.InputAlignment;
+import dev.llmbench.workload.Trace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
