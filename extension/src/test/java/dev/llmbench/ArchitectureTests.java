@@ -2,6 +2,7 @@ package dev.llmbench;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -17,8 +18,6 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -26,8 +25,10 @@ import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.Extension;
 
 /**
- * The boundaries of the library: {@code dev.llmbench} is the API and exposes no internal type; packages
- * form no cycle; every public type says its API status; a class's suffix says what it is, as
+ * The boundaries of the library: the API's packages are layers, each using only those below it; the API
+ * exposes no internal type and uses no internal package but the extensions its annotations name, the
+ * analysis {@code SweepAnalysis} fronts and the number formats; the internal packages form no cycle; every
+ * public type says its API status; a class's suffix says what it is, as
  * {@code docs/glossary.md} defines it. (Samples using the API only is checked in sample-tests.)
  */
 @AnalyzeClasses(packages = "dev.llmbench", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -35,41 +36,53 @@ class ArchitectureTests {
 
   static final String API_PACKAGE = "dev.llmbench";
   static final String INTERNAL = "dev.llmbench.internal";
-
-  /** Each package is a slice of its own, the API package included. */
-  static final SliceAssignment PACKAGES = new SliceAssignment() {
-    @Override
-    public SliceIdentifier getIdentifierOf(JavaClass c) {
-      return c.getPackageName().startsWith(API_PACKAGE) ? SliceIdentifier.of(c.getPackageName()) : SliceIdentifier.ignore();
-    }
-
-    @Override
-    public String getDescription() {
-      return "packages of dev.llmbench";
-    }
-  };
+  static final String FORMAT = INTERNAL + ".format";
 
   /**
-   * The one dependency of the API on an internal package: an annotation naming its extension in
-   * {@code @ExtendWith}, as any JUnit extension annotation must.
+   * What the API fronts: the extension an annotation names in {@code @ExtendWith}, as any JUnit extension
+   * annotation must, and the offline analysis behind {@code SweepAnalysis}.
    */
-  static final DescribedPredicate<JavaClass> API_ANNOTATION = DescribedPredicate.describe("an API annotation",
-      c -> c.getPackageName().equals(API_PACKAGE) && c.isAnnotation());
-  static final DescribedPredicate<JavaClass> EXTENSION = DescribedPredicate.describe("an extension behind an annotation",
-      c -> c.getPackageName().equals(INTERNAL + ".junit") && c.getSimpleName().endsWith("Extension"));
+  static final DescribedPredicate<JavaClass> FRONTED = DescribedPredicate.describe(
+      "the extensions behind the annotations and the analysis behind SweepAnalysis",
+      c -> c.getPackageName().equals(INTERNAL + ".junit") && c.getSimpleName().endsWith("Extension")
+          || c.getName().equals(INTERNAL + ".offline.OfflineAnalysis"));
+  static final DescribedPredicate<JavaClass> OTHER_INTERNALS = DescribedPredicate.describe("the other internals",
+      c -> c.getPackageName().startsWith(INTERNAL) && !c.getPackageName().equals(FORMAT) && !FRONTED.test(c));
 
   /**
-   * The other: the API's entry point to the analysis of files a sweep left behind, and the internal reader
-   * it fronts (which produces API values), as an annotation fronts its extension.
+   * The API by journey, top to bottom: what a layer may use. Assertions use everything they assert on; the
+   * comparisons use the sweep's results; the root (annotations, injected types) uses the values of the
+   * packages below; a value package uses only those under it. Every class is in a layer, so a new package
+   * needs its place here.
    */
-  static final DescribedPredicate<JavaClass> API_ANALYSIS = DescribedPredicate.describe("the API's SweepAnalysis",
-      c -> c.getName().equals(API_PACKAGE + ".SweepAnalysis"));
-  static final DescribedPredicate<JavaClass> OFFLINE = DescribedPredicate.describe("the offline analysis it fronts",
-      c -> c.getPackageName().equals(INTERNAL + ".offline"));
+  @ArchTest
+  static final ArchRule theApiIsLayered = layeredArchitecture().consideringOnlyDependenciesInLayers()
+      .ensureAllClassesAreContainedInArchitecture()
+      .layer("assertions").definedBy(API_PACKAGE + ".assertions")
+      .layer("compare").definedBy(API_PACKAGE + ".compare")
+      .layer("root").definedBy(API_PACKAGE)
+      .layer("workload").definedBy(API_PACKAGE + ".workload")
+      .layer("server").definedBy(API_PACKAGE + ".server")
+      .layer("result").definedBy(API_PACKAGE + ".result")
+      .layer("client").definedBy(API_PACKAGE + ".client")
+      .layer("fronted").definedBy(FRONTED)
+      .layer("internals").definedBy(OTHER_INTERNALS)
+      .layer("formats").definedBy(FORMAT)
+      .whereLayer("assertions").mayNotBeAccessedByAnyLayer()
+      .whereLayer("assertions").mayOnlyAccessLayers("compare", "root", "workload", "server", "result", "client", "formats")
+      .whereLayer("compare").mayOnlyAccessLayers("root", "workload", "server", "result", "client", "fronted", "formats")
+      .whereLayer("root").mayOnlyAccessLayers("workload", "server", "result", "client", "fronted", "formats")
+      .whereLayer("workload").mayOnlyAccessLayers("result", "client", "formats")
+      .whereLayer("server").mayOnlyAccessLayers("result", "client", "fronted", "formats")
+      .whereLayer("result").mayOnlyAccessLayers("client", "formats")
+      .whereLayer("client").mayOnlyAccessLayers("formats")
+      .whereLayer("formats").mayNotAccessAnyLayer();
 
   @ArchTest
-  static final ArchRule packagesFormNoCycle = slices().assignedFrom(PACKAGES).should().beFreeOfCycles()
-      .ignoreDependency(API_ANNOTATION, EXTENSION).ignoreDependency(API_ANALYSIS, OFFLINE);
+  static final ArchRule internalPackagesFormNoCycle = slices().matching(INTERNAL + ".(**)").should().beFreeOfCycles();
+
+  static final DescribedPredicate<JavaClass> IN_THE_API = DescribedPredicate.describe("in the API",
+      c -> c.getPackageName().startsWith(API_PACKAGE) && !c.getPackageName().startsWith(INTERNAL));
 
   /** The sweep features: each plugs into the reports through {@code core.SweepFeature}, and no report names one. */
   static final String[] FEATURES = {INTERNAL + ".baseline..", INTERNAL + ".capacity..", INTERNAL + ".deployments..",
@@ -81,11 +94,11 @@ class ArchitectureTests {
       .because("a feature reaches the reports only through the FeatureSections it returns");
 
   @ArchTest
-  static final ArchRule theApiExposesNoInternalType = classes().that().resideInAPackage(API_PACKAGE).and().arePublic()
+  static final ArchRule theApiExposesNoInternalType = classes().that(IN_THE_API).and().arePublic()
       .should(exposeNoInternalType());
 
   @ArchTest
-  static final ArchRule everyApiTypeSaysItsStatus = classes().that().resideInAPackage(API_PACKAGE)
+  static final ArchRule everyApiTypeSaysItsStatus = classes().that(IN_THE_API)
       .and().arePublic().and().areTopLevelClasses().should().beAnnotatedWith(API.class);
 
   @ArchTest
