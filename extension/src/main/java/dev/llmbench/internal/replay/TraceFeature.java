@@ -2,7 +2,6 @@ package dev.llmbench.internal.replay;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.internal.core.FeatureSection;
@@ -91,25 +90,10 @@ public final class TraceFeature implements SweepFeature {
 
   private static void lengths(ObjectNode n, String requestedAs, LengthStats requested, LengthStats actual) {
     n.put("requested_as", requestedAs);
-    stats(n.putObject("requested"), requested);
-    stats(n.putObject("actual"), actual);
+    n.set("requested", requested.json());
+    n.set("actual", actual.json());
   }
 
-  private static void stats(ObjectNode n, LengthStats s) {
-    n.put("count", s.count());
-    if (s.count() > 0) {
-      n.put("mean", s.mean());
-      n.put("p50", s.p50());
-      n.put("p99", s.p99());
-      n.put("min", s.min());
-      n.put("max", s.max());
-    }
-    ObjectNode h = n.putObject("histogram");
-    ArrayNode edges = h.putArray("edges");
-    for (int e : s.edges()) edges.add(e);
-    ArrayNode counts = h.putArray("counts");
-    for (int c : s.counts()) counts.add(c);
-  }
 
   private static FeatureSection.Attachment svg(String name, String svg) {
     return new FeatureSection.Attachment(name, "image/svg+xml", "svg", svg.getBytes(StandardCharsets.UTF_8));

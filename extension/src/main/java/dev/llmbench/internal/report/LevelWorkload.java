@@ -2,7 +2,6 @@ package dev.llmbench.internal.report;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -111,32 +110,15 @@ public record LevelWorkload(String prompts, Optional<LoadedDataset> dataset, int
     });
     ObjectNode in = n.putObject("input_tokens");
     in.put("requested_as", inputSpec);
-    in.set("requested", stats(requestedInput));
-    in.set("actual", stats(actualInput));
+    in.set("requested", requestedInput.json());
+    in.set("actual", actualInput.json());
     ObjectNode out = n.putObject("output_tokens");
     out.put("requested_as", outputSpec);
-    out.set("requested", stats(requestedOutput));
-    out.set("actual", stats(actualOutput));
+    out.set("requested", requestedOutput.json());
+    out.set("actual", actualOutput.json());
     return n;
   }
 
-  private static ObjectNode stats(LengthStats s) {
-    ObjectNode n = JsonNodeFactory.instance.objectNode();
-    n.put("count", s.count());
-    if (s.count() > 0) {
-      n.put("mean", s.mean());
-      n.put("p50", s.p50());
-      n.put("p99", s.p99());
-      n.put("min", s.min());
-      n.put("max", s.max());
-    }
-    ObjectNode h = n.putObject("histogram");
-    ArrayNode edges = h.putArray("edges");
-    for (int e : s.edges()) edges.add(e);
-    ArrayNode counts = h.putArray("counts");
-    for (int c : s.counts()) counts.add(c);
-    return n;
-  }
 
   @Override
   public String toString() {

@@ -2,6 +2,9 @@ package dev.llmbench.internal.workload;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.internal.metrics.Percentiles;
 import java.util.Arrays;
 import org.apiguardian.api.API;
@@ -65,5 +68,24 @@ public record LengthStats(int count, double mean, double p50, double p99, int mi
   @Override
   public String toString() {
     return count == 0 ? "none" : String.format(java.util.Locale.ROOT, "mean %.1f, p50 %.0f, p99 %.0f (%d to %d)", mean, p50, p99, min, max);
+  }
+
+  /** As the level documents and the trace feature write it: count, mean, p50, p99, min, max and the histogram. */
+  public ObjectNode json() {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("count", count);
+    if (count > 0) {
+      n.put("mean", mean);
+      n.put("p50", p50);
+      n.put("p99", p99);
+      n.put("min", min);
+      n.put("max", max);
+    }
+    ObjectNode h = n.putObject("histogram");
+    ArrayNode e = h.putArray("edges");
+    for (int x : edges) e.add(x);
+    ArrayNode c = h.putArray("counts");
+    for (int x : counts) c.add(x);
+    return n;
   }
 }
