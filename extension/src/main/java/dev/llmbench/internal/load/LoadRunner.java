@@ -169,14 +169,7 @@ public final class LoadRunner {
         drainAfterCancel(Duration.ofSeconds(5));
         Thread.currentThread().interrupt();
       }
-      List<RequestTrace> traces = new ArrayList<>(done);
-      if (cancelledAt != Long.MAX_VALUE) {
-        String why = stoppedAt == Long.MAX_VALUE ? "still running when the run was stopped"
-            : "still running when the grace period ended (" + Formats.duration(grace) + " after sending stopped)";
-        traces.replaceAll(t -> !t.succeeded() && (t.failure().kind() == ErrorKind.CANCELLED || t.endNanos() >= cancelledAt)
-            ? t.cancelled(why) : t);
-      }
-      return new Outcome(List.copyOf(traces), budget.stopReason());
+      return new Outcome(cancelledMarked(done, cancelledAt, stoppedAt, grace), budget.stopReason());
     }
 
     private void loop() throws InterruptedException {
@@ -293,5 +286,21 @@ public final class LoadRunner {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * The traces of a level that was cancelled at {@code cancelledAt} (never, when {@code Long.MAX_VALUE}), with
+   * the requests the cancel cut marked cancelled and why: the run was stopped, or the grace period after
+   * sending stopped at {@code stoppedAt} ended.
+   */
+  static List<RequestTrace> cancelledMarked(List<RequestTrace> done, long cancelledAt, long stoppedAt, Duration grace) {
+    List<RequestTrace> traces = new ArrayList<>(done);
+    if (cancelledAt != Long.MAX_VALUE) {
+      String why = stoppedAt == Long.MAX_VALUE ? "still running when the run was stopped"
+          : "still running when the grace period ended (" + Formats.duration(grace) + " after sending stopped)";
+      traces.replaceAll(t -> !t.succeeded() && (t.failure().kind() == ErrorKind.CANCELLED || t.endNanos() >= cancelledAt)
+          ? t.cancelled(why) : t);
+    }
+    return List.copyOf(traces);
   }
 }

@@ -5,10 +5,8 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.Workload;
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
-import dev.llmbench.client.ErrorKind;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
-import dev.llmbench.internal.format.Formats;
 import dev.llmbench.result.LoadShape;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -141,14 +139,7 @@ public final class SessionRunner {
         drain(Duration.ofSeconds(5));
         Thread.currentThread().interrupt();
       }
-      List<RequestTrace> traces = new ArrayList<>(done);
-      if (cancelledAt != Long.MAX_VALUE) {
-        String why = stoppedAt == Long.MAX_VALUE ? "still running when the run was stopped"
-            : "still running when the grace period ended (" + Formats.duration(grace) + " after sending stopped)";
-        traces.replaceAll(t -> !t.succeeded() && (t.failure().kind() == ErrorKind.CANCELLED || t.endNanos() >= cancelledAt)
-            ? t.cancelled(why) : t);
-      }
-      return new LoadRunner.Outcome(List.copyOf(traces), budget.stopReason());
+      return new LoadRunner.Outcome(LoadRunner.cancelledMarked(done, cancelledAt, stoppedAt, grace), budget.stopReason());
     }
 
     private void loop() throws InterruptedException {
