@@ -72,6 +72,20 @@ final class ChatStreamParser implements SseFramer.Sink {
     return new ChatStreamParser(recorder, false, contentType, false);
   }
 
+  /**
+   * The response's status line and headers arrived at {@code nowNanos}: tells the recorder, and gives the parser
+   * for its body, or null when the body is no answer to read (a status other than 2xx, or a Content-Type other
+   * than an event stream or JSON), which the transport then keeps for the failure's message.
+   */
+  static ChatStreamParser forResponse(StreamRecorder recorder, int status, String contentType, long nowNanos) {
+    boolean eventStream = HttpText.isMediaType(contentType, "text/event-stream");
+    recorder.headers(status, nowNanos, eventStream);
+    if (status / 100 != 2) return null;
+    if (eventStream) return eventStream(recorder);
+    if (contentType.isEmpty() || HttpText.isMediaType(contentType, "application/json")) return jsonBody(recorder, contentType);
+    return null;
+  }
+
   /** The failure found so far, or null; once set, further input is ignored. */
   StreamFailure failure() {
     return reader.failure();
