@@ -121,7 +121,7 @@ public final class BaselineFile {
       throw new IllegalArgumentException("the baseline " + file + " is not an LLMBench baseline (no \"format\": \"" + FORMAT
           + "\"); for a vllm bench serve result use llmbench.baseline.vllm");
     }
-    Map<String, Reference.Level> levels = new LinkedHashMap<>();
+    Map<String, Reference.Entry> levels = new LinkedHashMap<>();
     for (JsonNode l : root.path("levels")) {
       Map<Metric, double[]> latencies = new LinkedHashMap<>();
       SAMPLE_FIELDS.forEach((m, field) -> latencies.put(m, doubles(l.path(field))));
@@ -133,7 +133,7 @@ public final class BaselineFile {
         throw new IllegalArgumentException("the baseline " + file + ", level " + l.path("label") + ": " + e.getMessage()
             + "; save a new one with -Dllmbench.baseline.save=true", e);
       }
-      levels.put(l.path("label").asText(), new Reference.Level(sample, ""));
+      levels.put(l.path("label").asText(), new Reference.Entry(sample, ""));
     }
     return new Reference(file.toString(), levels, Map.of());
   }

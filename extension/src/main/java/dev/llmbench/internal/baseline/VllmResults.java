@@ -33,11 +33,11 @@ public final class VllmResults {
   /** @throws IllegalArgumentException naming the file and what it lacks */
   public static Reference read(Path path) {
     if (!Files.exists(path)) throw new IllegalArgumentException("the vLLM results " + path + " do not exist; check llmbench.baseline.vllm");
-    Map<String, Reference.Level> byLoad = new LinkedHashMap<>();
+    Map<String, Reference.Entry> byLoad = new LinkedHashMap<>();
     for (Path file : VllmResultFiles.files(path)) {
       for (VllmRun run : VllmResultFiles.runs(file)) {
         String key = loadKey(run);
-        Reference.Level level = new Reference.Level(sample(run), run.file());
+        Reference.Entry level = new Reference.Entry(sample(run), run.file());
         byLoad.merge(key, level, (a, b) -> a); // several runs of one load: the first (sorted by name) stands for it
       }
     }
