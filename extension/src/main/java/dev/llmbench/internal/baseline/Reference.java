@@ -6,7 +6,7 @@ import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.compare.BaselineComparison;
 import dev.llmbench.internal.compare.Changes;
-import dev.llmbench.internal.compare.LevelSample;
+import dev.llmbench.internal.compare.ComparisonSide;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.result.LoadShape;
 import java.util.List;
@@ -30,7 +30,7 @@ public record Reference(String source, Map<String, Entry> byLabel, Map<String, E
    *
    * @param origin where in the source it came from, e.g. a vLLM result's file name; empty for the source itself
    */
-  public record Entry(LevelSample sample, String origin) {}
+  public record Entry(ComparisonSide sample, String origin) {}
 
   public Reference {
     byLabel = Map.copyOf(byLabel);
@@ -53,6 +53,6 @@ public record Reference(String source, Map<String, Entry> byLabel, Map<String, E
     Optional<Entry> match = match(level);
     String where = source + match.filter(m -> !m.origin().isEmpty()).map(m -> " (" + m.origin() + ")").orElse("");
     return new BaselineComparison(where, level.label(), maxRegression,
-        match.map(m -> Changes.all(m.sample(), LevelSample.of(level), metrics, percentiles, maxRegression)).orElse(List.of()));
+        match.map(m -> Changes.all(m.sample(), ComparisonSide.of(level), metrics, percentiles, maxRegression)).orElse(List.of()));
   }
 }
