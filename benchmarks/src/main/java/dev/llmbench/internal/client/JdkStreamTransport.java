@@ -170,15 +170,7 @@ public final class JdkStreamTransport implements StreamTransport {
       headers = true;
       status = info.statusCode();
       contentType = info.headers().firstValue("Content-Type").orElse("");
-      boolean eventStream = HttpText.isMediaType(contentType, "text/event-stream");
-      recorder.headers(status, now, eventStream);
-      if (status / 100 == 2) {
-        if (eventStream) {
-          parser = ChatStreamParser.eventStream(recorder);
-        } else if (contentType.isEmpty() || HttpText.isMediaType(contentType, "application/json")) {
-          parser = ChatStreamParser.jsonBody(recorder, contentType);
-        }
-      }
+      parser = ChatStreamParser.forResponse(recorder, status, contentType, now);
       if (parser == null) errorBody = new ByteArrayOutputStream();
       return this;
     }

@@ -99,11 +99,9 @@ public final class OkHttpStreamTransport implements StreamTransport {
     ResponseBody body = response.body();
     MediaType type = body.contentType();
     String contentType = type == null ? "" : type.toString();
-    boolean eventStream = HttpText.isMediaType(contentType, "text/event-stream");
     int status = response.code();
-    recorder.headers(status, now, eventStream);
-    if (!response.isSuccessful() || !(eventStream || contentType.isEmpty()
-        || HttpText.isMediaType(contentType, "application/json"))) {
+    ChatStreamParser parser = ChatStreamParser.forResponse(recorder, status, contentType, now);
+    if (parser == null) {
       String excerpt = "";
       try {
         BufferedSource source = body.source();
@@ -119,8 +117,6 @@ public final class OkHttpStreamTransport implements StreamTransport {
               + contentType + ", not text/event-stream or application/json: " + excerpt);
       return recorder.finish(System.nanoTime(), 0, failure);
     }
-    ChatStreamParser parser = eventStream ? ChatStreamParser.eventStream(recorder)
-        : ChatStreamParser.jsonBody(recorder, contentType);
     byte[] buf = new byte[8192];
     BufferedSource source = body.source();
     try {

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.internal.compare.LevelSample;
+import dev.llmbench.internal.compare.ComparisonSide;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -65,7 +65,7 @@ public final class BaselineFile {
   }
 
   private static ObjectNode level(SweepLevelResult l) {
-    LevelSample s = LevelSample.of(l);
+    ComparisonSide s = ComparisonSide.of(l);
     ObjectNode n = JSON.createObjectNode();
     n.put("label", l.label());
     n.put("load", Reference.loadKey(l.load()));
@@ -121,19 +121,19 @@ public final class BaselineFile {
       throw new IllegalArgumentException("the baseline " + file + " is not an LLMBench baseline (no \"format\": \"" + FORMAT
           + "\"); for a vllm bench serve result use llmbench.baseline.vllm");
     }
-    Map<String, Reference.Level> levels = new LinkedHashMap<>();
+    Map<String, Reference.Entry> levels = new LinkedHashMap<>();
     for (JsonNode l : root.path("levels")) {
       Map<Metric, double[]> latencies = new LinkedHashMap<>();
       SAMPLE_FIELDS.forEach((m, field) -> latencies.put(m, doubles(l.path(field))));
-      LevelSample sample;
+      ComparisonSide sample;
       try {
-        sample = new LevelSample(doubles(l.path("output_tokens")), doubles(l.path("latency_s")), l.path("duration").asDouble(),
+        sample = new ComparisonSide(doubles(l.path("output_tokens")), doubles(l.path("latency_s")), l.path("duration").asDouble(),
             latencies, Map.of());
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("the baseline " + file + ", level " + l.path("label") + ": " + e.getMessage()
             + "; save a new one with -Dllmbench.baseline.save=true", e);
       }
-      levels.put(l.path("label").asText(), new Reference.Level(sample, ""));
+      levels.put(l.path("label").asText(), new Reference.Entry(sample, ""));
     }
     return new Reference(file.toString(), levels, Map.of());
   }

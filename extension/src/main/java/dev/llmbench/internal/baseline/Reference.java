@@ -6,7 +6,7 @@ import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.compare.BaselineComparison;
 import dev.llmbench.internal.compare.Changes;
-import dev.llmbench.internal.compare.LevelSample;
+import dev.llmbench.internal.compare.ComparisonSide;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.result.LoadShape;
 import java.util.List;
@@ -23,14 +23,14 @@ import org.apiguardian.api.API;
  * @param byLoad  levels by {@link #loadKey}
  */
 @API(status = INTERNAL)
-public record Reference(String source, Map<String, Level> byLabel, Map<String, Level> byLoad) {
+public record Reference(String source, Map<String, Entry> byLabel, Map<String, Entry> byLoad) {
 
   /**
-   * One level of the reference.
+   * The reference's entry for one level: its figures, and where they came from.
    *
    * @param origin where in the source it came from, e.g. a vLLM result's file name; empty for the source itself
    */
-  public record Level(LevelSample sample, String origin) {}
+  public record Entry(ComparisonSide sample, String origin) {}
 
   public Reference {
     byLabel = Map.copyOf(byLabel);
@@ -43,16 +43,16 @@ public record Reference(String source, Map<String, Level> byLabel, Map<String, L
         + (o.maxConcurrency().isPresent() ? ",max=" + o.maxConcurrency().getAsInt() : ""));
   }
 
-  public Optional<Level> match(SweepLevelResult level) {
-    Level byName = byLabel.get(level.label());
+  public Optional<Entry> match(SweepLevelResult level) {
+    Entry byName = byLabel.get(level.label());
     return byName != null ? Optional.of(byName) : Optional.ofNullable(byLoad.get(loadKey(level.load())));
   }
 
   /** The level against its match, latencies at {@code percentiles}; no deltas when the reference has no such level. */
   public BaselineComparison compare(SweepLevelResult level, List<Metric> metrics, List<Double> percentiles, double maxRegression) {
-    Optional<Level> match = match(level);
+    Optional<Entry> match = match(level);
     String where = source + match.filter(m -> !m.origin().isEmpty()).map(m -> " (" + m.origin() + ")").orElse("");
     return new BaselineComparison(where, level.label(), maxRegression,
-        match.map(m -> Changes.all(m.sample(), LevelSample.of(level), metrics, percentiles, maxRegression)).orElse(List.of()));
+        match.map(m -> Changes.all(m.sample(), ComparisonSide.of(level), metrics, percentiles, maxRegression)).orElse(List.of()));
   }
 }

@@ -3,7 +3,7 @@ package dev.llmbench.internal.baseline;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.Metric;
-import dev.llmbench.internal.compare.LevelSample;
+import dev.llmbench.internal.compare.ComparisonSide;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.vllm.VllmResultFiles;
 import dev.llmbench.internal.vllm.VllmRun;
@@ -33,11 +33,11 @@ public final class VllmResults {
   /** @throws IllegalArgumentException naming the file and what it lacks */
   public static Reference read(Path path) {
     if (!Files.exists(path)) throw new IllegalArgumentException("the vLLM results " + path + " do not exist; check llmbench.baseline.vllm");
-    Map<String, Reference.Level> byLoad = new LinkedHashMap<>();
+    Map<String, Reference.Entry> byLoad = new LinkedHashMap<>();
     for (Path file : VllmResultFiles.files(path)) {
       for (VllmRun run : VllmResultFiles.runs(file)) {
         String key = loadKey(run);
-        Reference.Level level = new Reference.Level(sample(run), run.file());
+        Reference.Entry level = new Reference.Entry(sample(run), run.file());
         byLoad.merge(key, level, (a, b) -> a); // several runs of one load: the first (sorted by name) stands for it
       }
     }
@@ -52,7 +52,7 @@ public final class VllmResults {
         + "level does")));
   }
 
-  static LevelSample sample(VllmRun run) {
+  static ComparisonSide sample(VllmRun run) {
     List<VllmRun.Request> ok = run.succeeded();
     boolean tokens = run.has(Array.OUTPUT_LENS);
     Map<Metric, double[]> samples = new LinkedHashMap<>();
@@ -74,7 +74,7 @@ public final class VllmResults {
       if (stat.equals("median")) points.put(metric.key() + "_p50", ms);
       else if (stat.startsWith("p")) points.put(metric.key() + "_p" + Formats.number(Double.parseDouble(stat.substring(1))), ms);
     }));
-    return new LevelSample(tokens ? ok.stream().mapToDouble(VllmRun.Request::outputTokens).toArray() : new double[0],
+    return new ComparisonSide(tokens ? ok.stream().mapToDouble(VllmRun.Request::outputTokens).toArray() : new double[0],
         tokens ? ok.stream().mapToDouble(VllmRun.Request::latencySeconds).toArray() : new double[0], run.durationSeconds(), samples,
         points);
   }

@@ -197,15 +197,7 @@ final class NettyExchange implements StreamWatchdog.Watched {
     status = response.status().code();
     contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
     keepAlive = HttpUtil.isKeepAlive(response);
-    boolean eventStream = HttpText.isMediaType(contentType, "text/event-stream");
-    recorder.headers(status, now, eventStream);
-    if (status / 100 == 2) {
-      if (eventStream) {
-        parser = ChatStreamParser.eventStream(recorder);
-      } else if (contentType.isEmpty() || HttpText.isMediaType(contentType, "application/json")) {
-        parser = ChatStreamParser.jsonBody(recorder, contentType);
-      }
-    }
+    parser = ChatStreamParser.forResponse(recorder, status, contentType, now);
     if (parser == null) errorBody = new byte[ERROR_EXCERPT_BYTES];
   }
 

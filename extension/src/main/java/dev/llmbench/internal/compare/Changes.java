@@ -37,7 +37,7 @@ public final class Changes {
   private Changes() {}
 
   /** The figures of {@code metrics} both levels can be compared on, latencies at each percentile. */
-  public static List<Figure> figures(LevelSample reference, LevelSample current, List<Metric> metrics, List<Double> percentiles) {
+  public static List<Figure> figures(ComparisonSide reference, ComparisonSide current, List<Metric> metrics, List<Double> percentiles) {
     List<Figure> figures = new ArrayList<>();
     for (Metric m : metrics) {
       if (!m.isLatency()) figures.add(Figure.of(m));
@@ -47,13 +47,13 @@ public final class Changes {
     return figures.stream().filter(f -> enough(reference, f) && enough(current, f)).toList();
   }
 
-  private static boolean enough(LevelSample s, Figure f) {
+  private static boolean enough(ComparisonSide s, Figure f) {
     int n = s.samples(f);
     return n == 1 && s.points().containsKey(f.key()) || n >= f.percentile().stream().mapToInt(Distribution::samplesNeeded).max().orElse(2);
   }
 
   /** Every figure of {@link #figures} that both levels have. */
-  public static List<Delta> all(LevelSample reference, LevelSample current, List<Metric> metrics, List<Double> percentiles,
+  public static List<Delta> all(ComparisonSide reference, ComparisonSide current, List<Metric> metrics, List<Double> percentiles,
       double allowedWorsening) {
     return figures(reference, current, metrics, percentiles).stream()
         .flatMap(f -> delta(reference, current, f, allowedWorsening).stream()).toList();
@@ -65,9 +65,9 @@ public final class Changes {
    *
    * @param allowedWorsening the worsening (a fraction of the reference) that is not yet a regression
    */
-  public static Optional<Delta> delta(LevelSample reference, LevelSample current, Figure figure, double allowedWorsening) {
-    Optional<LevelSample.Resampler> ref = reference.resampler(figure);
-    Optional<LevelSample.Resampler> cur = current.resampler(figure);
+  public static Optional<Delta> delta(ComparisonSide reference, ComparisonSide current, Figure figure, double allowedWorsening) {
+    Optional<ComparisonSide.Resampler> ref = reference.resampler(figure);
+    Optional<ComparisonSide.Resampler> cur = current.resampler(figure);
     if (ref.isEmpty() || cur.isEmpty()) return Optional.empty();
     double r = ref.get().estimate();
     double c = cur.get().estimate();

@@ -9,7 +9,7 @@ import dev.llmbench.compare.DeploymentLevels;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.Changes;
 import dev.llmbench.internal.compare.Figure;
-import dev.llmbench.internal.compare.LevelSample;
+import dev.llmbench.internal.compare.ComparisonSide;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +56,7 @@ public final class DeploymentSweep {
       SweepLevelResult r = measured.get(reference);
       if (c == null || r == null) return Optional.empty();
       Figure figure = metric.isLatency() ? Figure.of(metric, percentile) : Figure.of(metric);
-      return Changes.delta(LevelSample.of(r), LevelSample.of(c), figure, allowedWorsening);
+      return Changes.delta(ComparisonSide.of(r), ComparisonSide.of(c), figure, allowedWorsening);
     }
 
     @Override

@@ -9,7 +9,7 @@ import dev.llmbench.compare.DeploymentLevels;
 import dev.llmbench.compare.Quality;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
-import dev.llmbench.internal.core.SweepReading;
+import dev.llmbench.internal.core.AnalysedSweep;
 import dev.llmbench.internal.core.SweepRun;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -87,7 +87,7 @@ record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingRe
   public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
       ExtensionContext context) {
     invocation.skip();
-    ReflectionSupport.invokeMethod(method, context.getRequiredTestInstance(), SweepReading.of(sweep));
+    ReflectionSupport.invokeMethod(method, context.getRequiredTestInstance(), AnalysedSweep.of(sweep));
   }
 
   @Override

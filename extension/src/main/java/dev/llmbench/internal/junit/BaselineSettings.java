@@ -13,7 +13,7 @@ import dev.llmbench.internal.baseline.BaselineFile;
 import dev.llmbench.internal.baseline.BaselinePlan;
 import dev.llmbench.internal.baseline.Reference;
 import dev.llmbench.internal.baseline.VllmResults;
-import dev.llmbench.internal.compare.LevelSample;
+import dev.llmbench.internal.compare.ComparisonSide;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.SweepRun;
 import java.nio.file.Files;
@@ -63,7 +63,7 @@ final class BaselineSettings {
     Path file = annotation.map(Baseline::file).filter(f -> !f.isBlank()).map(Path::of)
         .orElseGet(() -> settings.get(BASELINE_DIR).value().resolve(sweep.id() + ".json"));
     List<Double> percentiles = percentiles(annotation.map(Baseline::percentiles).orElse(new double[] {50}));
-    List<Metric> metrics = metrics(annotation.map(Baseline::metrics).orElse(LevelSample.COMPARED.toArray(Metric[]::new)));
+    List<Metric> metrics = metrics(annotation.map(Baseline::metrics).orElse(ComparisonSide.COMPARED.toArray(Metric[]::new)));
     if (vllm.isPresent()) {
       return Optional.of(new BaselinePlan(file, false, Optional.of(VllmResults.read(vllm.get())), metrics, percentiles,
           maxRegression, gate));
@@ -76,8 +76,8 @@ final class BaselineSettings {
   private static List<Metric> metrics(Metric[] metrics) {
     if (metrics.length == 0) throw new IllegalArgumentException("@Baseline metrics must list at least one, e.g. Metric.ITL");
     for (Metric m : metrics) {
-      if (!LevelSample.COMPARED.contains(m)) {
-        throw new IllegalArgumentException("@Baseline compares " + LevelSample.COMPARED + ", not " + m);
+      if (!ComparisonSide.COMPARED.contains(m)) {
+        throw new IllegalArgumentException("@Baseline compares " + ComparisonSide.COMPARED + ", not " + m);
       }
     }
     return Arrays.stream(metrics).distinct().toList();

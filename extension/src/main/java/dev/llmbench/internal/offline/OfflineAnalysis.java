@@ -5,7 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
-import dev.llmbench.internal.core.SweepReading;
+import dev.llmbench.internal.core.AnalysedSweep;
 import dev.llmbench.internal.report.ResultCsv;
 import dev.llmbench.internal.vllm.VllmResultFiles;
 import dev.llmbench.server.DeploymentDescription;
@@ -48,13 +48,13 @@ public final class OfflineAnalysis {
     checkOneLevelPerLoad(levels);
     Optional<DeploymentDescription> facts = deployment.isPresent() ? deployment
         : levels.stream().map(SweepLevelResult::deploymentDescription).flatMap(Optional::stream).findFirst();
-    return new SweepReading(title.orElse(paths.get(0).toAbsolutePath().normalize().getFileName().toString()), levels, facts);
+    return new AnalysedSweep(title.orElse(paths.get(0).toAbsolutePath().normalize().getFileName().toString()), levels, facts);
   }
 
   /** The analysis of levels at hand. */
   public static SweepResult of(String title, List<? extends SweepLevelResult> levels, DeploymentDescription deployment) {
     if (levels.isEmpty()) throw new IllegalArgumentException("a sweep needs at least one level to analyse");
-    return new SweepReading(title, levels, deployment.isEmpty() ? Optional.empty() : Optional.of(deployment));
+    return new AnalysedSweep(title, levels, deployment.isEmpty() ? Optional.empty() : Optional.of(deployment));
   }
 
   private static List<SweepLevelResult> levels(Path path, Optional<DeploymentDescription> deployment) {

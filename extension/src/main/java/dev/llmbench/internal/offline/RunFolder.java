@@ -50,7 +50,7 @@ final class RunFolder {
   }
 
   static SweepLevelResult level(JsonNode root, Optional<DeploymentDescription> given) {
-    ResultJson.Level doc = ResultJson.readLevel(root);
+    ResultJson.LevelDocument doc = ResultJson.readLevel(root);
     List<RequestTrace> traces = new ArrayList<>();
     for (RequestRecord r : doc.requests()) traces.add(request(r, doc.ttfoWritten()));
     Optional<DeploymentDescription> deployment = given.isPresent() ? given : doc.deployment();

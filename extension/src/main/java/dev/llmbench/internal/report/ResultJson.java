@@ -450,7 +450,7 @@ public final class ResultJson {
    *                    every chunk of it is content)
    * @param histograms  the latency histograms it carried, by metric; empty for an older file
    */
-  public record Level(String label, LoadShape load, int maxTokens, String prompts, EndpointInfo endpoint, StopReason stopReason,
+  public record LevelDocument(String label, LoadShape load, int maxTokens, String prompts, EndpointInfo endpoint, StopReason stopReason,
       List<Double> percentiles, List<RequestRecord> requests, boolean ttfoWritten, Optional<ServerMetrics> serverMetrics,
       Optional<WarmupReport> warmup, Optional<ClientLoad> clientLoad, Optional<DeploymentDescription> deployment,
       Map<Metric, Histogram> histograms) {}
@@ -460,7 +460,7 @@ public final class ResultJson {
    *
    * @throws IllegalArgumentException when its records do not read as {@link RequestRecord}s
    */
-  public static Level readLevel(JsonNode root) {
+  public static LevelDocument readLevel(JsonNode root) {
     JsonNode own = root.path(OWN);
     int concurrency = own.path(CONCURRENCY).asInt();
     double rate = own.path(RATE).asDouble(0);
@@ -487,7 +487,7 @@ public final class ResultJson {
     boolean ttfo = records.isEmpty() || records.get(0).has("ttfo_ms");
     Optional<ServerMetrics> server = own.path(SERVER_METRICS).isObject()
         ? Optional.of(READER.convertValue(own.path(SERVER_METRICS), ServerMetrics.class)) : Optional.empty();
-    return new Level(own.path(LABEL).asText("C=" + concurrency), load, own.path(MAX_TOKENS).asInt(1),
+    return new LevelDocument(own.path(LABEL).asText("C=" + concurrency), load, own.path(MAX_TOKENS).asInt(1),
         own.path(PROMPTS).asText("recorded"), endpoint, stopReason(own.path(STOP_REASON).asText()), percentiles, requests,
         ttfo, server, warmup(own.path(WARMUP)), clientLoad(own.path(CLIENT_LOAD)), deployment(own.path(DEPLOYMENT_FACTS)),
         LatencyHistograms.read(own.path(HISTOGRAMS)));

@@ -2,7 +2,7 @@ package dev.llmbench.internal.report;
 
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
-import dev.llmbench.internal.core.SweepReading;
+import dev.llmbench.internal.core.AnalysedSweep;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.result.Finding;
 import dev.llmbench.server.DeploymentDescription;
@@ -34,7 +34,7 @@ record SweepSummary(String title, List<MeasuredLevel> levels, Optional<Deploymen
       Map<String, String> charts = new LinkedHashMap<>(SvgCharts.forSweep(sweep.title(), levels));
       sections.forEach(s -> charts.putAll(s.charts()));
       return new SweepSummary(sweep.title(), levels, deployment, ConsoleTable.render(levels)
-          + featureLines(sweep, levels, sections), SweepReading.of(sweep).findings(), conclusions(sweep, levels, sections),
+          + featureLines(sweep, levels, sections), AnalysedSweep.of(sweep).findings(), conclusions(sweep, levels, sections),
           Collections.unmodifiableMap(charts), sections);
     });
   }

@@ -58,7 +58,7 @@ public record LevelFile(Path file, String label, List<RequestRecord> requests, M
       throw new IllegalArgumentException(file + " holds no per-request records ('requests'): the merge needs them to put "
           + "the shards' requests on one timeline");
     }
-    ResultJson.Level level = ResultJson.readLevel(root);
+    ResultJson.LevelDocument level = ResultJson.readLevel(root);
     return new LevelFile(file, root.path(ResultJson.OWN).path(ResultJson.LABEL).asText(), level.requests(), level.histograms(),
         level.serverMetrics().isPresent());
   }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.llmbench.compare.BaselineComparison;
 import dev.llmbench.compare.Delta;
-import dev.llmbench.internal.compare.LevelSample;
+import dev.llmbench.internal.compare.ComparisonSide;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
@@ -43,7 +43,7 @@ class BaselineFileTests {
   }
 
   static Map<String, Delta> compare(Reference reference, MeasuredLevel level) {
-    BaselineComparison c = reference.compare(level, LevelSample.COMPARED, List.of(50.0, 90.0), 0.10);
+    BaselineComparison c = reference.compare(level, ComparisonSide.COMPARED, List.of(50.0, 90.0), 0.10);
     return c.deltas().stream().collect(Collectors.toMap(Delta::figure, d -> d));
   }
 
@@ -105,8 +105,8 @@ class BaselineFileTests {
     Path file = dir.resolve("b.json");
     BaselineFile.write(file, "s", List.of(level(1.0)));
     Reference reference = BaselineFile.read(file);
-    BaselineComparison slower = reference.compare(level(1.2), LevelSample.COMPARED, List.of(50.0), 0.10);
-    BaselineFeature gated = new BaselineFeature(new BaselinePlan(file, false, Optional.of(reference), LevelSample.COMPARED,
+    BaselineComparison slower = reference.compare(level(1.2), ComparisonSide.COMPARED, List.of(50.0), 0.10);
+    BaselineFeature gated = new BaselineFeature(new BaselinePlan(file, false, Optional.of(reference), ComparisonSide.COMPARED,
         List.of(50.0), 0.10, true));
     assertThat(gated.violations(slower)).singleElement().asString()
         .startsWith("C=2: 5 figure(s) regressed against the baseline")
@@ -115,7 +115,7 @@ class BaselineFileTests {
     SweepRun sweep = new SweepRun(BaselineFileTests.class, "sweep", Listeners.none());
     sweep.add(gated);
     assertThat(sweep.violations(level(1.2))).isEqualTo(gated.violations(slower));
-    BaselineFeature reportOnly = new BaselineFeature(new BaselinePlan(file, false, Optional.of(reference), LevelSample.COMPARED,
+    BaselineFeature reportOnly = new BaselineFeature(new BaselinePlan(file, false, Optional.of(reference), ComparisonSide.COMPARED,
         List.of(50.0), 0.10, false));
     assertThat(reportOnly.violations(slower)).isEmpty();
   }

@@ -8,7 +8,7 @@ import dev.llmbench.Metric;
 import dev.llmbench.compare.BaselineComparison;
 import dev.llmbench.compare.Delta;
 import dev.llmbench.internal.compare.Figure;
-import dev.llmbench.internal.compare.LevelSample;
+import dev.llmbench.internal.compare.ComparisonSide;
 import dev.llmbench.testkit.Levels;
 import dev.llmbench.testkit.Traces;
 import java.io.IOException;
@@ -50,7 +50,7 @@ public class VllmResultsTests {
     Path file = Files.writeString(dir.resolve("openai-chat-infq-concurrency2-m-20260801-101500.json"), detailed(2, 0.02));
     Reference ref = VllmResults.read(file);
     assertThat(ref.byLoad()).containsOnlyKeys("C=2");
-    LevelSample s = ref.byLoad().get("C=2").sample();
+    ComparisonSide s = ref.byLoad().get("C=2").sample();
     assertThat(s.outputTokens()).containsExactly(10, 10, 10, 10);
     assertThat(s.latencySeconds().get(Metric.ITL)).hasSize(36).containsOnly(0.02);
     assertThat(s.latencySeconds().get(Metric.TPOT)).hasSize(4).containsOnly(new double[] {0.02}, within(1e-9));
@@ -66,7 +66,7 @@ public class VllmResultsTests {
          "median_tpot_ms": 21.5, "median_itl_ms": 20.5, "p99.9_itl_ms": 60.0}
         """);
     Reference ref = VllmResults.read(file);
-    LevelSample s = ref.byLoad().get("rate=4").sample();
+    ComparisonSide s = ref.byLoad().get("rate=4").sample();
     assertThat(s.points()).containsEntry("output_throughput", 512.5).containsEntry("ttft_p50", 80.0)
         .containsEntry("ttft_p99", 150.0).containsEntry("tpot_p50", 21.5).containsEntry("itl_p50", 20.5)
         .containsEntry("itl_p99.9", 60.0);
@@ -93,7 +93,7 @@ public class VllmResultsTests {
     Reference ref = VllmResults.read(Files.writeString(dir.resolve("r.json"), detailed(2, 0.02)));
     // Our level: 10 tokens, the first after 50 ms and then every 30 ms: ITL 1.5x vLLM's 20 ms.
     BaselineComparison c = ref.compare(Levels.closed(2).requests(8, i -> Traces.at(i * 400L)
-        .content(50, 80, 110, 140, 170, 200, 230, 260, 290, 320).usage(10, 10).build()).build(), LevelSample.COMPARED, List.of(50.0), 0.10);
+        .content(50, 80, 110, 140, 170, 200, 230, 260, 290, 320).usage(10, 10).build()).build(), ComparisonSide.COMPARED, List.of(50.0), 0.10);
     Map<String, Delta> byFigure = c.deltas().stream().collect(Collectors.toMap(Delta::figure, d -> d));
     assertThat(byFigure.get("ITL p50").change().estimate()).isCloseTo(0.5, within(1e-6));
     assertThat(byFigure.get("ITL p50").verdict()).isEqualTo(Delta.Verdict.REGRESSED);

@@ -14,14 +14,14 @@ import org.apiguardian.api.API;
 
 /** A sweep's levels read by the analysis once: the {@link SweepResult} assertions and reports share. */
 @API(status = INTERNAL)
-public final class SweepReading implements SweepResult {
+public final class AnalysedSweep implements SweepResult {
 
   private final String title;
   private final List<SweepLevelResult> levels;
   private final Optional<DeploymentDescription> deployment;
   private final List<Finding> findings;
 
-  public SweepReading(String title, List<? extends SweepLevelResult> levels, Optional<DeploymentDescription> deployment) {
+  public AnalysedSweep(String title, List<? extends SweepLevelResult> levels, Optional<DeploymentDescription> deployment) {
     this.title = title;
     this.levels = List.copyOf(levels);
     this.deployment = deployment;
@@ -31,10 +31,10 @@ public final class SweepReading implements SweepResult {
     this.findings = ScalingAnalysis.all(generating, deployment.orElse(DeploymentDescription.NONE));
   }
 
-  /** The reading of a finished (or partly run) sweep, computed once for all who ask. */
-  public static SweepReading of(SweepRun sweep) {
+  /** A finished (or partly run) sweep as analysed, computed once for all who ask. */
+  public static AnalysedSweep of(SweepRun sweep) {
     List<MeasuredLevel> levels = sweep.levels();
-    return sweep.memo().get(List.of(SweepReading.class, levels.size()), () -> new SweepReading(sweep.title(), levels,
+    return sweep.memo().get(List.of(AnalysedSweep.class, levels.size()), () -> new AnalysedSweep(sweep.title(), levels,
         levels.isEmpty() ? Optional.empty() : levels.get(0).deploymentDescription()));
   }
 

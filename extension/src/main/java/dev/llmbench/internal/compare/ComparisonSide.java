@@ -29,7 +29,7 @@ import org.apiguardian.api.API;
  * @param points         values by {@link Figure#key()}, in the metric's unit, used where samples are missing
  */
 @API(status = INTERNAL)
-public record LevelSample(double[] outputTokens, double[] e2eSeconds, double windowSeconds, Map<Metric, double[]> latencySeconds,
+public record ComparisonSide(double[] outputTokens, double[] e2eSeconds, double windowSeconds, Map<Metric, double[]> latencySeconds,
     Map<String, Double> points) {
 
   /**
@@ -39,13 +39,13 @@ public record LevelSample(double[] outputTokens, double[] e2eSeconds, double win
   public static final List<Metric> COMPARED = List.of(Metric.OUTPUT_THROUGHPUT, Metric.TTFT, Metric.TPOT, Metric.ITL,
       Metric.E2E_LATENCY);
 
-  public LevelSample {
+  public ComparisonSide {
     if (outputTokens.length != e2eSeconds.length) throw new IllegalArgumentException("tokens and latencies must pair up");
     latencySeconds = Map.copyOf(latencySeconds);
     points = Map.copyOf(points);
   }
 
-  public static LevelSample of(SweepLevelResult level) {
+  public static ComparisonSide of(SweepLevelResult level) {
     List<RequestResult> ok = level.requests().stream().filter(RequestResult::succeeded).toList();
     // As the level's own distributions are: over successful requests, queue time over all of them.
     Map<Metric, double[]> latencies = new LinkedHashMap<>();
@@ -55,7 +55,7 @@ public record LevelSample(double[] outputTokens, double[] e2eSeconds, double win
     latencies.put(Metric.ITL, seconds(ok, r -> r.itls().stream()));
     latencies.put(Metric.E2E_LATENCY, seconds(ok, r -> Stream.of(r.e2eLatency())));
     latencies.put(Metric.QUEUE_TIME, seconds(level.requests(), r -> Stream.of(r.queueTime())));
-    return new LevelSample(ok.stream().mapToDouble(RequestResult::outputTokens).toArray(),
+    return new ComparisonSide(ok.stream().mapToDouble(RequestResult::outputTokens).toArray(),
         ok.stream().mapToDouble(r -> r.e2eLatency().toNanos() / 1e9).toArray(), level.window().toNanos() / 1e9, latencies,
         Map.of());
   }
