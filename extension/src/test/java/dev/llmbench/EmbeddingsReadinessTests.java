@@ -143,7 +143,7 @@ class EmbeddingsReadinessTests {
     run.tests().assertThatEvents()
         .haveExactly(1, event(test("chats"), finishedSuccessfully()))
         .haveExactly(1, event(test("embeds"), finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-            message(m -> m.contains("MixedTestCases#embeds") && m.contains("answered HTTP 404")
+            message(m -> m.contains("Embeds#embeds") && m.contains("answered HTTP 404")
                 && m.contains("so no load was sent") && m.contains("llama-server --embeddings --pooling mean")))));
   }
 
@@ -154,7 +154,7 @@ class EmbeddingsReadinessTests {
     run.tests().assertThatEvents()
         .haveExactly(1, event(test("chats"), finishedSuccessfully()))
         .haveExactly(1, event(test("embeds"), finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-            message(m -> m.contains("EmbeddingsOnly#embeds") && m.contains("answered HTTP 404")))));
+            message(m -> m.contains("Embeds#embeds") && m.contains("answered HTTP 404")))));
     BenchKit.run(TwoClassesTestCases.class).assertAllPass(2);
   }
 
@@ -169,19 +169,22 @@ class EmbeddingsReadinessTests {
     }
   }
 
-  @LlmEndpoint(readyPollInterval = "1m", readyTimeout = "3m")
-  static class MixedTestCases {
-    @Test
-    void chats(LlmClient llm) {
-      assertThat(llm.chat("Hi").content()).isNotNull();
-    }
-
+  /** One embeddings level: what a class of each test below runs beside, or instead of, a chat test. */
+  abstract static class Embeds {
     @ConcurrencySweep(1)
     @Embeddings
     @Measurement(requests = 2)
     @Warmup(requests = 0)
     void embeds(SweepLevelResult r) {
       assertThat(r).hasNoErrors();
+    }
+  }
+
+  @LlmEndpoint(readyPollInterval = "1m", readyTimeout = "3m")
+  static class MixedTestCases extends Embeds {
+    @Test
+    void chats(LlmClient llm) {
+      assertThat(llm.chat("Hi").content()).isNotNull();
     }
   }
 
@@ -196,14 +199,6 @@ class EmbeddingsReadinessTests {
     }
 
     @org.junit.jupiter.api.Nested
-    class EmbeddingsOnly {
-      @ConcurrencySweep(1)
-      @Embeddings
-      @Measurement(requests = 2)
-      @Warmup(requests = 0)
-      void embeds(SweepLevelResult r) {
-        assertThat(r).hasNoErrors();
-      }
-    }
+    class EmbeddingsOnly extends Embeds {}
   }
 }

@@ -177,7 +177,8 @@ public final class Endpoint implements AutoCloseable {
       asked.removeAll(probed);
       if (!asked.isEmpty()) {
         probed.addAll(asked);
-        refused.putAll(Listeners.step(listener, "Probe " + asked + " of " + client.baseUrl(),
+        String requests = String.join(" and ", asked.stream().map(r -> r.request(config.api())).toList());
+        refused.putAll(Listeners.step(listener, "Probe " + requests + " of " + client.baseUrl(),
             () -> readinessWait(asked).awaitRoutes(info.model())));
       }
       return info;
