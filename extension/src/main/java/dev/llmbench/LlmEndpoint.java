@@ -24,8 +24,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Durations are written {@code 500ms}, {@code 30s}, {@code 20m} or ISO-8601 ({@code PT20M}).
  *
  * <p>Before the first test of an endpoint, the extension waits until the server is really ready:
- * {@code /health} (or {@code /v1/models}) answers 200 and a 1-token completion succeeds. Each endpoint is
- * waited for once per run.
+ * {@code /health} (or {@code /v1/models}) answers 200 and a 1-token completion succeeds (for a class whose sweeps
+ * send {@code @Embeddings}, a 1-input embeddings request instead; both when it does both). Each endpoint is waited
+ * for once per run.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

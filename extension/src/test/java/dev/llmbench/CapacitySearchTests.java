@@ -15,12 +15,15 @@ import dev.llmbench.compare.Capacity;
 import dev.llmbench.compare.CapacitySearch;
 import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.Timing;
+import dev.llmbench.workload.Sessions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
@@ -121,7 +124,33 @@ class CapacitySearchTests {
         instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("either concurrency = {low, high} or rate")))));
   }
 
+  @Test
+  void aSearchOfSessionsReportsEachProbesFiguresByTurn() throws IOException {
+    BenchKit.Run run = BenchKit.run(SessionsTestCases.class).assertAllPass(3);
+    Path dir = run.sweepDir(SessionsTestCases.class, "capacity");
+    // Each probe's document has the sessions feature's section, as a sweep's level has.
+    for (String probe : List.of("C=1", "C=2")) {
+      JsonNode byTurn = ResultJson.read(Files.readString(dir.resolve(probe + ".json"))).path("llmbench").path("sessions")
+          .path("by_turn");
+      assertThat(byTurn).as(probe).hasSize(2);
+      assertThat(byTurn.get(1).path("turn").asInt()).isEqualTo(2);
+    }
+    assertThat(Files.readString(dir.resolve("table.txt"))).contains("C=2 | by turn: TTFT p50 ");
+  }
+
   // ----- fixtures
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class SessionsTestCases {
+    @CapacitySearch(concurrency = {1, 2})
+    @Workload(maxTokens = 4)
+    @Warmup(requests = 0)
+    @Sessions(turns = "2", inputTokens = "10", sessions = 2)
+    @Slo(e2eLatency = "10s", percentile = 50)
+    void capacity(Capacity capacity) {
+      assertThat(capacity).isAtLeast(2);
+    }
+  }
 
   static class KnownAnswerTestCases {
     @CapacitySearch(concurrency = {2, 16})

@@ -26,8 +26,10 @@ import org.apiguardian.api.API;
  * void search(SweepLevelResult r) { ... }
  * }</pre>
  *
- * Before the first level, one input is sent: a server without the route (llama-server without
- * {@code --embeddings}, a vLLM that serves a generative model) fails the sweep with what to start it with.
+ * The endpoint's readiness wait sends one input in place of its 1-token completion (beside it, in a class that also
+ * generates), so a server that only embeds is ready for the sweep; a server without the route (llama-server without
+ * {@code --embeddings}, a vLLM that serves a generative model) fails each level before its load with what to start
+ * it with.
  */
 @Target({ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)

@@ -28,6 +28,7 @@ public final class Traces {
   private int cachedTokens = -1;
   private long scheduledMs;
   private String text;
+  private int embeddings;
 
   private Traces(long startMs) {
     this.startMs = startMs;
@@ -53,6 +54,18 @@ public final class Traces {
 
   public Traces reasoning(long... msAfterStart) {
     for (long ms : msAfterStart) chunks.add(new long[] {startMs + ms, 'r'});
+    return this;
+  }
+
+  /** A chunk carrying the reply's first tool call, {@code msAfterStart} after the send, one token. */
+  public Traces toolCall(long msAfterStart) {
+    chunks.add(new long[] {startMs + msAfterStart, 't'});
+    return this;
+  }
+
+  /** An embeddings answer of {@code vectors} vectors. */
+  public Traces embeddings(int vectors) {
+    this.embeddings = vectors;
     return this;
   }
 
@@ -116,10 +129,12 @@ public final class Traces {
       if (c[1] == 'e') {
         b.emptyChoice();
       } else {
-        b.token(c[0] * MS, c[1] == 'c', c[1] == 'r');
-        (c[1] == 'c' ? content : reasoning).append(c[1] == 'c' ? "t" : "r");
+        b.token(c[0] * MS, c[1] != 'r', c[1] == 'r');
+        (c[1] != 'r' ? content : reasoning).append(c[1] != 'r' ? "t" : "r");
+        if (c[1] == 't') b.toolCall("get_weather", "{\"city\": \"Paris\"}");
       }
     }
+    if (embeddings > 0) b.embeddings(embeddings);
     return b.text(text != null ? text : content.toString(), reasoning.toString()).build();
   }
 }

@@ -62,6 +62,8 @@ public final class RequestTrace {
   private final java.util.List<ToolCall> toolCalls;
   private final boolean toolCallsComplete;
   private final int firstToolCallIndex;
+  /** The first tool-call chunk's time from the start as a file recorded it, for a trace rebuilt without its chunks; -1 for none. */
+  private final long recordedToolCallNanos;
   private final int embeddings;
   private final byte replyCheck;
   private final String replyProblem;
@@ -119,6 +121,7 @@ public final class RequestTrace {
     this.toolCalls = java.util.List.copyOf(b.toolCalls);
     this.toolCallsComplete = b.toolCallsComplete;
     this.firstToolCallIndex = b.firstToolCallIndex;
+    this.recordedToolCallNanos = b.recordedToolCallNanos;
     this.embeddings = b.embeddings;
     this.replyCheck = b.replyCheck;
     this.replyProblem = b.replyProblem;
@@ -136,7 +139,7 @@ public final class RequestTrace {
 
   /** Time to the first token chunk that carried a tool call's name or arguments, from {@link #startNanos()}; -1 when none did. */
   public long toolCallTtftNanos() {
-    return firstToolCallIndex < 0 ? -1 : tokenNanos[firstToolCallIndex] - startNanos;
+    return firstToolCallIndex < 0 ? recordedToolCallNanos : tokenNanos[firstToolCallIndex] - startNanos;
   }
 
   /** Embedding vectors an embeddings answer carried ({@code data}'s elements); 0 for a generation. */
@@ -164,6 +167,19 @@ public final class RequestTrace {
     Builder b = toBuilder();
     b.replyCheck = parsed ? PARSED : UNPARSED;
     b.replyProblem = parsed ? null : problem;
+    return new RequestTrace(b);
+  }
+
+  /**
+   * The same trace with what a report file recorded of it beyond its times (a shard merge, an offline read): the
+   * embedding vectors that came, the prompt tokens served from cache (-1: unknown), the time to the first tool-call
+   * chunk (-1: none).
+   */
+  public RequestTrace withRecorded(int embeddings, int cachedTokens, long toolCallTtftNanos) {
+    Builder b = toBuilder();
+    b.embeddings = embeddings;
+    b.cachedTokens = cachedTokens;
+    if (firstToolCallIndex < 0) b.recordedToolCallNanos = toolCallTtftNanos;
     return new RequestTrace(b);
   }
 
@@ -474,6 +490,7 @@ public final class RequestTrace {
     b.toolCalls = toolCalls;
     b.toolCallsComplete = toolCallsComplete;
     b.firstToolCallIndex = firstToolCallIndex;
+    b.recordedToolCallNanos = recordedToolCallNanos;
     b.embeddings = embeddings;
     b.replyCheck = replyCheck;
     b.replyProblem = replyProblem;
@@ -534,6 +551,7 @@ public final class RequestTrace {
     java.util.List<ToolCall> toolCalls = java.util.List.of();
     boolean toolCallsComplete = true;
     int firstToolCallIndex = -1;
+    long recordedToolCallNanos = -1;
     int embeddings;
     byte replyCheck;
     String replyProblem;

@@ -53,7 +53,7 @@ public final class SettingKeys {
       "`env` (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, as curl reads them), `none`, or a proxy URL such as "
           + "`http://proxy:3128`; loopback addresses never go through a proxy", ConnectionSettings.ProxySetting::parse);
   public static final Setting<Duration> READY_TIMEOUT = new Setting<>("llmbench.ready.timeout", "20m", null,
-      "readiness limit: `/health` 200 **and** a 1-token completion", SettingKeys::positive);
+      "readiness limit: `/health` 200 **and** a 1-token completion (a 1-input embeddings request for `@Embeddings` sweeps)", SettingKeys::positive);
   public static final Setting<Duration> READY_POLL_INTERVAL = new Setting<>("llmbench.ready.poll-interval", "2s", null,
       "time between readiness probes", SettingKeys::positive);
   public static final Setting<Duration> READY_PROGRESS_INTERVAL = new Setting<>("llmbench.ready.progress-interval", "30s",

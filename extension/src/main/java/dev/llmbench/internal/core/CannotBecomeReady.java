@@ -7,7 +7,19 @@ package dev.llmbench.internal.core;
 final class CannotBecomeReady extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** What the route answered ({@code answered HTTP 404 ...}), for a route probe's refusal; else null. */
+  private final String answered;
+
   CannotBecomeReady(String message, Throwable cause) {
+    this(message, cause, null);
+  }
+
+  CannotBecomeReady(String message, Throwable cause, String answered) {
     super(message, cause);
+    this.answered = answered;
+  }
+
+  String answered() {
+    return answered != null ? answered : getMessage();
   }
 }

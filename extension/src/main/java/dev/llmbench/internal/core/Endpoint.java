@@ -22,8 +22,11 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
@@ -50,6 +53,9 @@ public final class Endpoint implements AutoCloseable {
   private OpenAiClient probe;
   private OpenAiClient health;
   private EndpointInfo info;
+  /** The routes the readiness waits probed, and those the server refused for good. */
+  private final Set<EndpointRoute> probed = EnumSet.noneOf(EndpointRoute.class);
+  private final Map<EndpointRoute, RouteRefusal> refused = new EnumMap<>(EndpointRoute.class);
   private RuntimeException notReady;
   private EndpointNotReadyException lost;
 
@@ -157,11 +163,26 @@ public final class Endpoint implements AutoCloseable {
   }
 
   /**
-   * Waits, once per run, until the server answers its health route and a 1-token completion; later
-   * calls return the first outcome at once, failure included.
+   * Waits, once per run, until the server answers its health route and one request on each of {@code routes} (a
+   * 1-token completion, a 1-input embeddings request); later calls return the first outcome at once, failure
+   * included, after probing the routes no call asked for before. A route the server refuses for good does not fail
+   * this: {@link #refusal} says so to the tests that need it.
+   *
+   * @param routes the routes the asking tests will send to; none probes {@link EndpointRoute#GENERATION}, as a test
+   *               of the endpoint alone means that it generates
    */
-  public synchronized EndpointInfo ensureReady() {
-    if (info != null) return info;
+  public synchronized EndpointInfo ensureReady(Set<EndpointRoute> routes) {
+    Set<EndpointRoute> asked = routes.isEmpty() ? EnumSet.of(EndpointRoute.GENERATION) : EnumSet.copyOf(routes);
+    if (info != null) {
+      asked.removeAll(probed);
+      if (!asked.isEmpty()) {
+        probed.addAll(asked);
+        String requests = String.join(" and ", asked.stream().map(r -> r.request(config.api())).toList());
+        refused.putAll(Listeners.step(listener, "Probe " + requests + " of " + client.baseUrl(),
+            () -> readinessWait(asked).awaitRoutes(info.model())));
+      }
+      return info;
+    }
     if (notReady != null) throw new EndpointNotReadyException("not waited for again: " + notReady.getMessage(), notReady);
     try {
       try {
@@ -169,15 +190,33 @@ public final class Endpoint implements AutoCloseable {
       } catch (ServerLaunchException e) {
         throw new EndpointNotReadyException("the server could not be launched: " + e.getMessage(), e);
       }
-      ReadinessWait wait = new ReadinessWait(config, listener, client.baseUrl(), health, probe, launched, startupLog,
-          embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()));
-      info = Listeners.step(listener, "Wait until " + client.baseUrl() + " is ready", wait::await);
+      ReadinessWait.Outcome outcome = Listeners.step(listener, "Wait until " + client.baseUrl() + " is ready",
+          readinessWait(asked)::await);
+      probed.addAll(asked);
+      refused.putAll(outcome.refused());
+      info = outcome.info();
       listener.endpointReady(info);
       return info;
     } catch (RuntimeException e) {
       notReady = e;
       throw e;
     }
+  }
+
+  private ReadinessWait readinessWait(Set<EndpointRoute> routes) {
+    return new ReadinessWait(config, listener, client.baseUrl(), health, probe, launched, startupLog,
+        embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()), routes);
+  }
+
+  /** How the server refused {@code route} in the readiness wait, or empty when it passed or was never probed. */
+  public synchronized Optional<RouteRefusal> refusal(EndpointRoute route) {
+    return Optional.ofNullable(refused.get(route));
+  }
+
+  /** Throws the failure of a test that needs {@code route}, when the server refused it. */
+  public void require(EndpointRoute route) {
+    Optional<RouteRefusal> r = refusal(route);
+    if (r.isPresent()) throw r.get().failure();
   }
 
   /**
@@ -188,7 +227,7 @@ public final class Endpoint implements AutoCloseable {
    * @param after the level that ran last, for the message
    */
   public synchronized void ensureStillAnswering(String after) {
-    ensureReady();
+    if (info == null) throw new IllegalStateException("ensureStillAnswering before the endpoint was ready");
     if (lost != null) throw new EndpointNotReadyException("not tried again: " + lost.getMessage(), lost);
     try {
       if (launched != null) launched.checkRunning();

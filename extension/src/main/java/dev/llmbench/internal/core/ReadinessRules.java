@@ -1,5 +1,7 @@
 package dev.llmbench.internal.core;
 
+import dev.llmbench.client.ErrorKind;
+import dev.llmbench.client.RequestFailure;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.format.Excerpt;
 import java.io.IOException;
@@ -44,6 +46,17 @@ final class ReadinessRules {
   /** A 4xx but the ones that clear by themselves: 408 Request Timeout, 425 Too Early, 429 Too Many Requests. */
   static boolean clientError(int status) {
     return status >= 400 && status < 500 && status != 408 && status != 425 && status != 429;
+  }
+
+  /**
+   * Whether a route probe's failure refuses the route for good rather than a server still starting: a client error
+   * but the few that clear, 501 Not Implemented, or an error object in a 200. vLLM answers a route its runner does
+   * not serve with each of these by version (the error at 200 until about 0.10, then 501, then no route: 404);
+   * llama-server answers 501 {@code not_supported_error}.
+   */
+  static boolean refusesRoute(RequestFailure failure) {
+    return clientError(failure.status()) || failure.status() == 501
+        || failure.status() == 200 && failure.kind() == ErrorKind.STREAM_ERROR;
   }
 
   /** A certificate that does not chain to a trusted CA or does not name the host, rather than a protocol mismatch. */

@@ -1,7 +1,10 @@
 package dev.llmbench.internal.core;
 
 import dev.llmbench.internal.client.OpenAiClient;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** What one readiness wait learns as it polls, handed from probe to probe: its log, the health route, the model. */
 final class ReadinessState {
@@ -15,6 +18,11 @@ final class ReadinessState {
   volatile String healthRoute = "/health";
   /** This poll's answer on the health route. */
   volatile Optional<OpenAiClient.HttpAnswer> health = Optional.empty();
+
+  /** The routes whose probe passed. */
+  final Set<EndpointRoute> passed = ConcurrentHashMap.newKeySet();
+  /** The routes the server refused for good, each with the refusal. */
+  final Map<EndpointRoute, CannotBecomeReady> refused = new ConcurrentHashMap<>();
 
   ReadinessState(String model) {
     this.model = model;

@@ -18,8 +18,12 @@ import java.io.IOException;
 import java.net.ProtocolException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 import org.awaitility.Awaitility;
@@ -28,10 +32,12 @@ import org.awaitility.core.ConditionTimeoutException;
 /**
  * The one readiness wait of an endpoint, composed as Testcontainers composes wait strategies
  * ({@code WaitAllStrategy}): each poll checks that a launched server still runs, then runs the probes in order
- * (health route, model list, a 1-token completion) until all pass in one poll; Awaitility polls, with the run's
- * timeout, interval and progress lines. What waiting cannot change fails the wait at once
- * ({@link ReadinessRules}). Once ready it reads what the server's log said of its startup, its version, and the
- * round trip of the network.
+ * (health route, model list, then one request to each route the tests will use: a 1-token completion, a 1-input
+ * embeddings request) until all pass in one poll; Awaitility polls, with the run's timeout, interval and progress
+ * lines. What waiting cannot change fails the wait at once ({@link ReadinessRules}); a route the server refuses for
+ * good is settled as refused instead, so that the tests of its other routes still run and only those that need it
+ * fail. Once ready it reads what the server's log said of its startup, its version, and the round trip of the
+ * network.
  */
 final class ReadinessWait {
 
@@ -49,14 +55,24 @@ final class ReadinessWait {
   private final ServerLog startupLog;
   private final Optional<String> embeddedProfile;
   private final List<ReadinessProbe> probes;
+  /** One probe per route the tests will use, in the order of {@link EndpointRoute}. */
+  private final Map<EndpointRoute, ReadinessProbe> routeProbes = new LinkedHashMap<>();
+
+  /**
+   * What the wait found: the endpoint, and the routes it refused for good.
+   *
+   * @param refused each refused route with the failure of a test that needs it
+   */
+  record Outcome(EndpointInfo info, Map<EndpointRoute, RouteRefusal> refused) {}
 
   /**
    * @param health   the client of the health route: short timeouts, since it answers at once or not at all
    * @param probe    the client of the model list and the completion: the long first request's timeout
    * @param launched a server the run started, checked on every poll; null for one it did not start
+   * @param routes   the routes the tests will use, each probed
    */
   ReadinessWait(EndpointSpec config, BenchListener listener, URI baseUrl, OpenAiClient health, OpenAiClient probe,
-      RunningServer launched, ServerLog startupLog, Optional<String> embeddedProfile) {
+      RunningServer launched, ServerLog startupLog, Optional<String> embeddedProfile, Set<EndpointRoute> routes) {
     this.config = config;
     this.listener = listener;
     this.baseUrl = baseUrl;
@@ -66,51 +82,97 @@ final class ReadinessWait {
     this.startupLog = startupLog;
     this.embeddedProfile = embeddedProfile;
     ReadinessRules rules = new ReadinessRules(config, baseUrl);
-    this.probes = List.of(new HealthProbe(health, rules), new ModelProbe(probe, rules), new CompletionProbe(probe, config,
-        rules));
+    this.probes = List.of(new HealthProbe(health, rules), new ModelProbe(probe, rules));
+    for (EndpointRoute route : EndpointRoute.values()) {
+      if (!routes.contains(route)) continue;
+      routeProbes.put(route, route == EndpointRoute.GENERATION ? new CompletionProbe(probe, config, rules)
+          : new EmbeddingsProbe(probe, rules));
+    }
   }
 
   /** Waits until the server is ready; throws {@link EndpointNotReadyException} saying why it is not. */
-  EndpointInfo await() {
+  Outcome await() {
     ReadinessState state = new ReadinessState(config.model().isEmpty() ? null : config.model());
     ReadinessLog log = state.log;
-    AtomicLong nextProgress = new AtomicLong(config.readyProgressInterval().toNanos());
     String url = baseUrl.toString();
     try {
-      Awaitility.with()
-          .alias("LLM endpoint " + url + " ready")
-          .pollDelay(Duration.ZERO)
-          .pollInterval(config.readyPollInterval())
-          .atMost(config.readyTimeout())
-          .conditionEvaluationListener(condition -> {
-            Duration elapsed = log.elapsed();
-            if (!condition.isSatisfied() && elapsed.toNanos() >= nextProgress.get()) {
-              nextProgress.addAndGet(config.readyProgressInterval().toNanos());
-              listener.readinessProgress(url, elapsed, startupSoFar(), log.last());
-            }
-          })
-          .until(() -> poll(state));
+      awaitUntil(state, true);
     } catch (ServerExitedException e) {
       listener.endpointNotReady(url, log.lines());
       throw new EndpointNotReadyException("LLM endpoint " + url + " cannot become ready: " + e.getMessage(), e);
     } catch (CannotBecomeReady e) {
       listener.endpointNotReady(url, log.lines());
       throw new EndpointNotReadyException("LLM endpoint " + url + " cannot become ready: " + e.getMessage()
-          + " (gave up after " + Formats.duration(log.elapsed()) + " instead of waiting out llmbench.ready.timeout "
-          + Formats.duration(config.readyTimeout()) + ", since this does not clear by waiting)", e);
+          + givenUp(log), e);
     } catch (ConditionTimeoutException e) {
       listener.endpointNotReady(url, log.lines());
       throw new EndpointNotReadyException("LLM endpoint " + url + " was not ready after "
-          + Formats.duration(log.elapsed()) + " (limit " + Formats.duration(config.readyTimeout())
-          + "); last status: " + log.last() + (startupLog == null ? "" : "; its log: " + startupLog.phases().describe())
+          + Formats.duration(log.elapsed()) + " (limit " + Formats.duration(config.readyTimeout()) + "); last status: "
+          + log.last() + (startupLog == null ? "" : "; its log: " + startupLog.phases().describe())
           + ". Check that the server is running and loading the model, or raise llmbench.ready.timeout.", e);
     }
     Duration waited = log.elapsed();
     ServerStartup startup = startup();
     // Timed after the wait, so that it measures the network and not a server still loading.
     Optional<RoundTrip> roundTrip = RoundTrips.measure(health, state.healthRoute, config.networkSamples());
-    return new EndpointInfo(url, state.model, config.api(), embeddedProfile, serverVersion(), waited,
+    EndpointInfo info = new EndpointInfo(url, state.model, config.api(), embeddedProfile, serverVersion(), waited,
         log.lines(), startup, roundTrip, Optional.empty());
+    return new Outcome(info, refusals(state));
+  }
+
+  /**
+   * Probes routes of a server already ready for others (a later class that sends embeddings where the first sent
+   * chat), until each passes or is refused; a route still not answering at the timeout is refused with that.
+   *
+   * @return the routes refused for good
+   */
+  Map<EndpointRoute, RouteRefusal> awaitRoutes(String model) {
+    ReadinessState state = new ReadinessState(model);
+    try {
+      awaitUntil(state, false);
+    } catch (ServerExitedException | CannotBecomeReady | ConditionTimeoutException e) {
+      String why = e instanceof ConditionTimeoutException ? "was not answered after " + Formats.duration(state.log.elapsed())
+          + " (limit " + Formats.duration(config.readyTimeout()) + "); last status: " + state.log.last() : e.getMessage();
+      for (EndpointRoute route : routeProbes.keySet()) {
+        if (state.passed.contains(route) || state.refused.containsKey(route)) continue;
+        state.refused.put(route, new CannotBecomeReady(route.request(config.api()) + " " + why, e, why));
+      }
+    }
+    return refusals(state);
+  }
+
+  /** " (gave up after ...)": why the wait ended before its timeout. */
+  private String givenUp(ReadinessLog log) {
+    return " (gave up after " + Formats.duration(log.elapsed()) + " instead of waiting out llmbench.ready.timeout "
+        + Formats.duration(config.readyTimeout()) + ", since this does not clear by waiting)";
+  }
+
+  private Map<EndpointRoute, RouteRefusal> refusals(ReadinessState state) {
+    Map<EndpointRoute, RouteRefusal> refused = new EnumMap<>(EndpointRoute.class);
+    state.refused.forEach((route, e) -> refused.put(route, new RouteRefusal(route, e.answered(),
+        new EndpointNotReadyException("LLM endpoint " + baseUrl + " cannot become ready for " + route.request(config.api())
+            + ": " + e.getMessage() + givenUp(state.log), e))));
+    return refused;
+  }
+
+  /** Polls with Awaitility until every probe passed, or its route was refused for good. */
+  private void awaitUntil(ReadinessState state, boolean whole) {
+    ReadinessLog log = state.log;
+    AtomicLong nextProgress = new AtomicLong(config.readyProgressInterval().toNanos());
+    String url = baseUrl.toString();
+    Awaitility.with()
+        .alias("LLM endpoint " + url + " ready")
+        .pollDelay(Duration.ZERO)
+        .pollInterval(config.readyPollInterval())
+        .atMost(config.readyTimeout())
+        .conditionEvaluationListener(condition -> {
+          Duration elapsed = log.elapsed();
+          if (!condition.isSatisfied() && elapsed.toNanos() >= nextProgress.get()) {
+            nextProgress.addAndGet(config.readyProgressInterval().toNanos());
+            listener.readinessProgress(url, elapsed, startupSoFar(), log.last());
+          }
+        })
+        .until(() -> poll(state, whole));
   }
 
   /**
@@ -119,14 +181,29 @@ final class ReadinessWait {
    * is no model list, a protocol that does not match), and waits on the rest (refused connections, 502/503/504,
    * 408, 425, 429, timeouts: a server that is starting).
    */
-  private boolean poll(ReadinessState state) {
+  private boolean poll(ReadinessState state, boolean whole) {
     if (launched != null) launched.checkRunning();
     ReadinessLog log = state.log;
     try {
-      for (ReadinessProbe p : probes) {
-        if (!p.passes(state)) return false;
+      if (whole) {
+        for (ReadinessProbe p : probes) {
+          if (!p.passes(state)) return false;
+        }
       }
-      log.saw("ready");
+      boolean settled = true;
+      for (Map.Entry<EndpointRoute, ReadinessProbe> p : routeProbes.entrySet()) {
+        EndpointRoute route = p.getKey();
+        if (state.passed.contains(route) || state.refused.containsKey(route)) continue;
+        try {
+          if (p.getValue().passes(state)) state.passed.add(route);
+          else settled = false;
+        } catch (CannotBecomeReady refused) {
+          state.refused.put(route, refused);
+        }
+      }
+      if (!settled) return false;
+      log.saw(state.refused.isEmpty() ? "ready" : "ready, but " + String.join(" and ", state.refused.keySet().stream()
+          .map(r -> r.request(config.api())).toList()) + " refused for good");
       return true;
     } catch (CannotBecomeReady e) {
       throw e;

@@ -1,6 +1,7 @@
 package dev.llmbench.internal.junit;
 
 import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -14,9 +15,14 @@ final class Annotations {
   private Annotations() {}
 
   static <A extends Annotation> Optional<A> nearest(ExtensionContext context, Class<A> type) {
-    Optional<A> onMethod = context.getTestMethod().flatMap(m -> AnnotationSupport.findAnnotation(m, type));
+    return nearest(context.getTestMethod(), context.getTestClass(), type);
+  }
+
+  /** {@link #nearest(ExtensionContext, Class)} for a method of {@code testClass} other than the context's. */
+  static <A extends Annotation> Optional<A> nearest(Optional<Method> method, Optional<Class<?>> testClass, Class<A> type) {
+    Optional<A> onMethod = method.flatMap(m -> AnnotationSupport.findAnnotation(m, type));
     if (onMethod.isPresent()) return onMethod;
-    Optional<Class<?>> c = context.getTestClass();
+    Optional<Class<?>> c = testClass;
     while (c.isPresent()) {
       Optional<A> found = AnnotationSupport.findAnnotation(c.get(), type);
       if (found.isPresent()) return found;

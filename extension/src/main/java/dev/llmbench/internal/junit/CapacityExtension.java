@@ -95,6 +95,13 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
     // Searches on several deployments are compared as a sweep over them is: conclusions first, then capacity.
     if (!deployments.isEmpty()) sweep.add(new DeploymentsFeature(deployments.stream().map(DeploymentSpec::name).toList()));
     sweep.add(new CapacityFeature());
+    // Every probe sends the same workload: the first says which workload features (sessions, replies) the reports get.
+    Search first = targets.get(0).search;
+    try {
+      WorkloadFeatures.add(context, sweep, List.of(plan.at(first.low(), first.whole())));
+    } catch (IllegalArgumentException e) {
+      throw ConfigurationErrors.sweep(where, e);
+    }
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     Iterator<TestTemplateInvocationContext> invocations = new Invocations(sweep, plan, targets);
     return StreamSupport.stream(Spliterators.spliteratorUnknownSize(invocations, Spliterator.ORDERED), false);

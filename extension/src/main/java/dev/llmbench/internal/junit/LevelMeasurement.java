@@ -8,6 +8,7 @@ import dev.llmbench.LlmEndpoint;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.Endpoint;
+import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.LevelInProgress;
 import dev.llmbench.internal.core.LevelRunner;
@@ -19,8 +20,10 @@ import dev.llmbench.internal.shard.ShardRun;
 import dev.llmbench.internal.telemetry.TelemetryPlan;
 import dev.llmbench.internal.tokens.Alignment;
 import dev.llmbench.internal.tokens.TokenCountException;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.opentest4j.TestAbortedException;
@@ -50,7 +53,13 @@ final class LevelMeasurement {
     sweep.listener().levelStarted(sweep, new LevelStart(mine, index, total));
     Endpoint endpoint = deployment.map(d -> RunState.endpoint(context, EndpointSettings.of(context, d)))
         .orElseGet(() -> RunState.endpoint(context));
-    EndpointInfo ready = endpoint.ensureReady();
+    // The readiness wait probes the class's routes and this level's: a server that only embeds has no chat to probe.
+    EndpointRoute route = plan.workload().extras().embeddings() ? EndpointRoute.EMBEDDINGS : EndpointRoute.GENERATION;
+    Set<EndpointRoute> routes = EnumSet.of(route);
+    routes.addAll(EndpointRoutes.ofClass(context));
+    EndpointInfo ready = endpoint.ensureReady(routes);
+    if (route == EndpointRoute.EMBEDDINGS) EmbeddingsRoute.check(context, endpoint, plan);
+    else endpoint.require(route);
     EndpointInfo info = deployment.map(d -> ready.asDeployment(d.name())).orElse(ready);
     List<MeasuredLevel> before = earlier(sweep, info);
     endpoint.ensureStillAnswering(before.isEmpty() ? "the readiness wait" : before.get(before.size() - 1).label());
@@ -62,7 +71,6 @@ final class LevelMeasurement {
           + ConfigurationErrors.where(context.getRequiredTestMethod()) + "], " + plan.label() + ": the prompts could not be "
           + "aligned to their exact length, so no load was sent: " + e.getMessage(), e);
     }
-    if (mine.workload().extras().embeddings()) EmbeddingsRoute.check(context, endpoint, info, plan);
     LevelContext measured = level.withPlan(mine);
     LevelInProgress progress = new LevelInProgress(measured, info);
     run.measuring(progress, endpoint);

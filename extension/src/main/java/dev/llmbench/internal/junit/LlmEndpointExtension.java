@@ -18,7 +18,11 @@ public final class LlmEndpointExtension implements BeforeEachCallback, Injecting
 
   @Override
   public void beforeEach(ExtensionContext context) {
-    RunState.endpoint(context).ensureReady();
+    Endpoint endpoint = RunState.endpoint(context);
+    endpoint.ensureReady(EndpointRoutes.ofClass(context));
+    // A level checks its own route before its load; a plain test fails here when the server refused its route.
+    context.getTestMethod().filter(m -> !EndpointRoutes.sendsLoad(m))
+        .ifPresent(m -> EndpointRoutes.of(m, context.getRequiredTestClass()).forEach(endpoint::require));
   }
 
   @Override
@@ -29,7 +33,7 @@ public final class LlmEndpointExtension implements BeforeEachCallback, Injecting
   @Override
   public Object resolve(Class<?> type, ExtensionContext context) {
     Endpoint endpoint = RunState.endpoint(context);
-    EndpointInfo info = endpoint.ensureReady();
+    EndpointInfo info = endpoint.ensureReady(EndpointRoutes.ofClass(context));
     return type == LlmClient.class
         ? new EndpointLlmClient(endpoint, info, RunState.of(context).listener())
         : info;

@@ -10,10 +10,7 @@ import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.load.LevelPlan;
-import dev.llmbench.internal.agents.ReplyFeature;
 import dev.llmbench.internal.quality.QualityFeature;
-import dev.llmbench.internal.replay.TraceFeature;
-import dev.llmbench.internal.trace.TraceSource;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,11 +58,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     }
     BaselineSettings.register(context, sweep);
     plan.eval().ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));
-    sweep.add(new ReplyFeature()); // says nothing of a level without checked replies or embeddings
-    SessionSettings.feature(context, plan.levels(), run.shards().shard().isSharded()).ifPresent(sweep::add);
-    if (plan.levels().stream().anyMatch(l -> l.workload().prompts().rowSource().filter(TraceSource.class::isInstance).isPresent())) {
-      sweep.add(new TraceFeature());
-    }
+    WorkloadFeatures.add(context, sweep, plan.levels());
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();
     for (LevelPlan level : plan.levels()) {

@@ -72,9 +72,9 @@ final class RunFolder {
     }
     boolean usage = TokenSource.SERVER_USAGE.name().equals(r.tokenSource());
     String error = r.error();
-    return Recorded.request(scheduled, start, Instant.ofEpochMilli(r.startEpochMs()), end, chunks, firstContent,
-        usage && error == null ? new Usage(r.promptTokens(), r.outputTokens(), r.reasoningTokens()) : null, Map.of(),
-        error == null ? null : Recorded.failure(error), r.finishReason());
+    return r.withRecorded(Recorded.request(scheduled, start, Instant.ofEpochMilli(r.startEpochMs()), end, chunks,
+        firstContent, usage && error == null ? new Usage(r.promptTokens(), r.outputTokens(), r.reasoningTokens()) : null,
+        Map.of(), error == null ? null : Recorded.failure(error), r.finishReason()));
   }
 
   /**

@@ -108,7 +108,11 @@ public final class HtmlSummary {
   }
 
 
-  /** Every latency metric of a level, in milliseconds: count, mean and each reported percentile. */
+  /**
+   * Every latency metric a level has values of, in milliseconds: count, mean and each reported percentile. A metric
+   * with none (the time to first tool call of a level without tool calls, the streaming figures of an embeddings
+   * level) has no row: an empty row reads as a figure that was lost.
+   */
   static String distributionTable(SweepLevelResult r) {
     StringBuilder h = new StringBuilder("<table><tr><th>metric (ms)</th><th>n</th><th>mean</th>");
     for (double p : r.percentiles()) h.append("<th>").append(Formats.percentile(p)).append("</th>");
@@ -116,6 +120,7 @@ public final class HtmlSummary {
     for (Metric m : Metric.values()) {
       if (!m.isLatency()) continue;
       Distribution d = m.distributionOf(r);
+      if (d.isEmpty()) continue;
       h.append("<tr><td>").append(m.label()).append("</td><td>").append(d.count()).append("</td><td>")
           .append(d.mean().map(v -> String.format(Locale.ROOT, "%.1f", v.toNanos() / 1e6)).orElse("-")).append("</td>");
       for (double p : r.percentiles()) {

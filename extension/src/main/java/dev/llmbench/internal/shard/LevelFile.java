@@ -88,7 +88,7 @@ public record LevelFile(Path file, String label, List<RequestRecord> requests, M
       boolean content = at >= ttfo; // before the first content token, a token chunk carried reasoning
       b.token(start + at, content, !content);
     }
-    RequestTrace trace = b.build();
+    RequestTrace trace = r.withRecorded(b.build());
     int chunks = trace.tokenChunks();
     TokenSource source = TokenSource.valueOf(r.tokenSource());
     Duration queue = Duration.ofNanos(nanos(r.queueMs()));

@@ -11,6 +11,7 @@ import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.report.ReportOptions;
 import dev.llmbench.internal.report.ResultJson;
+import dev.llmbench.internal.session.TurnFigures;
 import dev.llmbench.internal.shard.LevelFile;
 import dev.llmbench.internal.vllm.VllmResultFiles;
 import dev.llmbench.result.Distribution;
@@ -57,6 +58,13 @@ class MetricRoundTripTests {
         .request(Traces.at(150).scheduledAt(140).content(55, 90, 130, 170, 200).usage(14, 5).build())
         .request(Traces.at(160).failed(ErrorKind.HTTP_STATUS, 503, "busy").end(10).build())
         .request(Traces.at(170).content(25, 35, 60).usage(11, 3).build())
+        // A session's turns (the cache serving the history), checked replies (a tool call, an unparsed JSON answer)
+        // and an embeddings answer: what the per-turn, reply and embeddings figures are read from.
+        .request(Traces.at(175).content(30, 50).usage(40, 2).cachedTokens(0).build().withTurn(0))
+        .request(Traces.at(180).toolCall(35).content(55).usage(60, 2).cachedTokens(36).build().withTurn(1)
+            .withReplyCheck(true, null))
+        .request(Traces.at(185).content(45, 65).usage(12, 2).build().withReplyCheck(false, "not JSON: unexpected end"))
+        .request(Traces.at(190).usage(20, 0).embeddings(4).end(30).build())
         .build();
   }
 
@@ -78,6 +86,10 @@ class MetricRoundTripTests {
     MeasuredLevel live = live();
     assertThat(live.failed()).isEqualTo(1);
     assertThat(live.goodput().perSecond()).isLessThan(live.requestThroughput().perSecond()); // the SLO decides something
+    // Each new figure has a value to lose: not the defaults a reader without the records' fields would give.
+    assertThat(live.unparsedRate()).isEqualTo(0.5);
+    assertThat(live.toolCallTtft().count()).isEqualTo(1);
+    assertThat(live.inputThroughput().perSecond()).isGreaterThan(0).isNotEqualTo(live.requestThroughput().perSecond());
     List<String> violations = new ArrayList<>();
     int checked = 0;
     for (Format f : formats()) {
@@ -105,8 +117,24 @@ class MetricRoundTripTests {
       }
     }
     assertThat(violations).as("every metric through every format").isEmpty();
-    // 4 formats; the level document carries all 13 metrics merged and 11 offline, vLLM's result and the table 8.
-    assertThat(checked).isEqualTo(13 + 11 + 8 + 8);
+    // 4 formats; the level document carries all 16 metrics merged and 14 offline, vLLM's result and the table 8.
+    assertThat(checked).isEqualTo(16 + 14 + 8 + 8);
+  }
+
+  /** The sessions feature's per-turn figures are read off the requests: the two formats that keep them give them back. */
+  @Test
+  void perTurnFiguresReadBackEqualThroughTheLevelDocument() throws IOException {
+    MeasuredLevel live = live();
+    List<TurnFigures> written = TurnFigures.of(live.requests());
+    assertThat(written).extracting(TurnFigures::turn).containsExactly(1, 2);
+    assertThat(written.get(1).cachedTokens()).hasValue(36.0);
+    for (Format f : formats().subList(0, 2)) {
+      Path own = Files.createDirectories(dir.resolve("turns-" + formats().indexOf(f)));
+      SweepLevelResult read = f.trip().apply(live, own);
+      assertThat(TurnFigures.of(read.requests())).as(f.name()).usingRecursiveComparison().isEqualTo(written);
+      assertThat(read.requests()).as(f.name()).extracting(r -> r.unparsedBecause().orElse(""))
+          .isEqualTo(live.requests().stream().map(r -> r.unparsedBecause().orElse("")).toList());
+    }
   }
 
   @Test

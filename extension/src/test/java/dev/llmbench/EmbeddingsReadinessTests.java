@@ -1,0 +1,204 @@
+package dev.llmbench;
+
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.EventConditions.test;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmbench.server.EndpointNotReadyException;
+import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.workload.Embeddings;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Stream;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Readiness that knows the workload: a class that sends embeddings is ready when a 1-input embeddings request comes
+ * back with a vector, so a server that serves only embeddings (vLLM with an embedding model, the pooling runner; TEI)
+ * is ready for it although it refuses chat, as vLLM refuses it by version: an error object in a 200 (until about
+ * 0.10), 501 (the handler raising NotImplementedError), 404 (the generation routes no longer registered).
+ *
+ * <p>Every fixture polls once a minute, so a wait that ends within a minute ended at its first probe.
+ */
+class EmbeddingsReadinessTests {
+
+  private static final Duration PROBE_INTERVAL = Duration.ofMinutes(1);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String MODELS = "{\"object\":\"list\",\"data\":[{\"id\":\"bge\",\"object\":\"model\"}]}";
+
+  /** vLLM's answers to {@code POST /v1/chat/completions} from a pooling runner, by version. */
+  static Stream<Arguments> chatRefusals() {
+    return Stream.of(
+        Arguments.of("vLLM until about 0.10: the error object sent with status 200", 200,
+            "{\"object\":\"error\",\"message\":\"The model does not support Chat Completions API\",\"type\":"
+                + "\"BadRequestError\",\"param\":null,\"code\":400}", "The model does not support Chat Completions API"),
+        Arguments.of("vLLM raising NotImplementedError: 501", 501, "{\"error\":{\"message\":\"The model does not support "
+            + "Chat Completions API\",\"type\":\"NotImplementedError\",\"param\":null,\"code\":501}}", "HTTP 501"),
+        Arguments.of("vLLM registering no generation route: 404", 404, "{\"detail\":\"Not Found\"}", "HTTP 404"));
+  }
+
+  /**
+   * A pooling runner: health, the model list and {@code /v1/embeddings} (one vector per input), and chat refused
+   * with {@code chatStatus} and {@code chatBody}. Records every path it was asked.
+   */
+  private static MockWebServer poolingRunner(int chatStatus, String chatBody, Queue<String> asked) throws IOException {
+    MockWebServer server = new MockWebServer();
+    server.setDispatcher(new Dispatcher() {
+      @Override
+      public MockResponse dispatch(RecordedRequest request) {
+        String path = request.getUrl().encodedPath();
+        asked.add(path);
+        return switch (path) {
+          case "/health" -> json(200, "{}");
+          case "/v1/models" -> json(200, MODELS);
+          case "/v1/embeddings" -> json(200, embeddings(request));
+          case "/v1/chat/completions", "/v1/completions" -> json(chatStatus, chatBody);
+          default -> json(404, "{\"detail\":\"Not Found\"}");
+        };
+      }
+    });
+    server.start();
+    return server;
+  }
+
+  private static MockResponse json(int status, String body) {
+    return new MockResponse.Builder().code(status).setHeader("Content-Type", "application/json").body(body).build();
+  }
+
+  private static String embeddings(RecordedRequest request) {
+    try {
+      JsonNode input = JSON.readTree(request.getBody().utf8()).path("input");
+      ObjectNode answer = JSON.createObjectNode().put("object", "list").put("model", "bge");
+      ArrayNode data = answer.putArray("data");
+      for (int i = 0; i < input.size(); i++) {
+        data.addObject().put("object", "embedding").put("index", i).putArray("embedding").add(0.25).add(-0.5);
+      }
+      int tokens = 0;
+      for (JsonNode text : input) tokens += text.asText().split("\\s+").length;
+      answer.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens);
+      return answer.toString();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("chatRefusals")
+  void anEmbeddingsClassIsReadyOnAServerThatRefusesChat(String version, int status, String body, String shown)
+      throws IOException {
+    Queue<String> asked = new ConcurrentLinkedQueue<>();
+    try (MockWebServer server = poolingRunner(status, body, asked)) {
+      long start = System.nanoTime();
+      BenchKit.run(EmbeddingsOnlyTestCases.class, "llmbench.base-url", server.url("/").toString(),
+          "llmbench.network.samples", "0").assertAllPass(1);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval").isLessThan(PROBE_INTERVAL);
+      // Its readiness sent one input where it used to send a chat completion, and no level sent chat either.
+      assertThat(asked).contains("/v1/embeddings").doesNotContain("/v1/chat/completions", "/v1/completions");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("chatRefusals")
+  void aClassThatMixesProbesBothAndFailsOnlyItsChatTestNamingTheRefusal(String version, int status, String body,
+      String shown) throws IOException {
+    Queue<String> asked = new ConcurrentLinkedQueue<>();
+    try (MockWebServer server = poolingRunner(status, body, asked)) {
+      long start = System.nanoTime();
+      BenchKit.Run run = BenchKit.run(MixedTestCases.class, "llmbench.base-url", server.url("/").toString(),
+          "llmbench.network.samples", "0");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval").isLessThan(PROBE_INTERVAL);
+      run.tests().assertThatEvents()
+          .haveExactly(1, event(test("embeds"), finishedSuccessfully()))
+          .haveExactly(1, event(test("chats"), finishedWithFailure(instanceOf(EndpointNotReadyException.class),
+              message(m -> m.contains("cannot become ready for POST /v1/chat/completions") && m.contains(shown)
+                  && m.contains("since this does not clear by waiting")))));
+      assertThat(asked).contains("/v1/embeddings", "/v1/chat/completions");
+      assertThat(asked.stream().filter("/v1/chat/completions"::equals).count()).as("chat requests: the probe alone")
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aClassThatMixesOnAChatOnlyServerRunsItsChatAndRefusesItsEmbeddingsBeforeLoadNamingTheFix() {
+    BenchKit.Run run = BenchKit.run(MixedTestCases.class, "llmbench.embedded.embeddings", "false");
+    run.tests().assertThatEvents()
+        .haveExactly(1, event(test("chats"), finishedSuccessfully()))
+        .haveExactly(1, event(test("embeds"), finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
+            message(m -> m.contains("Embeds#embeds") && m.contains("answered HTTP 404")
+                && m.contains("so no load was sent") && m.contains("llama-server --embeddings --pooling mean")))));
+  }
+
+  @Test
+  void aLaterEmbeddingsClassProbesTheRouteItsEndpointWasNotYetAskedFor() {
+    // Two classes on one embedded engine: whichever runs first readies it, the other then probes its own route.
+    BenchKit.Run run = BenchKit.run(TwoClassesTestCases.class, "llmbench.embedded.embeddings", "false");
+    run.tests().assertThatEvents()
+        .haveExactly(1, event(test("chats"), finishedSuccessfully()))
+        .haveExactly(1, event(test("embeds"), finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
+            message(m -> m.contains("Embeds#embeds") && m.contains("answered HTTP 404")))));
+    BenchKit.run(TwoClassesTestCases.class).assertAllPass(2);
+  }
+
+  static class EmbeddingsOnlyTestCases {
+    @ConcurrencySweep(1)
+    @Embeddings(batchSize = 2)
+    @Measurement(requests = 3)
+    @Warmup(requests = 0)
+    void embeds(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+      assertThat(r.inputThroughput().perSecond()).isPositive();
+    }
+  }
+
+  /** One embeddings level: what a class of each test below runs beside, or instead of, a chat test. */
+  abstract static class Embeds {
+    @ConcurrencySweep(1)
+    @Embeddings
+    @Measurement(requests = 2)
+    @Warmup(requests = 0)
+    void embeds(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
+  @LlmEndpoint(readyPollInterval = "1m", readyTimeout = "3m")
+  static class MixedTestCases extends Embeds {
+    @Test
+    void chats(LlmClient llm) {
+      assertThat(llm.chat("Hi").content()).isNotNull();
+    }
+  }
+
+  @LlmEndpoint
+  static class TwoClassesTestCases {
+    @org.junit.jupiter.api.Nested
+    class ChatOnly {
+      @Test
+      void chats(LlmClient llm) {
+        assertThat(llm.chat("Hi").content()).isNotNull();
+      }
+    }
+
+    @org.junit.jupiter.api.Nested
+    class EmbeddingsOnly extends Embeds {}
+  }
+}
