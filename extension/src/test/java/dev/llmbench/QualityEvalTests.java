@@ -54,7 +54,13 @@ class QualityEvalTests {
     assertThat(sweep.path("conclusions").toString()).contains("accuracy-throughput frontier");
     assertThat(dir.resolve("quality.svg")).exists();
     assertThat(dir.resolve("quality-items.json")).exists();
-    assertThat(Files.readString(dir.resolve("index.html"))).contains("quality");
+    // The decision leads the page: right under the answer, above the headline charts and the findings.
+    String page = Files.readString(dir.resolve("index.html"));
+    int answer = page.indexOf("<div class=\"verdict\">");
+    int decision = page.indexOf("<section class=\"quality\">");
+    assertThat(answer).as("the answer").isNotNegative();
+    assertThat(decision).as("the quality section, after the answer").isGreaterThan(answer);
+    assertThat(page.indexOf("<div class=\"charts\">")).as("the headline charts, after the quality section").isGreaterThan(decision);
   }
 
   @Test

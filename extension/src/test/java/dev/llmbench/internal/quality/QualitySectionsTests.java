@@ -51,8 +51,9 @@ class QualitySectionsTests {
     FeatureSection all = feature.sweep(sweep, List.of(fp8, int4)).orElseThrow();
     assertThat(all.console().get(0)).startsWith("quality and speed: generated:mixed, 60 items; reference fp8");
     assertThat(all.findings()).anySatisfy(f -> assertThat(f).startsWith("[C=4] int4 recovers "));
-    assertThat(all.html().orElseThrow()).contains("<h2>Quality and speed</h2>", "items that flipped between fp8 and int4",
-        "<svg", "lost");
+    assertThat(all.lead().orElseThrow()).as("the decision, at the top of the sweep's page").contains(
+        "<h3>Quality and speed</h3>", "<th>against fp8,<br>item by item</th>", "<th>recovery (95%)</th>",
+        "items that flipped between fp8 and int4", "<svg", "lost");
     assertThat(all.attachments()).extracting(FeatureSection.Attachment::name).containsExactly("quality", "quality-items");
     assertThat(all.violations()).isEmpty();
   }
