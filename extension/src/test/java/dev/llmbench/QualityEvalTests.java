@@ -44,10 +44,10 @@ class QualityEvalTests {
     // The feature's sections reach the reports, which never name it: the table, each level's and the sweep's JSON.
     Path dir = run.sweepDir(EveryGraderTestCases.class, "everyGrader");
     String table = Files.readString(dir.resolve("table.txt"));
-    assertThat(table).contains("C=1 | quality: generated:mixed 100.0%", "C=16 | quality: generated:mixed 100.0%",
-        "quality and speed: generated:mixed, 48 items", "accuracy-throughput frontier");
+    assertThat(table).contains("C=1 | quality: generated:every-grader 100.0%", "C=16 | quality: generated:every-grader 100.0%",
+        "quality and speed: generated:every-grader, 48 items", "accuracy-throughput frontier");
     JsonNode level = new ObjectMapper().readTree(dir.resolve("C=16.json").toFile()).path("llmbench").path("quality");
-    assertThat(level.path("eval").asText()).isEqualTo("generated:mixed");
+    assertThat(level.path("eval").asText()).isEqualTo("generated:every-grader");
     assertThat(level.path("accuracy").path("correct").asInt()).isEqualTo(48);
     JsonNode sweep = new ObjectMapper().readTree(dir.resolve("sweep.json").toFile());
     assertThat(sweep.has("quality")).as(sweep.toString()).isTrue();

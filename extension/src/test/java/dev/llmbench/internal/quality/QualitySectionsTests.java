@@ -49,7 +49,7 @@ class QualitySectionsTests {
     assertThat(one.json().get().get("vs_fp8").get("only_candidate").asInt()).isZero();
     assertThat(one.console()).anySatisfy(l -> assertThat(l).startsWith("C=4 · int4 | quality vs fp8: recovery "));
     FeatureSection all = feature.sweep(sweep, List.of(fp8, int4)).orElseThrow();
-    assertThat(all.console().get(0)).startsWith("quality and speed: generated:mixed, 60 items; reference fp8");
+    assertThat(all.console().get(0)).startsWith("quality and speed: generated:every-grader, 60 items; reference fp8");
     assertThat(all.findings()).anySatisfy(f -> assertThat(f).startsWith("[C=4] int4 recovers "));
     assertThat(all.lead().orElseThrow()).as("the decision, at the top of the sweep's page").contains(
         "<h3>Quality and speed</h3>", "<th>against fp8,<br>item by item</th>", "<th>recovery (95%)</th>",
