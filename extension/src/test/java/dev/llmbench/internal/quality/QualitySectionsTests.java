@@ -75,6 +75,16 @@ class QualitySectionsTests {
     bad(dir, EvalFiles.Format.GENERIC, "{\"prompt\": \"q\", \"grader\": \"json\", \"schema\": [1]}", "field \"schema\"");
     bad(dir, EvalFiles.Format.GENERIC, "{\"grader\": \"exact\", \"expected\": \"x\"}", "field \"prompt\": missing");
     bad(dir, EvalFiles.Format.GENERIC, "not json", "line 1: not JSON");
+    // The rest of docs/quality.md's list of bad input.
+    bad(dir, EvalFiles.Format.GSM8K, "{\"answer\": \"#### 2\"}", "line 1, field \"question\": missing");
+    bad(dir, EvalFiles.Format.GSM8K, "{\"question\": \"q\", \"answer\": \"two\"}",
+        "line 1, field \"answer\": has no final answer after '#### '; expected GSM8K's form");
+    bad(dir, EvalFiles.Format.MULTIPLE_CHOICE, "{\"question\": \"q\", \"choices\": [\"a\", \"b\"], \"answer\": \"C\"}",
+        "line 1, field \"answer\": letter C is out of range for 2 choices");
+    bad(dir, EvalFiles.Format.GENERIC, "{\"id\": 7, \"prompt\": \"q\", \"grader\": \"exact\", \"expected\": \"x\"}\n"
+        + "{\"id\": 7, \"prompt\": \"r\", \"grader\": \"exact\", \"expected\": \"y\"}", "line 2, field \"id\": \"7\" is the id "
+        + "of an earlier row");
+    bad(dir, EvalFiles.Format.GENERIC, "", ": holds no rows");
   }
 
   static void bad(Path dir, EvalFiles.Format format, String row, String says) throws IOException {
