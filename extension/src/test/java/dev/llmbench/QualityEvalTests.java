@@ -68,10 +68,12 @@ class QualityEvalTests {
     Path file = Path.of(BAD_FILE);
     Files.createDirectories(file.getParent());
     Files.writeString(file, "{\"question\": \"1 + 1?\", \"answer\": \"#### 2\"}\n\n{\"question\": \"2 + 2?\", \"answer\": \"four\"}\n");
-    BenchKit.run(BadFileTestCases.class).all().assertThatEvents()
+    BenchKit.Run run = BenchKit.run(BadFileTestCases.class);
+    run.all().assertThatEvents()
         .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
-            m.contains(file + " line 3, field \"answer\": has no final answer after '#### '")))))
-        .doNotHave(event(displayName("C=1"), finishedSuccessfully()));
+            m.contains(file + " line 3, field \"answer\": has no final answer after '#### '")))));
+    // Before the first request: no level, which is what sends requests, even started.
+    assertThat(run.tests().started().count()).as("levels started").isZero();
   }
 
   @Test
