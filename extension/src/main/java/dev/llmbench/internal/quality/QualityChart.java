@@ -7,6 +7,7 @@ import java.awt.Color;
 import java.awt.Font;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
+import java.text.FieldPosition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,11 +78,24 @@ final class QualityChart {
     x.setUpperMargin(0.12);   // room for the label right of the fastest point
     NumberAxis y = new NumberAxis("Accuracy (95% Wilson interval)");
     y.setAutoRangeIncludesZero(false);
-    y.setNumberFormatOverride(new DecimalFormat("0.#%", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+    y.setNumberFormatOverride(new Share());
     double lowest = points.stream().mapToDouble(Point::lower).min().orElse(0);
     double highest = points.stream().mapToDouble(Point::upper).max().orElse(1);
+    // Room beyond 0% and 100% too, so that a point there and its label are not cut by the plot's edge.
     double pad = Math.max(0.01, (highest - lowest) * 0.08);
-    y.setRange(Math.max(0, lowest - pad), Math.min(1, highest + pad));
+    y.setRange(lowest - pad, highest + pad);
     return XyCharts.draw(title + ": accuracy vs output throughput", new XYPlot(data, x, y, renderer), true);
+  }
+
+  /** A share as a percentage ({@code 0.905} is 90.5%); no tick label outside 0% to 100%, where the axis only pads. */
+  private static final class Share extends DecimalFormat {
+    Share() {
+      super("0.#%", DecimalFormatSymbols.getInstance(Locale.ROOT));
+    }
+
+    @Override
+    public StringBuffer format(double share, StringBuffer to, FieldPosition at) {
+      return share < -1e-9 || share > 1 + 1e-9 ? to : super.format(share, to, at);
+    }
   }
 }
