@@ -44,17 +44,23 @@ class QualityEvalTests {
     // The feature's sections reach the reports, which never name it: the table, each level's and the sweep's JSON.
     Path dir = run.sweepDir(EveryGraderTestCases.class, "everyGrader");
     String table = Files.readString(dir.resolve("table.txt"));
-    assertThat(table).contains("C=1 | quality: generated:mixed 100.0%", "C=16 | quality: generated:mixed 100.0%",
-        "quality and speed: generated:mixed, 48 items", "accuracy-throughput frontier");
+    assertThat(table).contains("C=1 | quality: generated:every-grader 100.0%", "C=16 | quality: generated:every-grader 100.0%",
+        "quality and speed: generated:every-grader, 48 items", "accuracy-throughput frontier");
     JsonNode level = new ObjectMapper().readTree(dir.resolve("C=16.json").toFile()).path("llmbench").path("quality");
-    assertThat(level.path("eval").asText()).isEqualTo("generated:mixed");
+    assertThat(level.path("eval").asText()).isEqualTo("generated:every-grader");
     assertThat(level.path("accuracy").path("correct").asInt()).isEqualTo(48);
     JsonNode sweep = new ObjectMapper().readTree(dir.resolve("sweep.json").toFile());
     assertThat(sweep.has("quality")).as(sweep.toString()).isTrue();
     assertThat(sweep.path("conclusions").toString()).contains("accuracy-throughput frontier");
     assertThat(dir.resolve("quality.svg")).exists();
     assertThat(dir.resolve("quality-items.json")).exists();
-    assertThat(Files.readString(dir.resolve("index.html"))).contains("quality");
+    // The decision leads the page: right under the answer, above the headline charts and the findings.
+    String page = Files.readString(dir.resolve("index.html"));
+    int answer = page.indexOf("<div class=\"verdict\">");
+    int decision = page.indexOf("<section class=\"quality\">");
+    assertThat(answer).as("the answer").isNotNegative();
+    assertThat(decision).as("the quality section, after the answer").isGreaterThan(answer);
+    assertThat(page.indexOf("<div class=\"charts\">")).as("the headline charts, after the quality section").isGreaterThan(decision);
   }
 
   @Test
@@ -62,10 +68,12 @@ class QualityEvalTests {
     Path file = Path.of(BAD_FILE);
     Files.createDirectories(file.getParent());
     Files.writeString(file, "{\"question\": \"1 + 1?\", \"answer\": \"#### 2\"}\n\n{\"question\": \"2 + 2?\", \"answer\": \"four\"}\n");
-    BenchKit.run(BadFileTestCases.class).all().assertThatEvents()
+    BenchKit.Run run = BenchKit.run(BadFileTestCases.class);
+    run.all().assertThatEvents()
         .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
-            m.contains(file + " line 3, field \"answer\": has no final answer after '#### '")))))
-        .doNotHave(event(displayName("C=1"), finishedSuccessfully()));
+            m.contains(file + " line 3, field \"answer\": has no final answer after '#### '")))));
+    // Before the first request: no level, which is what sends requests, even started.
+    assertThat(run.tests().started().count()).as("levels started").isZero();
   }
 
   @Test

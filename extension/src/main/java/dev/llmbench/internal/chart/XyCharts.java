@@ -37,11 +37,16 @@ public final class XyCharts {
 
   private XyCharts() {}
 
+  /** The colour of series {@code i}, as {@link #renderer} gives it: for a renderer of another kind. */
+  public static Color color(int i) {
+    return COLORS[i % COLORS.length];
+  }
+
   /** Lines with labelled points, one colour per series, labels alternating above and below. */
   public static XYLineAndShapeRenderer renderer(int seriesCount) {
     XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
     for (int i = 0; i < seriesCount; i++) {
-      r.setSeriesPaint(i, COLORS[i % COLORS.length]);
+      r.setSeriesPaint(i, color(i));
       r.setSeriesStroke(i, new BasicStroke(2f));
       // Alternate labels above and below the points, so that close curves (p50, p99) stay readable.
       r.setSeriesPositiveItemLabelPosition(i, new ItemLabelPosition(

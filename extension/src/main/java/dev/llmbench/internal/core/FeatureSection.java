@@ -20,6 +20,9 @@ import org.apiguardian.api.API;
  * @param json        goes under the feature's key: in a level document under {@code llmbench}, in the sweep's at the top
  * @param console     lines printed under the sweep's table (a level's, in level order, then the sweep's)
  * @param html        a fragment of the level's or the sweep's page, already escaped; empty for none
+ * @param lead        a fragment of the sweep's page (and of its Allure summary) shown right under the answer, before
+ *                    the headline charts: the feature's part of the decision itself, already escaped, inline SVG
+ *                    allowed; empty for none. Most features have none: their {@code html} follows the table.
  * @param findings    statements for the sweep's conclusions, most important first
  * @param charts      chart name (file name without extension) to SVG document, shown and written with the sweep's own
  * @param attachments Allure attachments, on the level's result or the sweep's
@@ -29,8 +32,8 @@ import org.apiguardian.api.API;
  */
 @API(status = INTERNAL)
 public record FeatureSection(String key, String title, Optional<JsonNode> json, List<String> console, Optional<String> html,
-    List<String> findings, Map<String, String> charts, List<Attachment> attachments, List<Attachment> files,
-    List<String> violations) {
+    Optional<String> lead, List<String> findings, Map<String, String> charts, List<Attachment> attachments,
+    List<Attachment> files, List<String> violations) {
 
   public FeatureSection {
     console = List.copyOf(console);
@@ -43,45 +46,53 @@ public record FeatureSection(String key, String title, Optional<JsonNode> json, 
 
   /** A section with a heading only; add its parts with the {@code with} methods. */
   public static FeatureSection titled(String title) {
-    return new FeatureSection("", title, Optional.empty(), List.of(), Optional.empty(), List.of(), Map.of(), List.of(),
-        List.of(), List.of());
+    return new FeatureSection("", title, Optional.empty(), List.of(), Optional.empty(), Optional.empty(), List.of(), Map.of(),
+        List.of(), List.of(), List.of());
   }
 
   /** The same section under {@code key}: the sweep sets its feature's. */
   FeatureSection withKey(String key) {
-    return new FeatureSection(key, title, json, console, html, findings, charts, attachments, files, violations);
+    return new FeatureSection(key, title, json, console, html, lead, findings, charts, attachments, files, violations);
   }
 
   public FeatureSection withJson(JsonNode node) {
-    return new FeatureSection(key, title, Optional.of(node), console, html, findings, charts, attachments, files, violations);
+    return new FeatureSection(key, title, Optional.of(node), console, html, lead, findings, charts, attachments, files,
+        violations);
+  }
+
+  /** The section with {@code fragment} shown right under the sweep page's answer ({@link #lead()}). */
+  public FeatureSection withLead(String fragment) {
+    return new FeatureSection(key, title, json, console, html, Optional.of(fragment), findings, charts, attachments, files,
+        violations);
   }
 
   public FeatureSection withConsole(List<String> lines) {
-    return new FeatureSection(key, title, json, lines, html, findings, charts, attachments, files, violations);
+    return new FeatureSection(key, title, json, lines, html, lead, findings, charts, attachments, files, violations);
   }
 
   public FeatureSection withHtml(String fragment) {
-    return new FeatureSection(key, title, json, console, Optional.of(fragment), findings, charts, attachments, files, violations);
+    return new FeatureSection(key, title, json, console, Optional.of(fragment), lead, findings, charts, attachments, files,
+        violations);
   }
 
   public FeatureSection withFindings(List<String> statements) {
-    return new FeatureSection(key, title, json, console, html, statements, charts, attachments, files, violations);
+    return new FeatureSection(key, title, json, console, html, lead, statements, charts, attachments, files, violations);
   }
 
   public FeatureSection withCharts(Map<String, String> svgByName) {
-    return new FeatureSection(key, title, json, console, html, findings, svgByName, attachments, files, violations);
+    return new FeatureSection(key, title, json, console, html, lead, findings, svgByName, attachments, files, violations);
   }
 
   public FeatureSection withAttachments(List<Attachment> shown) {
-    return new FeatureSection(key, title, json, console, html, findings, charts, shown, files, violations);
+    return new FeatureSection(key, title, json, console, html, lead, findings, charts, shown, files, violations);
   }
 
   public FeatureSection withFiles(List<Attachment> written) {
-    return new FeatureSection(key, title, json, console, html, findings, charts, attachments, written, violations);
+    return new FeatureSection(key, title, json, console, html, lead, findings, charts, attachments, written, violations);
   }
 
   public FeatureSection withViolations(List<String> failures) {
-    return new FeatureSection(key, title, json, console, html, findings, charts, attachments, files, failures);
+    return new FeatureSection(key, title, json, console, html, lead, findings, charts, attachments, files, failures);
   }
 
   /**

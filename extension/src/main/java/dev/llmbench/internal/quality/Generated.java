@@ -11,7 +11,6 @@ import dev.llmbench.internal.quality.sets.GeneratedSets;
 import dev.llmbench.internal.structured.JsonReplyCheck;
 import java.math.BigDecimal;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apiguardian.api.API;
@@ -25,7 +24,7 @@ public final class Generated {
   private Generated() {}
 
   public static EvalSet set(GeneratedSets.Kind kind, int count, double tolerance) {
-    return new EvalSet("generated:" + kind.name().toLowerCase(Locale.ROOT), GeneratedSets.items(kind, count).stream()
+    return new EvalSet("generated:" + kind.label(), GeneratedSets.items(kind, count).stream()
         .map(i -> item(i, tolerance)).toList());
   }
 

@@ -119,9 +119,9 @@ public final class QualityFeature implements SweepFeature {
   @Override
   public Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
     if (levels.isEmpty()) return Optional.empty();
-    QualityPage page = new QualityPage(this, levels);
+    QualityPage page = new QualityPage(this, sweep.title(), levels);
     return Optional.of(FeatureSection.titled("quality and speed").withJson(page.json()).withConsole(page.console())
-        .withHtml(page.html()).withFindings(page.findings()).withAttachments(page.attachments()).withFiles(page.attachments()));
+        .withLead(page.html()).withFindings(page.findings()).withAttachments(page.attachments()).withFiles(page.attachments()));
   }
 
   static void accuracyJson(ObjectNode o, Accuracy a) {

@@ -31,13 +31,16 @@ final class QualityPage {
   private final List<MeasuredLevel> levels;
   private final List<Row> rows = new ArrayList<>();
   private final ServiceLevels slo;
+  private final String title;
 
   /** One level on the page. */
   private record Row(MeasuredLevel level, String deployment, String load, LevelGrading grading, Accuracy accuracy,
       double throughput, Optional<Double> goodput, Optional<QualityComparison> vs) {}
 
-  QualityPage(QualityFeature feature, List<MeasuredLevel> levels) {
+  /** @param title the sweep's, which the chart's title starts with as the sweep's other charts' do */
+  QualityPage(QualityFeature feature, String title, List<MeasuredLevel> levels) {
     this.feature = feature;
+    this.title = title;
     this.levels = List.copyOf(levels);
     this.slo = levels.get(0).serviceLevels();
     for (MeasuredLevel l : levels) {
@@ -203,28 +206,43 @@ final class QualityPage {
     return s.toString();
   }
 
+  /**
+   * The decision, for the top of the sweep's page: a row per deployment and load with accuracy and its interval,
+   * the counts, throughput, goodput under the SLO and the comparison with the reference (recovery, difference, the
+   * items that flipped); the chart of accuracy against throughput; the load checks; the flipped items folded.
+   */
   String html() {
-    StringBuilder s = new StringBuilder("<section class=\"quality\"><h2>Quality and speed</h2><p>")
+    boolean several = several();
+    StringBuilder s = new StringBuilder("<section class=\"quality\"><h3>Quality and speed</h3><p>")
         .append(esc(feature.plan().set().name())).append(", ").append(feature.plan().set().size()).append(" items")
-        .append(several() ? ", each deployment against " + esc(feature.reference()) + " on the same items" : "")
+        .append(several ? ", each deployment against " + esc(feature.reference()) + " on the same items" : "")
         .append(slo.isEmpty() ? "" : "; SLO " + esc(slo.toString())).append("</p>");
-    s.append("<table><tr><th>level</th><th>accuracy (95% Wilson)</th><th>correct</th><th>wrong</th><th>unparsed</th>"
-        + "<th>failed</th><th>output tok/s</th>").append(slo.isEmpty() ? "" : "<th>goodput req/s</th>")
-        .append(several() ? "<th>vs reference</th>" : "").append("</tr>");
+    // Few columns, so that each table fits a narrow pane (Allure's) without hiding any.
+    s.append("<table><tr><th>level</th><th>accuracy (95% Wilson)</th><th>correct / wrong /<br>unparsed / failed</th>"
+        + "<th>output tok/s</th>").append(slo.isEmpty() ? "" : "<th>goodput req/s<br>under the SLO</th>").append("</tr>");
     List<MeasuredLevel> frontier = frontier();
     for (Row r : rows) {
       Accuracy a = r.accuracy();
-      s.append(String.format(Locale.ROOT, "<tr><td>%s%s</td><td>%.1f%% [%.1f%%, %.1f%%]</td><td>%d</td><td>%d</td><td>%d</td>"
-          + "<td>%d</td><td>%.0f</td>", esc(r.level().label()), frontier.contains(r.level()) ? " ◆" : "", 100 * a.value(),
-          100 * a.interval().lower(), 100 * a.interval().upper(), a.correct(), a.wrong(), a.unparsed(), a.failed(),
-          r.throughput()));
+      s.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%s</td><td>%d / %d / %d / %d</td><td>%.0f</td>",
+          unbroken(esc(r.level().label()) + (frontier.contains(r.level()) ? " ◆" : "")), unbroken(String.format(Locale.ROOT,
+              "%.1f%% [%.1f%%, %.1f%%]", 100 * a.value(), 100 * a.interval().lower(), 100 * a.interval().upper())),
+          a.correct(), a.wrong(), a.unparsed(), a.failed(), r.throughput()));
       r.goodput().ifPresent(g -> s.append(String.format(Locale.ROOT, "<td>%.1f%s</td>", g,
           SloCheck.meets(r.level(), slo) ? "" : " (misses)")));
-      if (several()) s.append("<td>").append(r.vs().map(c -> esc(comparisonLine(c))).orElse("reference")).append("</td>");
       s.append("</tr>");
     }
     s.append("</table><p>◆ on the accuracy-throughput frontier: no other level both more accurate and faster.</p>");
-    s.append(svg());
+    if (several) {
+      s.append("<table><tr><th>against ").append(esc(feature.reference())).append(",<br>item by item</th>")
+          .append("<th>recovery (95%)</th><th>difference,<br>points (95%)</th><th>items flipped (McNemar p)</th></tr>");
+      for (Row r : rows) {
+        r.vs().ifPresent(c -> s.append("<tr><td>").append(unbroken(esc(r.level().label()))).append("</td>")
+            .append(comparisonCells(c)).append("</tr>"));
+      }
+      s.append("</table>");
+    }
+    String chart = svg();
+    s.append("<div>").append(chart.substring(chart.indexOf("<svg"))).append("</div>");
     for (String check : loadChecks()) s.append("<p>").append(esc(check)).append("</p>");
     for (Row r : rows) {
       if (r.vs().isEmpty()) continue;
@@ -255,62 +273,34 @@ final class QualityPage {
     return s.append("</section>").toString();
   }
 
-  /** Accuracy against output throughput, a point per level, coloured by deployment, the frontier joined. */
+  /** Accuracy against output throughput, a point per level with its interval, the frontier dashed ({@link QualityChart}). */
   String svg() {
-    int w = 640;
-    int h = 360;
-    int left = 60;
-    int right = 20;
-    int top = 20;
-    int bottom = 50;
-    double maxX = rows.stream().mapToDouble(Row::throughput).max().orElse(1) * 1.1;
-    double minY = Math.max(0, rows.stream().mapToDouble(r -> r.accuracy().interval().lower()).min().orElse(0) - 0.05);
-    double maxY = Math.min(1, rows.stream().mapToDouble(r -> r.accuracy().interval().upper()).max().orElse(1) + 0.02);
-    if (maxY - minY < 0.05) minY = Math.max(0, maxY - 0.05);
-    double y0 = minY;
-    double yr = Math.max(1e-9, maxY - minY);
-    double xr = Math.max(1e-9, maxX);
-    java.util.function.DoubleUnaryOperator px = x -> left + x / xr * (w - left - right);
-    java.util.function.DoubleUnaryOperator py = y -> top + (1 - (y - y0) / yr) * (h - top - bottom);
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-        + "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">", w, h, w, h));
-    s.append("<title>accuracy against output throughput</title>");
-    s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>", left, h - bottom,
-        w - right, h - bottom));
-    s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>", left, top, left,
-        h - bottom));
-    for (int i = 0; i <= 4; i++) {
-      double y = y0 + yr * i / 4;
-      double x = maxX * i / 4;
-      s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.0f%%</text>", left - 4,
-          py.applyAsDouble(y) + 4, 100 * y));
-      s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>", px.applyAsDouble(x),
-          h - bottom + 14, x));
-    }
-    s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">output throughput (tok/s)</text>",
-        (left + w - right) / 2, h - 12));
-    s.append(String.format(Locale.ROOT, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">"
-        + "accuracy (95%% Wilson)</text>", (top + h - bottom) / 2, (top + h - bottom) / 2));
     List<MeasuredLevel> frontier = frontier();
-    StringBuilder line = new StringBuilder();
-    for (MeasuredLevel l : frontier) {
-      Row r = rows.stream().filter(x -> x.level() == l).findFirst().orElseThrow();
-      line.append(String.format(Locale.ROOT, "%.1f,%.1f ", px.applyAsDouble(r.throughput()), py.applyAsDouble(r.accuracy().value())));
-    }
-    s.append("<polyline fill=\"none\" stroke=\"#999\" stroke-dasharray=\"4 3\" points=\"").append(line.toString().strip())
-        .append("\"/>");
-    List<String> names = rows.stream().map(Row::deployment).distinct().toList();
-    for (Row r : rows) {
-      String colour = COLOURS[names.indexOf(r.deployment()) % COLOURS.length];
-      double x = px.applyAsDouble(r.throughput());
-      s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", x,
-          py.applyAsDouble(r.accuracy().interval().lower()), x, py.applyAsDouble(r.accuracy().interval().upper()), colour));
-      s.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s</title></circle>", x,
-          py.applyAsDouble(r.accuracy().value()), colour, esc(r.level().label() + ": " + r.accuracy())));
-      s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>", x + 6,
-          py.applyAsDouble(r.accuracy().value()) - 6, colour, esc(r.level().label())));
-    }
-    return s.append("</svg>").toString();
+    List<QualityChart.Point> points = rows.stream().map(QualityPage::point).toList();
+    List<QualityChart.Point> on = frontier.stream().map(l -> point(rows.stream().filter(r -> r.level() == l).findFirst()
+        .orElseThrow())).toList();
+    return QualityChart.of(title, points, on);
+  }
+
+  private static QualityChart.Point point(Row r) {
+    Accuracy a = r.accuracy();
+    return new QualityChart.Point(r.deployment(), r.load(), r.throughput(), a.value(), a.interval().lower(),
+        a.interval().upper());
+  }
+
+  /** Recovery and difference with their intervals, the items lost and gained, McNemar's p and what they say, as cells. */
+  private static String comparisonCells(QualityComparison c) {
+    return "<td>" + unbroken(String.format(Locale.ROOT, "%.1f%% [%.1f%%, %.1f%%]", 100 * c.recovery().estimate(),
+        100 * c.recovery().lower(), 100 * c.recovery().upper())) + "</td><td>" + unbroken(String.format(Locale.ROOT,
+        "%+.1f [%+.1f, %+.1f]", 100 * c.difference().estimate(), 100 * c.difference().lower(), 100 * c.difference().upper()))
+        + String.format(Locale.ROOT, "</td><td>%d lost, %d gained (p = %.2g):<br>%s</td>", c.onlyReference(), c.onlyCandidate(),
+        c.mcNemarP(), c.worseBeyondNoise() ? "worse beyond noise" : c.betterBeyondNoise() ? "better beyond noise"
+            : "no difference beyond noise");
+  }
+
+  /** A cell's figure kept on one line (a label, an estimate with its interval), so that the wide table wraps prose only. */
+  private static String unbroken(String escaped) {
+    return escaped.replace(" ", "&nbsp;");
   }
 
   static String esc(String s) {

@@ -3,6 +3,8 @@ package dev.llmbench.internal.report;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The description of a sweep's summary result in Allure: the verdict, the findings, the table and the charts, in the
@@ -11,16 +13,24 @@ import java.util.List;
  */
 final class AllureSweepDescription {
 
+  private static final Pattern INLINE_SVG = Pattern.compile("<svg[\\s>].*?</svg>", Pattern.DOTALL);
+
   private AllureSweepDescription() {}
 
-  /** Answer first, as the HTML page: the verdict, the headline charts, the findings, the table, the other charts. */
+  /**
+   * Answer first, as the HTML page: the verdict, the features' leads, the headline charts, the findings, the table,
+   * the other charts.
+   */
   static String html(SweepSummary summary) {
     StringBuilder h = new StringBuilder("<p>").append(HtmlSummary.esc(summary.title())).append(": ")
         .append(summary.levels().size()).append(summary.levels().size() == 1 ? " level" : " levels").append(" on ")
-        .append(HtmlSummary.esc(summary.levels().get(0).endpoint().toString()))
+        // Every endpoint the sweep measured, as the page names them: one, or one per deployment.
+        .append(HtmlSummary.esc(String.join(" · ", summary.levels().stream().map(l -> l.endpoint().toString()).distinct()
+            .toList())))
         .append(". Each level is a result of its own beside this one, with its timeline.</p>");
     summary.deployment().ifPresent(d -> h.append("<p>deployment: ").append(HtmlSummary.esc(d.describe())).append("</p>"));
     h.append(HtmlSummary.verdict(Verdict.of(summary)));
+    summary.sections().forEach(f -> f.lead().ifPresent(lead -> h.append(inlineSvgAsImages(lead))));
     List<String> headline = HtmlSummary.headlineCharts(summary.charts());
     headline.forEach(name -> image(h, name, summary.charts().get(name)));
     h.append(HtmlSummary.rankedFindings(summary.findings()));
@@ -30,7 +40,17 @@ final class AllureSweepDescription {
     summary.charts().forEach((name, svg) -> {
       if (!headline.contains(name)) image(h, name, svg);
     });
-    return h.toString();
+    // Allure keeps a cell on one line: a table wider than its pane scrolls instead of losing its right-hand columns.
+    return h.toString().replace("<table", "<div style=\"overflow-x:auto\"><table").replace("</table>", "</table></div>");
+  }
+
+  /** A feature's fragment with each inline {@code <svg>} as an image, which Allure keeps. */
+  static String inlineSvgAsImages(String fragment) {
+    return INLINE_SVG.matcher(fragment).replaceAll(svg -> {
+      StringBuilder img = new StringBuilder();
+      image(img, "chart", svg.group());
+      return Matcher.quoteReplacement(img.toString());
+    });
   }
 
   private static void image(StringBuilder h, String name, String svg) {

@@ -134,7 +134,8 @@ public final class HtmlSummary {
   }
 
   /**
-   * The sweep's page, answer first: the verdict (conclusions, SLO outcome, what failed), the headline charts,
+   * The sweep's page, answer first: the verdict (conclusions, SLO outcome, what failed), the features' part of the
+   * decision (their {@link FeatureSection#lead() leads}: quality against speed), the headline charts,
    * the findings heaviest first with the minor ones folded, the table, the other charts, and each level's
    * timeline and figures folded under its name.
    */
@@ -148,6 +149,7 @@ public final class HtmlSummary {
     summary.deployment().ifPresent(d -> h.append("<br>deployment: ").append(esc(d.describe())));
     h.append("</p>");
     h.append(verdict(Verdict.of(summary)));
+    summary.sections().forEach(f -> f.lead().ifPresent(h::append));
     Map<String, String> charts = summary.charts();
     List<String> headline = headlineCharts(charts);
     h.append("<div class=\"charts\">");

@@ -49,10 +49,11 @@ class QualitySectionsTests {
     assertThat(one.json().get().get("vs_fp8").get("only_candidate").asInt()).isZero();
     assertThat(one.console()).anySatisfy(l -> assertThat(l).startsWith("C=4 · int4 | quality vs fp8: recovery "));
     FeatureSection all = feature.sweep(sweep, List.of(fp8, int4)).orElseThrow();
-    assertThat(all.console().get(0)).startsWith("quality and speed: generated:mixed, 60 items; reference fp8");
+    assertThat(all.console().get(0)).startsWith("quality and speed: generated:every-grader, 60 items; reference fp8");
     assertThat(all.findings()).anySatisfy(f -> assertThat(f).startsWith("[C=4] int4 recovers "));
-    assertThat(all.html().orElseThrow()).contains("<h2>Quality and speed</h2>", "items that flipped between fp8 and int4",
-        "<svg", "lost");
+    assertThat(all.lead().orElseThrow()).as("the decision, at the top of the sweep's page").contains(
+        "<h3>Quality and speed</h3>", "<th>against fp8,<br>item by item</th>", "<th>recovery (95%)</th>",
+        "items that flipped between fp8 and int4", "<svg", "lost");
     assertThat(all.attachments()).extracting(FeatureSection.Attachment::name).containsExactly("quality", "quality-items");
     assertThat(all.violations()).isEmpty();
   }
@@ -74,6 +75,16 @@ class QualitySectionsTests {
     bad(dir, EvalFiles.Format.GENERIC, "{\"prompt\": \"q\", \"grader\": \"json\", \"schema\": [1]}", "field \"schema\"");
     bad(dir, EvalFiles.Format.GENERIC, "{\"grader\": \"exact\", \"expected\": \"x\"}", "field \"prompt\": missing");
     bad(dir, EvalFiles.Format.GENERIC, "not json", "line 1: not JSON");
+    // The rest of docs/quality.md's list of bad input.
+    bad(dir, EvalFiles.Format.GSM8K, "{\"answer\": \"#### 2\"}", "line 1, field \"question\": missing");
+    bad(dir, EvalFiles.Format.GSM8K, "{\"question\": \"q\", \"answer\": \"two\"}",
+        "line 1, field \"answer\": has no final answer after '#### '; expected GSM8K's form");
+    bad(dir, EvalFiles.Format.MULTIPLE_CHOICE, "{\"question\": \"q\", \"choices\": [\"a\", \"b\"], \"answer\": \"C\"}",
+        "line 1, field \"answer\": letter C is out of range for 2 choices");
+    bad(dir, EvalFiles.Format.GENERIC, "{\"id\": 7, \"prompt\": \"q\", \"grader\": \"exact\", \"expected\": \"x\"}\n"
+        + "{\"id\": 7, \"prompt\": \"r\", \"grader\": \"exact\", \"expected\": \"y\"}", "line 2, field \"id\": \"7\" is the id "
+        + "of an earlier row");
+    bad(dir, EvalFiles.Format.GENERIC, "", ": holds no rows");
   }
 
   static void bad(Path dir, EvalFiles.Format format, String row, String says) throws IOException {

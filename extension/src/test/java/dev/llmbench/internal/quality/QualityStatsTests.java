@@ -3,8 +3,15 @@ package dev.llmbench.internal.quality;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.llmbench.client.ChatMessage;
+import dev.llmbench.compare.QualityComparison;
 import dev.llmbench.result.ConfidenceInterval;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** The statistics against values worked by hand and against known truth over fixed seeds. */
@@ -30,20 +37,20 @@ class QualityStatsTests {
     assertThat(QualityStats.mcNemarExact(25, 0)).isCloseTo(Math.pow(2, -24), within(1e-15));
   }
 
-  /** 500 items, each answered right by either deployment with the same probability: not flagged in at least 95 of 100 seeds. */
+  /**
+   * 500 items, each answered right by either deployment with the same probability: not flagged in at least 95 of
+   * 100 seeds, decided as the reports and assertions decide (Pairing, then QualityComparison's own threshold).
+   */
   @Test
   void equalAccuraciesAreNotFlaggedInAtLeast95Of100Seeds() {
     int flaggedByMcNemar = 0;
     int flaggedByRecovery = 0;
     int flaggedByDifference = 0;
     for (long seed = 1; seed <= 100; seed++) {
-      double[][] pair = draw(seed, 500, 0.90, 0.90);
-      int[] flips = flips(pair);
-      if (QualityStats.mcNemarExact(flips[0], flips[1]) < 0.05) flaggedByMcNemar++;
-      ConfidenceInterval recovery = QualityStats.recovery(pair[0], pair[1]);
-      if (recovery.upper() < 1 || recovery.lower() > 1) flaggedByRecovery++;
-      ConfidenceInterval difference = QualityStats.difference(pair[0], pair[1]);
-      if (difference.upper() < 0 || difference.lower() > 0) flaggedByDifference++;
+      QualityComparison c = compare(draw(seed, 500, 0.90, 0.90));
+      if (c.worseBeyondNoise() || c.betterBeyondNoise()) flaggedByMcNemar++;
+      if (c.recovery().upper() < 1 || c.recovery().lower() > 1) flaggedByRecovery++;
+      if (c.difference().upper() < 0 || c.difference().lower() > 0) flaggedByDifference++;
     }
     assertThat(flaggedByMcNemar).as("seeds flagged by McNemar").isLessThanOrEqualTo(5);
     assertThat(flaggedByRecovery).as("seeds whose recovery interval excludes 1").isLessThanOrEqualTo(5);
@@ -68,14 +75,30 @@ class QualityStatsTests {
         a[i] = u < 0.90 ? 1 : 0;
         b[i] = u < 0.85 ? 1 : 0;
       }
-      int[] f = flips(new double[][] {a, b});
-      if (QualityStats.mcNemarExact(f[0], f[1]) < 0.05 && QualityStats.recovery(a, b).upper() < 1) nested++;
-      double[][] pair = draw(seed, 500, 0.90, 0.85);
-      int[] g = flips(pair);
-      if (QualityStats.mcNemarExact(g[0], g[1]) < 0.05) independent++;
+      QualityComparison c = compare(new double[][] {a, b});
+      if (c.worseBeyondNoise() && c.recovery().upper() < 1) nested++;
+      if (compare(draw(seed, 500, 0.90, 0.85)).worseBeyondNoise()) independent++;
     }
     assertThat(nested).isEqualTo(100);
     assertThat(independent).as("power with independent errors").isGreaterThanOrEqualTo(50);
+  }
+
+  /** The candidate ({@code pair[1]}) against the reference ({@code pair[0]}), item by item, as a level pair is compared. */
+  static QualityComparison compare(double[][] pair) {
+    return Pairing.compare("b", grading(pair[1]), "a", grading(pair[0]));
+  }
+
+  /** A level's grading whose item i is right where {@code right[i]} is 1. */
+  static LevelGrading grading(double[] right) {
+    List<EvalItem> items = IntStream.range(0, right.length)
+        .mapToObj(i -> new EvalItem("item-" + i, List.of(ChatMessage.user("q" + i)), new Grader.Exact("yes"))).toList();
+    EvalSet set = new EvalSet("known truth", items);
+    Map<Integer, LevelGrading.Outcome> outcomes = new TreeMap<>();
+    for (int i = 0; i < right.length; i++) {
+      String reply = right[i] > 0 ? "yes" : "no";
+      outcomes.put(i, new LevelGrading.Outcome(items.get(i), Optional.of(items.get(i).grader().grade(reply)), reply));
+    }
+    return new LevelGrading(set, outcomes);
   }
 
   /** Reference and candidate outcomes drawn independently per item. */
@@ -88,16 +111,5 @@ class QualityStatsTests {
       b[i] = r.nextDouble() < q ? 1 : 0;
     }
     return new double[][] {a, b};
-  }
-
-  /** {only the reference right, only the candidate right}. */
-  static int[] flips(double[][] pair) {
-    int lost = 0;
-    int gained = 0;
-    for (int i = 0; i < pair[0].length; i++) {
-      if (pair[0][i] > pair[1][i]) lost++;
-      if (pair[1][i] > pair[0][i]) gained++;
-    }
-    return new int[] {lost, gained};
   }
 }

@@ -28,7 +28,18 @@ public final class GeneratedSets {
 
   /** The kinds of set; {@code MIXED} interleaves an item of every grader. */
   public enum Kind {
-    ARITHMETIC, CHOICE, EXACT, MIXED
+    ARITHMETIC("arithmetic"), CHOICE("multiple-choice"), EXACT("exact-match"), MIXED("every-grader");
+
+    private final String label;
+
+    Kind(String label) {
+      this.label = label;
+    }
+
+    /** The set's name in the reports, as the user wrote it: {@code EVERY_GRADER} is every-grader. */
+    public String label() {
+      return label;
+    }
   }
 
   private static final String[] NAMES = {"Ada", "Bruno", "Chen", "Dara", "Eli", "Femi", "Greta", "Hiro", "Ines", "Jonas",
