@@ -8,12 +8,15 @@ import dev.llmbench.result.FindingKind;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every level measures what it cost the client; on the instant profile at high concurrency (a server that
  * answers as fast as the machine allows, in the same JVM) the client cannot keep up, and the level says so.
  */
+// Saturation is read from this machine's CPU and wake-up lag: another test JVM beside it would be read too.
+@Tag("timing")
 class ClientLoadTests {
 
   @Test

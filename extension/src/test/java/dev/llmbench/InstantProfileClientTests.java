@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.result.FindingKind;
 import dev.llmbench.testkit.BenchKit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,6 +12,8 @@ import org.junit.jupiter.api.Test;
  * (which shares the JVM with the engine) saturates, and the level says so rather than passing the figures
  * off as the server's.
  */
+// Saturation is read from this machine's CPU and wake-up lag: another test JVM beside it would be read too.
+@Tag("timing")
 class InstantProfileClientTests {
 
   @Test

@@ -39,7 +39,7 @@ class TraceReplayBenchmarkTest {
     assertThat(level.prefixCache()).hasValueSatisfying(cache -> assertThat(cache.hitRate()).isGreaterThan(0.5));
   }
 
-  @ConcurrencySweep({1, 8})
+  @ConcurrencySweep({4, 8})
   void theSameRowsUnderAConcurrency(SweepLevelResult level) {
     assertThat(level).hasNoErrors();
     assertThat(level.requestCount()).isEqualTo(48);
