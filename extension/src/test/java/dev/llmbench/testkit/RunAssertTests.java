@@ -143,6 +143,11 @@ class RunAssertTests {
       assertThat("C=2: TTFT p50 ms (needs < 1.0 ms) []").doesNotMatch(pattern);
       assertThat("C=2: TTFT p50 12.5 ms (needs < 1x0 ms) []").as("a dot is a dot").doesNotMatch(pattern);
       assertThat("C=2: TTFT p50 12.5 ms (needs < 1.0 ms) [] and more").as("the whole message").doesNotMatch(pattern);
+      String duration = Messages.pattern("TTFT p50 is {duration}, above 1.0 ms");
+      assertThat("TTFT p50 is 85.1 ms, above 1.0 ms").matches(duration);
+      assertThat("TTFT p50 is 1.204 s, above 1.0 ms").matches(duration);
+      assertThat("TTFT p50 is 850 µs, above 1.0 ms").matches(duration);
+      assertThat("TTFT p50 is 85.1, above 1.0 ms").as("a duration has its unit").doesNotMatch(duration);
     }
   }
 
