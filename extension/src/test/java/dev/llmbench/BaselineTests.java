@@ -17,6 +17,7 @@ import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.embedded.RequestTimings;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
 /**
  * A baseline round trip on real runs: a sweep saved as the baseline, then run again unchanged, 35% slower
@@ -212,9 +214,12 @@ class BaselineTests {
   void anUnreadableBaselineIsAConfigurationErrorBeforeAnyLevelRuns() throws IOException {
     Path dir = Files.createTempDirectory(baselines, "broken-");
     Files.writeString(dir.resolve(baselineFile().getFileName()), "{\"levels\": [");
-    BenchKit.run(SweepTestCases.class, "llmbench.base-url", base.baseUrl().toString(), "llmbench.baseline.dir", dir.toString())
-        .all().assertThatEvents().haveExactly(1, event(finishedWithFailure(message(m -> m.contains("SweepTestCases#sweep")
-            && m.contains("is not readable JSON") && m.contains("-Dllmbench.baseline.save=true")))));
+    assertThat(BenchKit.run(SweepTestCases.class, "llmbench.base-url", base.baseUrl().toString(), "llmbench.baseline.dir",
+        dir.toString())).hasSingleFailure()
+        // In parentheses, the JSON parser's own words: Jackson's to choose.
+        .failedWith(ExtensionConfigurationException.class).hasMessageMatching(Messages.pattern("Configuration error: sweep on "
+            + "method [SweepTestCases#sweep]: the baseline " + dir.resolve(baselineFile().getFileName()) + " is not readable "
+            + "JSON ({*}); delete it, or save a new one with -Dllmbench.baseline.save=true"));
   }
 
   @LlmEndpoint(readyPollInterval = "50ms")
