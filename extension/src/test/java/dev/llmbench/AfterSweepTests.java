@@ -60,14 +60,14 @@ class AfterSweepTests {
 
   @Test
   void aMethodWithTheWrongParameterIsAConfigurationError() {
-    assertConfigurationError(WrongParameterTestCases.class, "Configuration error: sweep on method "
+    assertConfigurationError(WrongParameterTestCases.class, "Configuration error: @AfterSweep on method "
         + "[WrongParameterTestCases#after]: an @AfterSweep method takes exactly one parameter, the SweepResult: "
         + "void after(SweepResult sweep)");
   }
 
   @Test
   void aNameThatIsNoSweepIsAConfigurationError() {
-    assertConfigurationError(UnknownSweepTestCases.class, "Configuration error: sweep on method "
+    assertConfigurationError(UnknownSweepTestCases.class, "Configuration error: @AfterSweep on method "
         + "[UnknownSweepTestCases#after]: @AfterSweep(\"throughput\") names no sweep of this class; its sweeps are [sweep]");
   }
 
@@ -77,7 +77,7 @@ class AfterSweepTests {
     BenchKit.Run run = BenchKit.run(TwoSweepsTestCases.class);
     for (String sweep : List.of("one(SweepLevelResult)", "two(SweepLevelResult)")) {
       assertThat(run).container(sweep).failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: "
-          + "sweep on method [TwoSweepsTestCases#after]: @AfterSweep names no sweep and the class has 2 [one, two]: name "
+          + "@AfterSweep on method [TwoSweepsTestCases#after]: @AfterSweep names no sweep and the class has 2 [one, two]: name "
           + "one, e.g. @AfterSweep(\"one\")");
     }
     assertThat(run.all().failed().count()).as("failures of the run").isEqualTo(2);
