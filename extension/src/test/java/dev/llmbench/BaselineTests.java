@@ -2,10 +2,6 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-import static org.junit.platform.testkit.engine.EventConditions.displayName;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -129,10 +125,12 @@ class BaselineTests {
   void aProfileAThirdSlowerFailsEveryLevelNamingTheDeltas() throws IOException {
     BenchKit.Run slower = run(aThirdSlower);
     for (String level : LEVELS) {
-      slower.tests().assertThatEvents().haveExactly(1, event(displayName(level), finishedWithFailure(message(m ->
-          m.startsWith(level + ": ") && m.contains("regressed against the baseline, worse beyond noise and by more than 15.0%")
-              && m.contains("- ITL p50 +") && m.contains("): regressed")
-              && m.contains("save a new baseline with -Dllmbench.baseline.save=true")))));
+      // Other figures may clear the gate too on a busy machine: ITL's line is the one the profile makes certain.
+      assertThat(slower).level(level).failedWith(AssertionError.class).hasMessageMatching(Messages.pattern(level + ": {n} "
+          + "figure(s) regressed against the baseline, worse beyond noise and by more than 15.0%:\n{*}"
+          + "  - ITL p50 +{n}% [+{n}%, +{n}%] ({n} → {n} ms): regressed\n{*}"
+          + "  baseline: " + baselineFile() + "\n"
+          + "  if the change is intended, save a new baseline with -Dllmbench.baseline.save=true"));
       JsonNode itl = deltas(slower, level).get("ITL p50");
       assertThat(itl.path("change").asDouble()).as(level).isBetween(0.25, 0.45);
       assertThat(itl.path("change_ci95_lower").asDouble()).as(level).isGreaterThan(0.15);
@@ -203,9 +201,10 @@ class BaselineTests {
     }
     BenchKit.Run run = run(base, "llmbench.baseline.vllm", vllm.toString());
     for (String level : LEVELS) {
-      run.tests().assertThatEvents().haveExactly(1, event(displayName(level), finishedWithFailure(message(m ->
-          m.contains("regressed against the baseline") && m.contains("- ITL p50 +") && m.contains("baseline: vLLM results "
-              + vllm + " (openai-chat-infq-concurrency" + level.substring(2) + "-m-20260801-101500.json)")))));
+      assertThat(run).level(level).failedWith(AssertionError.class).hasMessageMatching(Messages.pattern(level + ": {n} "
+          + "figure(s) regressed against the baseline, worse beyond noise and by more than 15.0%:\n{*}"
+          + "  - ITL p50 +{n}% [+{n}%, +{n}%] ({n} → {n} ms): regressed\n{*}"
+          + "  baseline: vLLM results " + vllm + " (openai-chat-infq-concurrency" + level.substring(2) + "-m-20260801-101500.json)"));
       assertThat(deltas(run, level).get("ITL p50").path("baseline").asDouble()).isEqualTo(10.0);
     }
   }
