@@ -84,7 +84,7 @@ class AfterSweepTests {
   }
 
   private static void assertConfigurationError(Class<?> fixture, String message) {
-    assertThat(BenchKit.run(fixture)).hasSingleFailure().failedWith(ExtensionConfigurationException.class).hasMessage(message);
+    assertThat(BenchKit.run(fixture)).hasConfigurationError(message);
   }
 
   /** In Allure, the failed sweep assertion is a result of its own, in the "Sweep finding" category. */

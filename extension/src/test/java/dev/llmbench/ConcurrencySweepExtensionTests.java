@@ -108,8 +108,7 @@ class ConcurrencySweepExtensionTests {
     }
 
     private static void assertConfigurationError(Class<?> fixture, String message) {
-      assertThat(BenchKit.run(fixture)).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
-          .hasMessage(message);
+      assertThat(BenchKit.run(fixture)).hasConfigurationError(message);
     }
   }
 

@@ -13,7 +13,6 @@ import java.util.List;
 import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.random.Well19937c;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
 class RateSweepExtensionTests {
 
@@ -44,8 +43,7 @@ class RateSweepExtensionTests {
   }
 
   private static void assertConfigurationError(Class<?> fixture, String message) {
-    assertThat(BenchKit.run(fixture)).hasSingleFailure()
-        .failedWith(ExtensionConfigurationException.class).hasMessage(message);
+    assertThat(BenchKit.run(fixture)).hasConfigurationError(message);
   }
 
   /** The schedule vLLM would draw: request i is due at the sum of i gamma gaps. */

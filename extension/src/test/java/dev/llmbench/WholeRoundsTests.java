@@ -7,7 +7,6 @@ import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.result.ConfidenceInterval;
 import dev.llmbench.testkit.BenchKit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
 /**
  * A closed-loop level sends whole rounds of C by default, so that C requests are in flight from its first
@@ -58,8 +57,7 @@ class WholeRoundsTests {
   }
 
   private static void assertConfigurationError(Class<?> fixture, String message) {
-    assertThat(BenchKit.run(fixture)).hasSingleFailure()
-        .failedWith(ExtensionConfigurationException.class).hasMessage(message);
+    assertThat(BenchKit.run(fixture)).hasConfigurationError(message);
   }
 
   // ----- fixtures

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.assertj.core.api.AbstractAssert;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
 /**
  * AssertJ assertions on a whole fixture run, in the way of junit-pioneer's {@code ExecutionResults}
@@ -55,6 +56,15 @@ public final class RunAssert extends AbstractAssert<RunAssert, BenchKit.Run> {
   /** The run's one failure, of a test or a container; fails if there is none or more than one. */
   public OutcomeAssert hasSingleFailure() {
     return single(o -> o.status() == Outcome.Status.FAILED, "exactly one failure");
+  }
+
+  /**
+   * The run's one failure is a configuration error with exactly {@code message}: what users read when a sweep is
+   * declared wrong ({@code Configuration error: sweep on method [...]: ...}).
+   */
+  public RunAssert hasConfigurationError(String message) {
+    hasSingleFailure().failedWith(ExtensionConfigurationException.class).hasMessage(message);
+    return this;
   }
 
   /** Every test of the run passed, {@code count} of them, and no container failed. */

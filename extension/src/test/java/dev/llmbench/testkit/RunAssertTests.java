@@ -118,6 +118,11 @@ class RunAssertTests {
           .hasMessage("Configuration error: sweep on method [EmptySweepTestCases#sweep]: @ConcurrencySweep must list at "
               + "least one level, e.g. @ConcurrencySweep({1, 2, 4, 8})");
       assertThat(run).hasSingleFailure().failedWith(ExtensionConfigurationException.class);
+      assertThat(run).hasConfigurationError("Configuration error: sweep on method [EmptySweepTestCases#sweep]: "
+          + "@ConcurrencySweep must list at least one level, e.g. @ConcurrencySweep({1, 2, 4, 8})");
+      assertThatThrownBy(() -> assertThat(run).hasConfigurationError("Configuration error: something else"))
+          .isInstanceOf(AssertionError.class).hasMessageContaining("Expecting message to be:")
+          .hasMessageContaining("Configuration error: something else");
       assertThatThrownBy(() -> assertThat(run).hasSingleFailedTest()).isInstanceOf(AssertionError.class)
           .hasMessageStartingWith("Expecting exactly one failed test in the run of EmptySweepTestCases but found 0; "
               + "every outcome:");
