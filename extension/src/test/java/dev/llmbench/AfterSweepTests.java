@@ -2,12 +2,6 @@ package dev.llmbench;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.displayName;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,6 +13,7 @@ import dev.llmbench.compare.QualityEval;
 import dev.llmbench.result.Finding;
 import dev.llmbench.result.FindingKind;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import io.qameta.allure.Allure;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -37,49 +32,59 @@ class AfterSweepTests {
   @Test
   void runsOnceAfterTheLastLevelWithTheWholeSweep() {
     ORDER.clear();
-    BenchKit.Run run = BenchKit.run(PassingTestCases.class).assertAllPass(3);
-    run.tests().assertThatEvents().haveExactly(1, event(displayName("scales (after the sweep)"), finishedSuccessfully()));
+    assertThat(BenchKit.run(PassingTestCases.class)).passed("C=1", "C=2", "scales (after the sweep)");
     assertThat(ORDER).containsExactly("C=1", "C=2", "after");
   }
 
   /** The sweep method's parameters are resolved for the skipped call too, and each deployment is read as a curve of its own. */
   @Test
   void aSweepOfDeploymentsIsReadPerDeployment() {
-    BenchKit.run(DeploymentsTestCases.class).assertAllPass(5);
+    assertThat(BenchKit.run(DeploymentsTestCases.class))
+        .passed("C=1 · fast", "C=1 · slow", "C=2 · fast", "C=2 · slow", "perDeployment (after the sweep)");
   }
 
   /** A sweep method that takes its level's Quality gets it for the call skipped after the sweep too. */
   @Test
   void aSweepWithAnEvalResolvesItsQualityForTheCallAfterTheSweep() {
-    BenchKit.run(EvalTestCases.class).assertAllPass(2);
+    assertThat(BenchKit.run(EvalTestCases.class)).passed("C=2", "after (after the sweep)");
   }
 
   @Test
   void aFailureListsEveryFindingItConcerns() {
-    BenchKit.run(FailingTestCases.class).tests().assertThatEvents().haveExactly(1, event(
-        displayName("noReadings (after the sweep)"), finishedWithFailure(message(m ->
-            m.startsWith("[FailingTestCases.sweep] expected no finding of kind SCALING but found 1:")
-                && m.contains("  - 2x the concurrency (C=1 to C=2)") && m.contains("evidence: output throughput at C=1")))));
+    assertThat(BenchKit.run(FailingTestCases.class)).test("noReadings (after the sweep)").failedWith(AssertionError.class)
+        .hasMessageMatching(Messages.pattern("""
+            [FailingTestCases.sweep] expected no finding of kind SCALING but found 1:
+              - 2x the concurrency (C=1 to C=2) gave {n}x the throughput ({n} to {n} tok/s): {*}
+                  evidence: output throughput at C=1 = {n} tok/s; {*}"""));
   }
 
   @Test
   void aMethodWithTheWrongParameterIsAConfigurationError() {
-    assertConfigurationError(WrongParameterTestCases.class, "takes exactly one parameter, the SweepResult");
+    assertConfigurationError(WrongParameterTestCases.class, "Configuration error: @AfterSweep on method "
+        + "[WrongParameterTestCases#after]: an @AfterSweep method takes exactly one parameter, the SweepResult: "
+        + "void after(SweepResult sweep)");
   }
 
   @Test
   void aNameThatIsNoSweepIsAConfigurationError() {
-    assertConfigurationError(UnknownSweepTestCases.class, "@AfterSweep(\"throughput\") names no sweep of this class; its sweeps are [sweep]");
+    assertConfigurationError(UnknownSweepTestCases.class, "Configuration error: @AfterSweep on method "
+        + "[UnknownSweepTestCases#after]: @AfterSweep(\"throughput\") names no sweep of this class; its sweeps are [sweep]");
   }
 
   @Test
   void noNameWithTwoSweepsIsAConfigurationError() {
-    assertConfigurationError(TwoSweepsTestCases.class, "@AfterSweep names no sweep and the class has 2");
+    // Each sweep the method could mean fails with it.
+    BenchKit.Run run = BenchKit.run(TwoSweepsTestCases.class);
+    for (String sweep : List.of("one(SweepLevelResult)", "two(SweepLevelResult)")) {
+      assertThat(run).container(sweep).failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: "
+          + "@AfterSweep on method [TwoSweepsTestCases#after]: @AfterSweep names no sweep and the class has 2 [one, two]: name "
+          + "one, e.g. @AfterSweep(\"one\")");
+    }
+    assertThat(run.all().failed().count()).as("failures of the run").isEqualTo(2);
   }
 
-  private static void assertConfigurationError(Class<?> fixture, String text) {
-    BenchKit.run(fixture).all().assertThatEvents().haveAtLeastOne(event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains(fixture.getSimpleName()) && m.contains(text)))));
+  private static void assertConfigurationError(Class<?> fixture, String message) {
+    assertThat(BenchKit.run(fixture)).hasConfigurationError(message);
   }
 
   /** In Allure, the failed sweep assertion is a result of its own, in the "Sweep finding" category. */

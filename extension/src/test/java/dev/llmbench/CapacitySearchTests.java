@@ -2,12 +2,6 @@ package dev.llmbench;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.displayName;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,6 +11,7 @@ import dev.llmbench.internal.embedded.EmbeddedLlmServer;
 import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import dev.llmbench.testkit.Timing;
 import dev.llmbench.workload.Sessions;
 import java.io.IOException;
@@ -81,50 +76,49 @@ class CapacitySearchTests {
         if (probes.get(i).path("meets_slo").asBoolean()) held = Math.max(held, c);
         else failed = Math.min(failed, c);
       }
-      run.assertAllPass(probes.size() + 1);
-      run.tests().assertThatEvents().haveExactly(1, event(displayName("probe 1: C=2"), finishedSuccessfully()))
-          .haveExactly(1, event(displayName("probe 2: C=16"), finishedSuccessfully()))
-          .haveExactly(1, event(displayName("capacity: C=" + answer), finishedSuccessfully()));
+      assertThat(run).allTestsPassed(probes.size() + 1);
+      assertThat(run).test("probe 1: C=2").succeeded();
+      assertThat(run).test("probe 2: C=16").succeeded();
+      assertThat(run).test("capacity: C=" + answer).succeeded();
     }
   }
 
   @Test
   void anSloThatFailsAtTheLowerBoundEndsAfterOneProbeAndSaysSo() {
     BenchKit.Run run = BenchKit.run(ImpossibleTestCases.class);
-    run.tests().assertThatEvents().haveExactly(1, event(displayName("probe 1: C=1"), finishedSuccessfully()))
-        .haveExactly(1, event(displayName("capacity: below C=1"), finishedWithFailure(message(m ->
-            m.startsWith("expected a capacity of at least C=1 but the search found: capacity under the SLO (TPOT ≤ 1.0 ms at p50): "
-                + "below C=1: fails at C=1 (TPOT p50 ") && m.contains("> 1.0 ms")))));
+    assertThat(run).test("probe 1: C=1").succeeded();
+    assertThat(run).test("capacity: below C=1").failedWith(AssertionError.class).hasMessageMatching(Messages.pattern(
+        "expected a capacity of at least C=1 but the search found: capacity under the SLO (TPOT ≤ 1.0 ms at p50): below "
+            + "C=1: fails at C=1 (TPOT p50 {duration} > 1.0 ms; SLO attainment {n}%); searched C=1..C=8 in 1 probe, to within 1"));
     assertThat(run.tests().started().count()).isEqualTo(2);
   }
 
   @Test
   void anSloThatHoldsAtTheUpperBoundEndsAfterTwoProbes() {
-    BenchKit.Run run = BenchKit.run(EasyTestCases.class).assertAllPass(3);
-    run.tests().assertThatEvents().haveExactly(1, event(displayName("probe 1: rate=10/s"), finishedSuccessfully()))
-        .haveExactly(1, event(displayName("probe 2: rate=40/s"), finishedSuccessfully()))
-        .haveExactly(1, event(displayName("capacity: at least 40 req/s"), finishedSuccessfully()));
+    assertThat(BenchKit.run(EasyTestCases.class)).passed("probe 1: rate=10/s", "probe 2: rate=40/s", "capacity: at least 40 req/s");
   }
 
   @Test
   void eachDeploymentIsSearchedInTurn() {
-    BenchKit.run(EasyTestCases.class, "llmbench.deployments", "a=embedded:instant;b=embedded:instant").assertAllPass(6)
-        .tests().assertThatEvents().haveExactly(1, event(displayName("probe 2: rate=40/s · b"), finishedSuccessfully()))
-        .haveExactly(1, event(displayName("capacity · a: at least 40 req/s"), finishedSuccessfully()))
-        .haveExactly(1, event(displayName("capacity · b: at least 40 req/s"), finishedSuccessfully()));
+    assertThat(BenchKit.run(EasyTestCases.class, "llmbench.deployments", "a=embedded:instant;b=embedded:instant")).passed(
+        "probe 1: rate=10/s · a", "probe 2: rate=40/s · a", "capacity · a: at least 40 req/s",
+        "probe 1: rate=10/s · b", "probe 2: rate=40/s · b", "capacity · b: at least 40 req/s");
   }
 
   @Test
   void aSearchWithoutAnSloIsAConfigurationError() {
-    BenchKit.run(NoSloTestCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("NoSloTestCases#capacity")
-            && m.contains("needs an SLO to search under")))));
+    assertThat(BenchKit.run(NoSloTestCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[NoSloTestCases#capacity]: a capacity search needs an SLO "
+            + "to search under: declare @Slo, e.g. @Slo(ttft = \"2s\", tpot = \"50ms\", percentile = 90)");
   }
 
   @Test
   void aRangeOfBothKindsIsAConfigurationError() {
-    BenchKit.run(BothRangesTestCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("either concurrency = {low, high} or rate")))));
+    assertThat(BenchKit.run(BothRangesTestCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[BothRangesTestCases#capacity]: @CapacitySearch needs "
+            + "either concurrency = {low, high} or rate = {low, high}");
   }
 
   @Test

@@ -4,126 +4,151 @@ import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectIteration;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
-import static org.junit.platform.testkit.engine.EventConditions.displayName;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
 class ConcurrencySweepExtensionTests {
 
-  @Test
-  void registersOneTestPerLevelNamedByConcurrency() {
-    BenchKit.Run run = BenchKit.run(ThreeLevelsTestCases.class).assertAllPass(3);
-    run.tests().assertThatEvents().haveExactly(1, event(displayName("C=1"), finishedSuccessfully()))
-        .haveExactly(1, event(displayName("C=2"), finishedSuccessfully()))
-        .haveExactly(1, event(displayName("C=4"), finishedSuccessfully()));
+  @Nested
+  @DisplayName("levels")
+  class RunLevels {
+
+    @Test
+    void registersOneTestPerLevelNamedByConcurrency() {
+      assertThat(BenchKit.run(ThreeLevelsTestCases.class)).passed("C=1", "C=2", "C=4");
+    }
+
+    @Test
+    void oneLevelRunAloneStillGetsTheSweepsTableChartsAndAnalysis() throws IOException {
+      // The second invocation picked alone, as an IDE runs one level: no "last level" ever runs.
+      BenchKit.Run run = BenchKit.run(ThreeLevelsTestCases.class,
+          selectIteration(selectMethod(ThreeLevelsTestCases.class, "sweep", SweepLevelResult.class.getName()), 1));
+      assertThat(run).passed("C=2");
+      Path dir = run.sweepDir(ThreeLevelsTestCases.class, "sweep");
+      assertThat(Files.readString(dir.resolve("table.txt"))).contains("C= 2 | 4/4 ok").doesNotContain("C= 1 |")
+          .doesNotContain("C= 4 |");
+      assertThat(dir.resolve("index.html")).exists();
+      assertThat(dir.resolve("throughput.svg")).exists();
+    }
+
+    @Test
+    void aLevelsSettingRunsThoseLevelsAndReportsThem() throws IOException {
+      BenchKit.Run run = BenchKit.run(ThreeLevelsTestCases.class, "llmbench.sweep.levels", "4");
+      assertThat(run).passed("C=4");
+      assertThat(Files.readString(run.sweepDir(ThreeLevelsTestCases.class, "sweep").resolve("table.txt")))
+          .startsWith("C= 4 | 4/4 ok (0 err)");
+    }
+
+    @Test
+    void crossesMaxTokensWithLevelsAndNamesBoth() {
+      assertThat(BenchKit.run(CrossedTestCases.class))
+          .passed("C=1, max_tokens=4", "C=2, max_tokens=4", "C=1, max_tokens=8", "C=2, max_tokens=8");
+    }
+
+    @Test
+    void settingsOnAnEnclosingClassReachNestedSweeps() {
+      assertThat(BenchKit.run(EnclosingSettingsTestCases.class)).passed("C=1");
+    }
   }
 
-  @Test
-  void oneLevelRunAloneStillGetsTheSweepsTableChartsAndAnalysis() throws IOException {
-    // The second invocation picked alone, as an IDE runs one level: no "last level" ever runs.
-    BenchKit.Run run = BenchKit.run(ThreeLevelsTestCases.class,
-        selectIteration(selectMethod(ThreeLevelsTestCases.class, "sweep", SweepLevelResult.class.getName()), 1))
-        .assertAllPass(1);
-    Path dir = run.sweepDir(ThreeLevelsTestCases.class, "sweep");
-    assertThat(Files.readString(dir.resolve("table.txt"))).contains("C= 2 | 4/4 ok").doesNotContain("C= 1 |")
-        .doesNotContain("C= 4 |");
-    assertThat(dir.resolve("index.html")).exists();
-    assertThat(dir.resolve("throughput.svg")).exists();
+  @Nested
+  @DisplayName("configuration errors name the method and the fix")
+  class ConfigurationErrors {
+
+    @Test
+    void emptyLevelsAreAConfigurationErrorNamingTheMethod() {
+      assertConfigurationError(EmptyLevelsTestCases.class,
+          "Configuration error: sweep on method [EmptyLevelsTestCases#sweep]: @ConcurrencySweep must list at least "
+              + "one level, e.g. @ConcurrencySweep({1, 2, 4, 8})");
+    }
+
+    @Test
+    void zeroLevelIsAConfigurationError() {
+      assertConfigurationError(ZeroLevelTestCases.class,
+          "Configuration error: sweep on method [ZeroLevelTestCases#sweep]: every level must be a positive "
+              + "concurrency, but [1, 0] has 0");
+    }
+
+    @Test
+    void negativeLevelIsAConfigurationError() {
+      assertConfigurationError(NegativeLevelTestCases.class,
+          "Configuration error: sweep on method [NegativeLevelTestCases#sweep]: every level must be a positive "
+              + "concurrency, but [-2] has -2");
+    }
+
+    @Test
+    void duplicateLevelIsAConfigurationError() {
+      assertConfigurationError(DuplicateLevelTestCases.class,
+          "Configuration error: sweep on method [DuplicateLevelTestCases#sweep]: level 2 is listed twice in "
+              + "[1, 2, 2]; list each once");
+    }
+
+    @Test
+    void malformedDurationIsAConfigurationErrorWithTheAcceptedForms() {
+      assertConfigurationError(BadDurationTestCases.class,
+          "Configuration error: sweep on method [BadDurationTestCases#sweep]: 'duration': 'ten seconds' is not a "
+              + "duration; write e.g. 500ms, 30s, 20m, 1h or PT20M");
+    }
+
+    @Test
+    void anEmptyLevelsSettingNamesTheSettingNotTheAnnotation() {
+      assertThat(BenchKit.run(ThreeLevelsTestCases.class, "llmbench.sweep.levels", ",")).hasSingleFailure()
+          .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+              + "[ThreeLevelsTestCases#sweep]: llmbench.sweep.levels ',' (from configuration parameter llmbench.sweep.levels) "
+              + "is not usable: it lists no value; write e.g. 1,4,16");
+    }
+
+    private static void assertConfigurationError(Class<?> fixture, String message) {
+      assertThat(BenchKit.run(fixture)).hasConfigurationError(message);
+    }
   }
 
-  @Test
-  void aLevelsSettingRunsThoseLevelsAndReportsThem() throws IOException {
-    BenchKit.Run run = BenchKit.run(ThreeLevelsTestCases.class, "llmbench.sweep.levels", "4").assertAllPass(1);
-    assertThat(Files.readString(run.sweepDir(ThreeLevelsTestCases.class, "sweep").resolve("table.txt")))
-        .startsWith("C= 4 | 4/4 ok (0 err)");
-  }
+  @Nested
+  @DisplayName("a failed assertion states level, actual and required")
+  class FailedAssertions {
 
-  @Test
-  void crossesMaxTokensWithLevelsAndNamesBoth() {
-    BenchKit.Run run = BenchKit.run(CrossedTestCases.class).assertAllPass(4);
-    List<String> names = run.tests().started().stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
-    assertThat(names).containsExactly("C=1, max_tokens=4", "C=2, max_tokens=4", "C=1, max_tokens=8", "C=2, max_tokens=8");
-  }
+    @Test
+    void failingAssertionStatesActualRequiredAndLevel() {
+      assertThat(BenchKit.run(FailingThresholdTestCases.class)).level("C=2").failedWith(AssertionError.class)
+          .hasMessageMatching(Messages.pattern("""
+              [C=2: output throughput (tok/s)]\s
+              Expecting actual:
+                {n}
+              to be greater than:
+                1000000.0
+              """));
+    }
 
-  @Test
-  void emptyLevelsAreAConfigurationErrorNamingTheMethod() {
-    assertConfigurationError(EmptyLevelsTestCases.class, "EmptyLevelsTestCases#sweep", "must list at least one level");
-  }
+    @Test
+    void tooFewSamplesForP99FailsWithTheNumberNeeded() {
+      assertThat(BenchKit.run(P99TooFewTestCases.class)).level("C=2").failedWith(AssertionError.class)
+          .hasMessage("C=2: TTFT p99 rests on 10 samples, so it is only the maximum; it needs at least 100 requests "
+              + "(raise @Measurement(requests), use adaptive mode with targetCiHalfWidth, or call allowingFewSamples())");
+    }
 
-  @Test
-  void zeroLevelIsAConfigurationError() {
-    assertConfigurationError(ZeroLevelTestCases.class, "ZeroLevelTestCases#sweep", "positive concurrency");
-  }
+    @Test
+    void adaptiveModeGathersTheSamplesP99Needs() {
+      assertThat(BenchKit.run(P99AdaptiveTestCases.class)).passed("C=8");
+    }
 
-  @Test
-  void negativeLevelIsAConfigurationError() {
-    assertConfigurationError(NegativeLevelTestCases.class, "NegativeLevelTestCases#sweep", "has -2");
-  }
-
-  @Test
-  void duplicateLevelIsAConfigurationError() {
-    assertConfigurationError(DuplicateLevelTestCases.class, "DuplicateLevelTestCases#sweep", "level 2 is listed twice");
-  }
-
-  @Test
-  void malformedDurationIsAConfigurationErrorWithTheAcceptedForms() {
-    assertConfigurationError(BadDurationTestCases.class, "BadDurationTestCases#sweep", "write e.g. 500ms, 30s");
-  }
-
-  @Test
-  void anEmptyLevelsSettingNamesTheSettingNotTheAnnotation() {
-    BenchKit.run(ThreeLevelsTestCases.class, "llmbench.sweep.levels", ",").all().assertThatEvents()
-        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
-            m.contains("ThreeLevelsTestCases#sweep") && m.contains("llmbench.sweep.levels ','")
-                && m.contains("configuration parameter llmbench.sweep.levels") && m.contains("lists no value")))));
-  }
-
-  private static void assertConfigurationError(Class<?> fixture, String method, String text) {
-    BenchKit.run(fixture).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains(method) && m.contains(text)))));
-  }
-
-  @Test
-  void failingAssertionStatesActualRequiredAndLevel() {
-    BenchKit.run(FailingThresholdTestCases.class).tests().assertThatEvents().haveExactly(1, event(displayName("C=2"),
-        finishedWithFailure(message(m -> m.contains("C=2: output throughput (tok/s)") && m.contains("Expecting actual")
-            && m.contains("to be greater than") && m.contains("1000000.0")))));
-  }
-
-  @Test
-  void tooFewSamplesForP99FailsWithTheNumberNeeded() {
-    BenchKit.run(P99TooFewTestCases.class).tests().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        message(m -> m.contains("TTFT p99 rests on 10 samples") && m.contains("needs at least 100 requests")))));
-  }
-
-  @Test
-  void adaptiveModeGathersTheSamplesP99Needs() {
-    BenchKit.run(P99AdaptiveTestCases.class).assertAllPass(1);
-  }
-
-  @Test
-  void everySloViolationIsListed() {
-    BenchKit.run(SloViolatedTestCases.class).tests().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        message(m -> m.contains("3 SLO violation(s)") && m.contains("TTFT p50") && m.contains("TPOT p50")
-            && m.contains("SLO attainment 0.0%")))));
-  }
-
-  @Test
-  void settingsOnAnEnclosingClassReachNestedSweeps() {
-    BenchKit.run(EnclosingSettingsTestCases.class).assertAllPass(1);
+    @Test
+    void everySloViolationIsListed() {
+      assertThat(BenchKit.run(SloViolatedTestCases.class)).level("C=2").failedWith(AssertionError.class)
+          .hasMessageMatching(Messages.pattern("""
+              C=2: 3 SLO violation(s) of [TTFT ≤ 1.0 ms, TPOT ≤ 100 µs at p50]:
+                - TTFT p50 is {duration}, above the required 1.0 ms
+                - TPOT p50 is {duration}, above the required 100 µs
+                - SLO attainment 0.0% is below the required 50.0% (0 of 4 requests met every objective)"""));
+    }
   }
 
   // ----- fixtures

@@ -2,14 +2,11 @@ package dev.llmbench;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import dev.llmbench.testkit.StubEngine;
 import dev.llmbench.workload.Dataset;
 import java.io.IOException;
@@ -18,7 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.StreamSupport;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
@@ -230,48 +229,75 @@ class DatasetSweepTests {
 
   @Test
   void aRowThatIsNotJsonFailsBeforeAnyRequest() {
-    assertNoLoad(NotJsonTestCases.class, "NotJsonTestCases#sweep", "chat-not-json.jsonl line 3: not JSON",
-        "expected one JSON object per line");
+    // In parentheses, the JSON parser's own words: Jackson's to choose.
+    assertNoLoad(NotJsonTestCases.class, thrown -> thrown.hasMessageMatching(Messages.pattern(
+        "Configuration error: sweep on method [NotJsonTestCases#sweep]: @Dataset(format = OPENAI_CHAT): "
+        + "src/test/resources/datasets/bad/chat-not-json.jsonl line 3: not JSON ({*}); expected one JSON object per "
+        + "line, like "
+        + "{\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} (max_tokens, "
+        + "temperature, tools, response_format optional)")));
   }
 
   @Test
   void aMissingFieldFailsBeforeAnyRequest() {
-    assertNoLoad(MissingFieldTestCases.class, "MissingFieldTestCases#sweep",
-        "chat-missing-messages.jsonl line 2, field \"messages\": missing", "it looks like vLLM custom (format VLLM_CUSTOM)");
+    assertNoLoad(MissingFieldTestCases.class,
+        "Configuration error: sweep on method [MissingFieldTestCases#sweep]: @Dataset(format = "
+        + "OPENAI_CHAT): src/test/resources/datasets/bad/chat-missing-messages.jsonl line 2, field "
+        + "\"messages\": missing (the row has \"prompt\": it looks like vLLM custom (format VLLM_CUSTOM)); "
+        + "expected a row like {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} "
+        + "(max_tokens, temperature, tools, response_format optional)");
   }
 
   @Test
   void aNegativeLengthFailsBeforeAnyRequest() {
-    assertNoLoad(NegativeLengthTestCases.class, "NegativeLengthTestCases#sweep",
-        "custom-negative-length.jsonl line 2, field \"output_tokens\": -5 is negative", "expected a whole number of at least 1");
+    assertNoLoad(NegativeLengthTestCases.class,
+        "Configuration error: sweep on method [NegativeLengthTestCases#sweep]: @Dataset(format = "
+        + "VLLM_CUSTOM): src/test/resources/datasets/bad/custom-negative-length.jsonl line 2, field "
+        + "\"output_tokens\": -5 is negative; expected a whole number of at least 1");
   }
 
   @Test
   void anEmptyFileFailsBeforeAnyRequest() {
-    assertNoLoad(EmptyFileTestCases.class, "EmptyFileTestCases#sweep", "empty.jsonl: holds no rows", "expected at least one row");
-    assertNoLoad(BlankShareGptTestCases.class, "BlankShareGptTestCases#sweep", "blank.json: is empty",
-        "expected a ShareGPT file");
+    assertNoLoad(EmptyFileTestCases.class,
+        "Configuration error: sweep on method [EmptyFileTestCases#sweep]: @Dataset(format = "
+        + "VLLM_CUSTOM): src/test/resources/datasets/bad/empty.jsonl: holds no rows; expected at least "
+        + "one row like {\"prompt\": \"...\", \"output_tokens\": 128} (output_tokens optional)");
+    assertNoLoad(BlankShareGptTestCases.class,
+        "Configuration error: sweep on method [BlankShareGptTestCases#sweep]: @Dataset(format = "
+        + "SHAREGPT): src/test/resources/datasets/bad/blank.json: is empty; expected a ShareGPT file: "
+        + "[{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}, ...]");
   }
 
   @Test
   void aFileThatIsNotItsFormatFailsBeforeAnyRequest() {
-    assertNoLoad(ShareGptAsChatTestCases.class, "ShareGptAsChatTestCases#sweep",
-        "sharegpt-small.json line 1: starts a JSON array, so it is not JSON Lines", "format SHAREGPT");
-    assertNoLoad(ChatAsShareGptTestCases.class, "ChatAsShareGptTestCases#sweep", "chat.jsonl line 1: is not a JSON array",
-        "JSON Lines are format OPENAI_CHAT or VLLM_CUSTOM");
+    assertNoLoad(ShareGptAsChatTestCases.class,
+        "Configuration error: sweep on method [ShareGptAsChatTestCases#sweep]: @Dataset(format = "
+        + "OPENAI_CHAT): src/test/resources/datasets/sharegpt-small.json line 1: starts a JSON array, so "
+        + "it is not JSON Lines (a ShareGPT file is one JSON array: format SHAREGPT); expected one JSON "
+        + "object per line, like {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} "
+        + "(max_tokens, temperature, tools, response_format optional)");
+    assertNoLoad(ChatAsShareGptTestCases.class,
+        "Configuration error: sweep on method [ChatAsShareGptTestCases#sweep]: @Dataset(format = "
+        + "SHAREGPT): src/test/resources/datasets/chat.jsonl line 1: is not a JSON array (it starts with "
+        + "an object: JSON Lines are format OPENAI_CHAT or VLLM_CUSTOM); expected a ShareGPT file: "
+        + "[{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}, ...]");
   }
 
   @Test
   void aMissingFileFailsBeforeAnyRequest() {
-    assertNoLoad(MissingFileTestCases.class, "MissingFileTestCases#sweep", "no-such-file.jsonl: no such file",
-        "a path relative to");
+    assertNoLoad(MissingFileTestCases.class,
+        "Configuration error: sweep on method [MissingFileTestCases#sweep]: @Dataset(format = OPENAI_CHAT): "
+        + Path.of("src/test/resources/datasets/no-such-file.jsonl").toAbsolutePath() + ": no such file; expected a path "
+        + "relative to " + Path.of("").toAbsolutePath() + " or an absolute one");
   }
 
   @Test
   void aDistributionThatDoesNotParseFailsBeforeAnyRequest() {
-    assertNoLoad(BadDistributionTestCases.class, "BadDistributionTestCases#sweep",
-        "@Workload 'inputLength': 'normal(480)' is not a length distribution: normal takes 2 numbers",
-        "write e.g. 128, uniform(64,512)");
+    assertNoLoad(BadDistributionTestCases.class,
+        "Configuration error: sweep on method [BadDistributionTestCases#sweep]: @Workload "
+        + "'inputLength': 'normal(480)' is not a length distribution: normal takes 2 numbers (and min=, "
+        + "max=), got 1, e.g. normal(480,240,min=1,max=2048); write e.g. 128, uniform(64,512), "
+        + "normal(480,240,min=1,max=2048), lognormal(512,400,max=8192) or empirical(128:50,512:30,2048:20)");
   }
 
   @Test
@@ -279,9 +305,13 @@ class DatasetSweepTests {
     try (StubEngine stub = StubEngine.builder().start()) {
       BenchKit.Run run = BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url(),
           "llmbench.workload.output-length", "lognormal(100,200)");
-      run.all().assertThatEvents().haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-          message(m -> m.contains("DistributionTestCases#sweep") && m.contains("llmbench.workload.output-length")
-              && m.contains("mean >= median > 0") && m.contains("write e.g.")))));
+      assertThat(run).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
+          .hasMessage("Configuration error: sweep on method [DistributionTestCases#sweep]: "
+            + "llmbench.workload.output-length 'lognormal(100,200)' (from configuration parameter "
+            + "llmbench.workload.output-length) is not usable: 'lognormal(100,200)' is not a length "
+            + "distribution: lognormal(mean,median) needs mean >= median > 0 (a right tail), was 100, 200; "
+            + "write e.g. 128, uniform(64,512), normal(480,240,min=1,max=2048), lognormal(512,400,max=8192) "
+            + "or empirical(128:50,512:30,2048:20)");
       assertThat(run.tests().started().count()).isZero();
       assertThat(stub.bodies()).isEmpty();
     }
@@ -289,15 +319,22 @@ class DatasetSweepTests {
 
   @Test
   void aDatasetBesidePromptsIsAConfigurationError() {
-    assertNoLoad(DatasetAndPromptsTestCases.class, "DatasetAndPromptsTestCases#sweep",
-        "@Dataset gives the prompts, so @Workload's 'prompt', 'prompts', 'inputTokens'", "remove them or the @Dataset");
+    assertNoLoad(DatasetAndPromptsTestCases.class,
+        "Configuration error: sweep on method [DatasetAndPromptsTestCases#sweep]: @Dataset gives the "
+        + "prompts, so @Workload's 'prompt', 'prompts', 'inputTokens' and 'inputLength' (or "
+        + "llmbench.workload.input-length) must stay unset; remove them or the @Dataset");
   }
 
-  private static void assertNoLoad(Class<?> fixture, String method, String... texts) {
+  /** {@code fixture} fails before any level starts or any request is sent, with {@code message}. */
+  private static void assertNoLoad(Class<?> fixture, String message) {
+    assertNoLoad(fixture, thrown -> thrown.hasMessage(message));
+  }
+
+  /** {@code fixture} fails before any level starts or any request is sent, its exception as {@code exception} says. */
+  private static void assertNoLoad(Class<?> fixture, Consumer<AbstractThrowableAssert<?, ? extends Throwable>> exception) {
     try (StubEngine stub = StubEngine.builder().start()) {
       BenchKit.Run run = BenchKit.run(fixture, "llmbench.base-url", stub.url());
-      run.all().assertThatEvents().haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-          message(m -> m.contains(method) && List.of(texts).stream().allMatch(m::contains)))));
+      exception.accept(assertThat(run).hasSingleFailure().failedWith(ExtensionConfigurationException.class));
       assertThat(run.tests().started().count()).as("levels started").isZero();
       assertThat(stub.bodies()).as("requests the server received").isEmpty();
     }

@@ -2,16 +2,11 @@ package dev.llmbench;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.displayName;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import dev.llmbench.compare.Deployment;
 import dev.llmbench.compare.DeploymentLevels;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,12 +89,11 @@ class DeploymentComparisonTests {
   @Test
   void aDeploymentSlowerBeyondNoiseFailsAtEveryLoadNamingBoth() {
     BenchKit.Run run = BenchKit.run(SlowMustKeepUpTestCases.class);
-    run.tests().assertThatEvents()
-        .haveExactly(1, event(displayName("C=2 · fast"), finishedSuccessfully()))
-        .haveExactly(1, event(displayName("C=4 · fast"), finishedSuccessfully()));
+    assertThat(run).level("C=2 · fast").succeeded();
+    assertThat(run).level("C=4 · fast").succeeded();
     for (String load : List.of("C=2", "C=4")) {
-      run.tests().assertThatEvents().haveExactly(1, event(displayName(load + " · slow"), finishedWithFailure(message(m ->
-          m.startsWith("[" + load + "] slow is slower than fast beyond noise: output throughput -") && m.contains("regressed")))));
+      assertThat(run).level(load + " · slow").failedWith(AssertionError.class).hasMessageMatching(Messages.pattern("[" + load
+          + "] slow is slower than fast beyond noise: output throughput -{n}% [{n}%, {n}%] ({n} → {n} tok/s): regressed"));
     }
   }
 
@@ -120,16 +114,20 @@ class DeploymentComparisonTests {
 
   @Test
   void aBadDeploymentsSettingIsAConfigurationErrorNamingTheKeyAndTheFix() {
-    BenchKit.run(TwoDeploymentsTestCases.class, "llmbench.deployments", "a=embedded:h100").all().assertThatEvents()
-        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
-            m.contains("TwoDeploymentsTestCases#compare") && m.contains("llmbench.deployments 'a=embedded:h100'")
-                && m.contains("unknown embedded profile; choose one of")))));
+    assertThat(BenchKit.run(TwoDeploymentsTestCases.class, "llmbench.deployments", "a=embedded:h100")).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[TwoDeploymentsTestCases#compare]: llmbench.deployments "
+            + "'a=embedded:h100' (from configuration parameter llmbench.deployments) is not usable: "
+            + "deployment 'a': 'h100' is an unknown embedded profile; choose one of [fixed-20ms, gqa-dense, "
+            + "gqa-fp8, gqa-int4, instant, mla-pcie, reasoning, single-slot, speculative]");
   }
 
   @Test
   void twoDeploymentsOfOneNameAreAConfigurationError() {
-    BenchKit.run(SameNameTestCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("deployment 'x' is named twice")))));
+    assertThat(BenchKit.run(SameNameTestCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[SameNameTestCases#compare]: deployment 'x' is named "
+            + "twice; name each once");
   }
 
   // ----- fixtures

@@ -1,10 +1,6 @@
 package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +16,7 @@ import dev.llmbench.workload.InputAlignment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.function.Predicate;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
@@ -35,7 +31,8 @@ class ExactInputTokensTests {
 
   @Test
   void throughTheTokenizeRouteEveryRequestHasExactlyTheRequestedLength() throws IOException {
-    BenchKit.Run run = BenchKit.run(TokenizeRouteCases.class).assertAllPass(2);
+    BenchKit.Run run = BenchKit.run(TokenizeRouteCases.class);
+    assertThat(run).passed("C=2, input_tokens=20", "C=2, input_tokens=137");
     JsonNode level = new ObjectMapper().readTree(run.sweepDir(TokenizeRouteCases.class, "sweep")
         .resolve("C=2_input_tokens=137.json").toFile()).path("llmbench").path("input_alignment");
     assertThat(level.path("requested_tokens").asInt()).isEqualTo(137);
@@ -48,27 +45,29 @@ class ExactInputTokensTests {
 
   @Test
   void byUsageProbesEveryRequestHasExactlyTheRequestedLength() {
-    BenchKit.run(UsageProbeCases.class).assertAllPass(2);
+    assertThat(BenchKit.run(UsageProbeCases.class)).passed("C=2, input_tokens=16", "C=2, input_tokens=300");
   }
 
   @Test
   void onTheCompletionsApiTooEveryRequestHasExactlyTheRequestedLength() {
-    BenchKit.run(TokenizeRouteCases.class, "llmbench.api", "completions").assertAllPass(2);
+    assertThat(BenchKit.run(TokenizeRouteCases.class, "llmbench.api", "completions"))
+        .passed("C=2, input_tokens=20", "C=2, input_tokens=137");
   }
 
   @Test
   void byALocalTokenizerJsonWithTheTemplateFromOneProbeEveryRequestHasExactlyTheRequestedLength() {
-    BenchKit.run(TokenizerJsonCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(TokenizerJsonCases.class)).passed("C=2");
   }
 
   @Test
   void aLengthBelowTheTemplatesOwnOverheadFailsBeforeLoadNamingTheShortestLength() {
     try (EmbeddedLlmServer server = EmbeddedLlmServer.start(EmbeddedOptions.builder(PerformanceProfile.INSTANT).build())) {
-      BenchKit.run(TooShortCases.class, "llmbench.base-url", server.baseUrl().toString()).all().assertThatEvents()
-          .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
-              m.contains("TooShortCases#sweep") && m.contains("inputTokens = 3 is below what the server bills for the "
-                  + "shortest prompt this workload sends on the chat API: 7 tokens")
-              && m.contains("ask for at least 7 input tokens") && m.contains("no load was sent")))));
+      assertThat(BenchKit.run(TooShortCases.class, "llmbench.base-url", server.baseUrl().toString())).hasSingleFailure()
+          .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+              + "[TooShortCases#sweep], C=1: the prompts could not be aligned to their exact length, so no load was sent: "
+              + "inputTokens = 3 is below what the server bills for the shortest prompt this workload sends on the chat "
+              + "API: 7 tokens (its chat template, the unique marker and one word; counted by POST /tokenize (vLLM / "
+              + "SGLang)); ask for at least 7 input tokens");
       // The readiness probe's 1-token completion, and nothing else: aligning counted through /tokenize.
       assertThat(server.postsReceived("/v1/chat/completions")).isEqualTo(1);
     }
@@ -77,10 +76,15 @@ class ExactInputTokensTests {
   @Test
   void aTokenizeRouteThatAnswersGarbageFailsBeforeLoadNamingTheOtherMethods() {
     try (StubEngine stub = StubEngine.builder().tokenizeAnswer("<html>oops</html>").start()) {
-      BenchKit.run(TokenizeRouteCases.class, "llmbench.base-url", stub.url()).all().assertThatEvents()
-          .haveExactly(2, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
-              m.contains("TokenizeRouteCases#sweep") && m.contains("POST /tokenize answered 200 with <html>oops</html>, "
-                  + "which is not a token count") && m.contains("method = USAGE_PROBES") && m.contains("TOKENIZER_JSON")))));
+      BenchKit.Run run = BenchKit.run(TokenizeRouteCases.class, "llmbench.base-url", stub.url());
+      for (String level : List.of("C=2, input_tokens=20", "C=2, input_tokens=137")) {
+        assertThat(run).level(level).failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: "
+            + "sweep on method [TokenizeRouteCases#sweep], " + level + ": the prompts could not be aligned to their exact "
+            + "length, so no load was sent: POST /tokenize answered 200 with <html>oops</html>, which is not a token count "
+            + "(expected {\"count\": n} from vLLM or SGLang, {\"tokens\": [...]} from llama-server, {\"prompt\": ...} from "
+            + "llama-server's /apply-template); set @ExactInputTokens(method = USAGE_PROBES) to align against the "
+            + "usage.prompt_tokens of probe requests instead, or TOKENIZER_JSON with the model's tokenizer.json");
+      }
       assertThat(stub.chatRequests()).as("the readiness probe only").isEqualTo(1);
     }
   }
@@ -89,26 +93,25 @@ class ExactInputTokensTests {
   void aLlamaServerWithoutApplyTemplateIsAlignedByUsageProbesInstead() {
     // llama-server's /tokenize shape, with no /apply-template beside it: the route cannot count a chat template.
     try (StubEngine stub = StubEngine.builder().tokenizeAnswer("{\"tokens\": []}").start()) {
-      BenchKit.run(AnyMethodCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      assertThat(BenchKit.run(AnyMethodCases.class, "llmbench.base-url", stub.url())).passed("C=2");
     }
   }
 
   @Test
   void aTokenizerFileThatDoesNotExistIsAConfigurationErrorNamingItsAbsolutePath() {
-    Predicate<String> names = m -> m.contains("MissingTokenizerCases#sweep")
-        && m.contains("the tokenizer file 'no/such/tokenizer.json' does not exist (looked at "
-            + Path.of("no/such/tokenizer.json").toAbsolutePath() + ")")
-        && m.contains("give the path of the served model's tokenizer.json");
-    BenchKit.run(MissingTokenizerCases.class).all().assertThatEvents()
-        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(names))));
+    assertThat(BenchKit.run(MissingTokenizerCases.class)).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
+        .hasMessage("Configuration error: sweep on method [MissingTokenizerCases#sweep]: the tokenizer file "
+            + "'no/such/tokenizer.json' does not exist (looked at " + Path.of("no/such/tokenizer.json").toAbsolutePath()
+            + "); give the path of the served model's tokenizer.json (from its Hugging Face repository), or leave "
+            + "'tokenizer' empty to align through the server's tokenize route or usage");
   }
 
   @Test
   void exactLengthsWithoutSyntheticPromptsIsAConfigurationError() {
-    BenchKit.run(NoInputTokensCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("NoInputTokensCases#sweep")
-            && m.contains("@ExactInputTokens aligns synthetic prompts or a trace's blocks: give the prompts' lengths as "
-            + "@Workload(inputTokens") && m.contains("or replay a @Trace")))));
+    assertThat(BenchKit.run(NoInputTokensCases.class)).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
+        .hasMessage("Configuration error: sweep on method [NoInputTokensCases#sweep]: @ExactInputTokens aligns synthetic "
+            + "prompts or a trace's blocks: give the prompts' lengths as @Workload(inputTokens = {...}), or replay a @Trace "
+            + "(a prompt set's lengths are its own)");
   }
 
   static void allExact(SweepLevelResult r, String method) {

@@ -2,12 +2,6 @@ package dev.llmbench;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.displayName;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,6 +11,7 @@ import dev.llmbench.compare.Quality;
 import dev.llmbench.compare.QualityComparison;
 import dev.llmbench.compare.QualityEval;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,15 +27,16 @@ class QualityEvalTests {
   @Test
   void aDropFrom90To85On500PairedItemsIsDetectedAndRecoveryIsMeasured() {
     BenchKit.Run run = BenchKit.run(KnownTruthTestCases.class);
-    run.tests().assertThatEvents().haveExactly(1, event(displayName("C=64 · fp8"), finishedSuccessfully()))
-        .haveExactly(1, event(displayName("C=64 · int4"), finishedWithFailure(instanceOf(AssertionError.class),
-            message(m -> m.startsWith("[C=64] int4 answers fewer items right than fp8 beyond noise: int4 against fp8 on 500 "
-                + "paired items") && m.contains("0 gained") && m.contains("lost [")))));
+    assertThat(run).level("C=64 · fp8").succeeded();
+    assertThat(run).level("C=64 · int4").failedWith(AssertionError.class).hasMessageMatching(Messages.pattern("[C=64] int4 "
+        + "answers fewer items right than fp8 beyond noise: int4 against fp8 on 500 paired items: difference {n} points "
+        + "[{n}, {n}], recovery {n}% [{n}%, {n}%], {n} lost and 0 gained (exact McNemar p = {n}); lost [{*}] and {n} more"));
   }
 
   @Test
   void everyGraderOnAPerfectEngineIsRightAndTheLevelStillRunsAtLoad() throws IOException {
-    BenchKit.Run run = BenchKit.run(EveryGraderTestCases.class).assertAllPass(2);
+    BenchKit.Run run = BenchKit.run(EveryGraderTestCases.class);
+    assertThat(run).passed("C=1", "C=16");
     // The feature's sections reach the reports, which never name it: the table, each level's and the sweep's JSON.
     Path dir = run.sweepDir(EveryGraderTestCases.class, "everyGrader");
     String table = Files.readString(dir.resolve("table.txt"));
@@ -69,18 +65,19 @@ class QualityEvalTests {
     Files.createDirectories(file.getParent());
     Files.writeString(file, "{\"question\": \"1 + 1?\", \"answer\": \"#### 2\"}\n\n{\"question\": \"2 + 2?\", \"answer\": \"four\"}\n");
     BenchKit.Run run = BenchKit.run(BadFileTestCases.class);
-    run.all().assertThatEvents()
-        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
-            m.contains(file + " line 3, field \"answer\": has no final answer after '#### '")))));
+    assertThat(run).hasSingleFailure().failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: "
+        + "sweep on method [BadFileTestCases#bad]: " + file + " line 3, field \"answer\": has no final answer after '#### '; "
+        + "expected GSM8K's form, the working then \"#### 42\" at the end");
     // Before the first request: no level, which is what sends requests, even started.
     assertThat(run.tests().started().count()).as("levels started").isZero();
   }
 
   @Test
   void anEvalLevelIsBoundedByItsItems() {
-    BenchKit.run(TooManyRequestsTestCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("an eval level sends each of its 10 items once")
-            && m.contains("it asks for 20")))));
+    assertThat(BenchKit.run(TooManyRequestsTestCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[TooManyRequestsTestCases#tooMany]: C=2: an eval level sends each of its 10 items once, so it is bounded by them: leave @Measurement automatic (every "
+            + "item), or ask for at most that many requests (it asks for 20)");
   }
 
   // ----- fixtures

@@ -2,12 +2,6 @@ package dev.llmbench;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.displayName;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import dev.llmbench.client.RequestResult;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -19,35 +13,37 @@ import java.util.List;
 import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.random.Well19937c;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
 class RateSweepExtensionTests {
 
   @Test
   void registersOneOpenLoopTestPerRate() {
-    BenchKit.run(PoissonTestCases.class).assertAllPass(2).tests().assertThatEvents()
-        .haveExactly(1, event(displayName("rate=5/s"), finishedSuccessfully()))
-        .haveExactly(1, event(displayName("rate=20/s"), finishedSuccessfully()));
+    assertThat(BenchKit.run(PoissonTestCases.class)).passed("rate=5/s", "rate=20/s");
   }
 
   @Test
   void queueTimeIsTheWaitForACappedSlot() {
-    BenchKit.run(CappedTestCases.class).assertAllPass(1).tests().assertThatEvents()
-        .haveExactly(1, event(displayName("rate=50/s"), finishedSuccessfully()));
+    assertThat(BenchKit.run(CappedTestCases.class)).passed("rate=50/s");
   }
 
   @Test
   void badRatesAreConfigurationErrorsNamingTheMethod() {
-    assertConfigurationError(ZeroRateTestCases.class, "ZeroRateTestCases#sweep", "positive number of requests per second");
-    assertConfigurationError(DuplicateRateTestCases.class, "DuplicateRateTestCases#sweep", "rate 2 is listed twice");
-    assertConfigurationError(EmptyRateTestCases.class, "EmptyRateTestCases#sweep", "at least one rate");
-    assertConfigurationError(BadBurstinessTestCases.class, "BadBurstinessTestCases#sweep", "'burstiness' must be positive");
+    assertConfigurationError(ZeroRateTestCases.class,
+        "Configuration error: sweep on method [ZeroRateTestCases#sweep]: every rate must be a positive "
+        + "number of requests per second, but [1, 0] has 0");
+    assertConfigurationError(DuplicateRateTestCases.class,
+        "Configuration error: sweep on method [DuplicateRateTestCases#sweep]: rate 2 is listed twice in "
+        + "[2, 2]; list each once");
+    assertConfigurationError(EmptyRateTestCases.class,
+        "Configuration error: sweep on method [EmptyRateTestCases#sweep]: @RateSweep must list at least "
+        + "one rate, e.g. @RateSweep({1, 2, 4})");
+    assertConfigurationError(BadBurstinessTestCases.class,
+        "Configuration error: sweep on method [BadBurstinessTestCases#sweep]: 'burstiness' must be "
+        + "positive (1 is Poisson), was 0");
   }
 
-  private static void assertConfigurationError(Class<?> fixture, String method, String text) {
-    BenchKit.run(fixture).all().assertThatEvents()
-        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-            message(m -> m.contains(method) && m.contains(text)))));
+  private static void assertConfigurationError(Class<?> fixture, String message) {
+    assertThat(BenchKit.run(fixture)).hasConfigurationError(message);
   }
 
   /** The schedule vLLM would draw: request i is due at the sum of i gamma gaps. */

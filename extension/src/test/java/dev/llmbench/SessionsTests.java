@@ -1,10 +1,6 @@
 package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.internal.core.FeatureSection;
@@ -195,9 +191,11 @@ class SessionsTests {
 
   @Test
   void aConversationTurnWithoutItsContentFailsBeforeLoadWithFileLineAndField() {
-    BenchKit.run(MissingValueCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("MissingValueCases#sweep")
-            && m.contains("missing-value.json line 6, field \"conversations[1].value\": missing; expected the turn's text")))));
+    assertThat(BenchKit.run(MissingValueCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[MissingValueCases#sweep]: @Sessions(format = SHAREGPT): "
+            + "src/test/resources/datasets/sessions/missing-value.json line 6, field "
+            + "\"conversations[1].value\": missing; expected the turn's text");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
@@ -209,9 +207,11 @@ class SessionsTests {
 
   @Test
   void aConversationMessageWithoutItsRoleFailsBeforeLoadWithFileLineAndField() {
-    BenchKit.run(MissingRoleCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("MissingRoleCases#sweep")
-            && m.contains("missing-role.jsonl line 2, field \"messages[1].role\": missing; expected one of")))));
+    assertThat(BenchKit.run(MissingRoleCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[MissingRoleCases#sweep]: @Sessions(format = JSONL): "
+            + "src/test/resources/datasets/sessions/missing-role.jsonl line 2, field \"messages[1].role\": "
+            + "missing; expected one of [system, developer, user, assistant]");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
@@ -223,9 +223,12 @@ class SessionsTests {
 
   @Test
   void anOpenLoopWhoseThinkTimesAloneHoldTooManySessionsIsRefusedWithTheFix() {
-    BenchKit.run(TooManyCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("TooManyCases#sweep")
-            && m.contains("keep at least 270000 sessions in flight") && m.contains("@RateSweep(maxConcurrency = N)")))));
+    assertThat(BenchKit.run(TooManyCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[TooManyCases#sweep]: rate=50/s: 50 sessions/s of 10 "
+            + "turns with think times of 600000 ms on average keep at least 270000 sessions in flight (rate x "
+            + "turns x think time), more than the 100000 a level holds: cap them with "
+            + "@RateSweep(maxConcurrency = N), lower the rate or shorten @Sessions(thinkTimeMillis)");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
@@ -237,10 +240,12 @@ class SessionsTests {
 
   @Test
   void aShardedRunOfSessionsIsAConfigurationError() {
-    BenchKit.run(ShardCases.class, "llmbench.shard.count", "2",
-        "llmbench.shard.start", java.time.Instant.now().toString(), "llmbench.shard.slot", "1m").all().assertThatEvents()
-        .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class), message(m ->
-            m.contains("ShardCases#sweep") && m.contains("@Sessions levels are not split between shards")))));
+    assertThat(BenchKit.run(ShardCases.class, "llmbench.shard.count", "2",
+        "llmbench.shard.start", java.time.Instant.now().toString(), "llmbench.shard.slot", "1m")).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[ShardCases#sweep]: @Sessions levels are not split "
+            + "between shards (a session's turns follow one another): run this sweep unsharded, e.g. in a "
+            + "suite of its own without llmbench.shard.count");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
@@ -252,9 +257,11 @@ class SessionsTests {
 
   @Test
   void countingRequestsInsteadOfSessionsIsAConfigurationError() {
-    BenchKit.run(RequestCountCases.class).all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-        instanceOf(ExtensionConfigurationException.class), message(m -> m.contains("a @Sessions level sends whole sessions: "
-            + "count them with @Sessions(sessions = N)")))));
+    assertThat(BenchKit.run(RequestCountCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[RequestCountCases#sweep]: a @Sessions level sends whole "
+            + "sessions: count them with @Sessions(sessions = N) instead of @Measurement's requests or rounds "
+            + "(or llmbench.sweep.requests / rounds), or bound the level with @Measurement(duration)");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")

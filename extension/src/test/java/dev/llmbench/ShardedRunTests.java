@@ -1,13 +1,6 @@
 package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.displayName;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.EventConditions.abortedWithReason;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.assertions.LlmBenchAssertions;
@@ -24,6 +17,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.opentest4j.TestAbortedException;
 
 /** One shard of a sharded run: its share of each level, in the level's slot, and its manifest. */
 class ShardedRunTests {
@@ -33,9 +27,8 @@ class ShardedRunTests {
     Instant start = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.MILLIS); // 5 s ahead of level 2: past any readiness wait
     BenchKit.Run run = BenchKit.run(TwoLevelsTestCases.class, "llmbench.shard.count", "2", "llmbench.shard.index", "1",
         "llmbench.shard.start", start.toString(), "llmbench.shard.slot", "2s");
-    run.tests().assertThatEvents()
-        .haveExactly(1, event(displayName("C=1"), abortedWithReason(message(m -> m.contains("leaves shard 1 none")))))
-        .haveExactly(1, event(displayName("C=4"), finishedSuccessfully()));
+    assertThat(run).level("C=1").wasAbortedWith(TestAbortedException.class).hasMessage("C=1: 1 worker for 2 shards leaves shard 1 none; it skips the level and keeps the schedule");
+    assertThat(run).level("C=4").succeeded();
     Path dir = run.sweepDir(TwoLevelsTestCases.class, "sweep");
     assertThat(dir.resolve("C=1.json")).doesNotExist();
     JsonNode c4 = ResultJson.read(Files.readString(dir.resolve("C=4.json")));
@@ -66,33 +59,36 @@ class ShardedRunTests {
 
   @Test
   void moreThanOneShardWithoutAScheduleIsAConfigurationError() {
-    BenchKit.run(TwoLevelsTestCases.class, "llmbench.shard.count", "2").all().assertThatEvents().haveAtLeastOne(event(
-        finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-            message(m -> m.contains("give every shard the same llmbench.shard.start")))));
+    assertThat(BenchKit.run(TwoLevelsTestCases.class, "llmbench.shard.count", "2")).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: llmbench.shard.count is 2: the shards must share a schedule so "
+            + "that their levels overlap; give every shard the same llmbench.shard.start (an ISO-8601 instant, e.g. "
+            + "$(date -u -d '+2 min' +%FT%TZ)) and llmbench.shard.slot (longer than any level, e.g. 2m)");
   }
 
   @Test
   void anAdaptiveSweepCannotBeShardedAndTheErrorNamesTheMethod() {
-    BenchKit.run(AdaptiveTestCases.class, "llmbench.shard.count", "2", "llmbench.shard.start", Instant.now().toString(),
-        "llmbench.shard.slot", "1m").all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-            instanceOf(ExtensionConfigurationException.class),
-            message(m -> m.contains("AdaptiveTestCases#sweep") && m.contains("C=2 is adaptive")))));
+    assertThat(BenchKit.run(AdaptiveTestCases.class, "llmbench.shard.count", "2", "llmbench.shard.start", Instant.now().toString(),
+        "llmbench.shard.slot", "1m")).hasSingleFailure().failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[AdaptiveTestCases#sweep]: C=2 is adaptive (@Measurement(targetCiHalfWidth)): it stops when the whole level's "
+            + "interval is narrow, which no shard can see alone; give sharded levels a duration (@Measurement(duration = "
+            + "\"60s\")) or a request count");
   }
 
   @Test
   void aDurationBoundedLevelLongerThanItsSlotIsAConfigurationError() {
-    BenchKit.run(TimedTestCases.class, "llmbench.shard.start", Instant.now().toString(), "llmbench.shard.slot", "5s")
-        .all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-            instanceOf(ExtensionConfigurationException.class),
-            message(m -> m.contains("TimedTestCases#sweep") && m.contains("does not fit llmbench.shard.slot 5.000 s")))));
+    assertThat(BenchKit.run(TimedTestCases.class, "llmbench.shard.start", Instant.now().toString(), "llmbench.shard.slot", "5s"))
+        .hasSingleFailure().failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[TimedTestCases#sweep]: C=2 sends for 5.000 s with 1.000 s of grace, which does not fit llmbench.shard.slot "
+            + "5.000 s; make the slot longer than that plus the warm-up");
   }
 
   @Test
   void aCapacitySearchCannotBeShardedAndTheErrorSaysWhy() {
-    BenchKit.run(CapacityTestCases.class, "llmbench.shard.count", "2", "llmbench.shard.start", Instant.now().toString(),
-        "llmbench.shard.slot", "1m").all().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-            instanceOf(ExtensionConfigurationException.class),
-            message(m -> m.contains("CapacityTestCases#capacity") && m.contains("run capacity searches unsharded")))));
+    assertThat(BenchKit.run(CapacityTestCases.class, "llmbench.shard.count", "2", "llmbench.shard.start",
+        Instant.now().toString(), "llmbench.shard.slot", "1m")).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[CapacityTestCases#capacity]: a @CapacitySearch picks each probe by whether the last met the SLO, which no "
+            + "shard sees whole; run capacity searches unsharded (without llmbench.shard.count)");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")

@@ -2,19 +2,18 @@ package dev.llmbench;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import dev.llmbench.testkit.StubEngine;
 import dev.llmbench.workload.Dataset;
 import dev.llmbench.workload.StructuredOutput;
 import dev.llmbench.workload.ToolCalls;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
@@ -40,16 +39,17 @@ class ToolCallSweepTests {
   @Test
   void theAssertionFailsWithTheRateTheCountsAndTheReasons() {
     BenchKit.Run run = BenchKit.run(StrictTestCases.class, "llmbench.embedded.malformed-above", "1");
-    run.tests().assertThatEvents().haveExactly(1, event(finishedWithFailure(instanceOf(AssertionError.class),
-        message(m -> m.startsWith("C=4: expected an unparsed rate of at most 0.0% but it was ") && m.contains("checked replies")
-            && m.contains(" x tool call 'get_weather': its arguments are not JSON")))));
+    assertThat(run).hasSingleFailedTest().failedWith(AssertionError.class).hasMessageMatching(Messages.pattern("C=4: expected "
+        + "an unparsed rate of at most 0.0% but it was {n}% ({n} of {n} checked replies):\n"
+        + "  - {n} x tool call 'get_weather': its arguments are not JSON: {*}"));
   }
 
   @Test
   void theAssertionFailsWhenNothingWasChecked() {
     BenchKit.Run run = BenchKit.run(NothingCheckedTestCases.class);
-    run.tests().assertThatEvents().haveExactly(1, event(finishedWithFailure(instanceOf(AssertionError.class),
-        message(m -> m.contains("no reply was checked") && m.contains("@ToolCalls")))));
+    assertThat(run).hasSingleFailedTest().failedWith(AssertionError.class).hasMessage("C=1: expected an unparsed rate of at "
+        + "most 10.0% but no reply was checked (2 succeeded): ask for tools (@ToolCalls, a row's \"tools\") or a JSON answer "
+        + "(@StructuredOutput, a row's \"response_format\")");
   }
 
   @Test
@@ -75,33 +75,50 @@ class ToolCallSweepTests {
 
   @Test
   void aToolsFileThatIsNotJsonFailsBeforeAnyRequest() {
-    assertNoLoad(NotJsonTestCases.class, "NotJsonTestCases#sweep", "@ToolCalls 'file': " + AGENTS + "tools-not-json.json is "
-        + "not JSON (line 3", "write it as JSON");
+    assertNoLoad(NotJsonTestCases.class,
+        "Configuration error: sweep on method [NotJsonTestCases#sweep]: @ToolCalls 'file': "
+        + AGENTS + "tools-not-json.json is not JSON (line 3, column 80: Unexpected "
+        + "character ('}' (code 125)): was expecting double-quote to start field name); write it as JSON, "
+        + "e.g. [{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"parameters\": {\"type\": "
+        + "\"object\"}}}] for tools or {\"type\": \"object\", \"properties\": {...}} for a schema");
   }
 
   @Test
   void aToolSchemaThatIsNotASchemaFailsBeforeAnyRequest() {
-    assertNoLoad(BadSchemaTestCases.class, "BadSchemaTestCases#sweep", "@ToolCalls file " + AGENTS + "tools-bad-schema.json: "
-        + "tools[0].function.parameters (tool 'get_weather'): it is not a JSON Schema", "fix the file");
+    // After "it is not a JSON Schema:", the schema validator's own findings: its words and order to choose.
+    assertNoLoadMatching(BadSchemaTestCases.class, Messages.pattern("Configuration error: sweep on method "
+        + "[BadSchemaTestCases#sweep]: @ToolCalls file " + AGENTS + "tools-bad-schema.json: tools[0].function.parameters "
+        + "(tool 'get_weather'): it is not a JSON Schema: {*}; fix the file so that every schema is a JSON Schema"));
   }
 
   @Test
   void aRowsToolSchemaThatIsNotASchemaFailsBeforeAnyRequestNamingItsLine() {
-    assertNoLoad(BadRowTestCases.class, "BadRowTestCases#sweep", "chat-bad-tool-schema.jsonl line 2: tools[0].function.parameters "
-        + "(tool 'get_weather'): it is not a JSON Schema", "fix the row");
+    assertNoLoadMatching(BadRowTestCases.class, Messages.pattern("Configuration error: sweep on method [BadRowTestCases#sweep]: "
+        + "openai-chat:chat-bad-tool-schema.jsonl line 2: tools[0].function.parameters (tool 'get_weather'): it is not a "
+        + "JSON Schema: {*}; fix the row so that its schemas are JSON Schemas"));
   }
 
   @Test
   void aToolChoiceNamingNoToolFailsBeforeAnyRequest() {
-    assertNoLoad(UnknownChoiceTestCases.class, "UnknownChoiceTestCases#sweep",
-        "\"tool_choice\" names 'send_mail', which is none of the tools (get_weather, get_time)");
+    assertNoLoad(UnknownChoiceTestCases.class,
+        "Configuration error: sweep on method [UnknownChoiceTestCases#sweep]: @ToolCalls file "
+        + AGENTS + "tools.json: \"tool_choice\" names 'send_mail', which is none of the "
+        + "tools (get_weather, get_time); fix the file so that every schema is a JSON Schema");
   }
 
-  private static void assertNoLoad(Class<?> fixture, String method, String... texts) {
+  private static void assertNoLoad(Class<?> fixture, String message) {
+    assertNoLoad(fixture, thrown -> thrown.hasMessage(message));
+  }
+
+  private static void assertNoLoadMatching(Class<?> fixture, String pattern) {
+    assertNoLoad(fixture, thrown -> thrown.hasMessageMatching(pattern));
+  }
+
+  /** {@code fixture} fails before any level starts or any request is sent, its exception as {@code exception} says. */
+  private static void assertNoLoad(Class<?> fixture, Consumer<AbstractThrowableAssert<?, ? extends Throwable>> exception) {
     try (StubEngine stub = StubEngine.builder().start()) {
       BenchKit.Run run = BenchKit.run(fixture, "llmbench.base-url", stub.url());
-      run.all().assertThatEvents().haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-          message(m -> m.contains(method) && List.of(texts).stream().allMatch(m::contains)))));
+      exception.accept(assertThat(run).hasSingleFailure().failedWith(ExtensionConfigurationException.class));
       assertThat(run.tests().started().count()).as("levels started").isZero();
       assertThat(stub.bodies()).as("requests the server received").isEmpty();
     }

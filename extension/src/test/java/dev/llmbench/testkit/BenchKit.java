@@ -1,6 +1,5 @@
 package dev.llmbench.testkit;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,6 +19,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.assertj.core.api.AssertProvider;
+import org.assertj.core.api.Assertions;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.core.LauncherConfig;
@@ -119,8 +120,16 @@ public final class BenchKit {
     }
   }
 
-  /** One fixture run: the engine's events and the report folder it wrote to. */
-  public record Run(Class<?> fixture, EngineExecutionResults results, Path reportDir) {
+  /**
+   * One fixture run: the engine's events and the report folder it wrote to. AssertJ's {@code assertThat(run)}
+   * gives a {@link RunAssert}.
+   */
+  public record Run(Class<?> fixture, EngineExecutionResults results, Path reportDir) implements AssertProvider<RunAssert> {
+
+    @Override
+    public RunAssert assertThat() {
+      return new RunAssert(this);
+    }
 
     public Events tests() {
       return results.testEvents();
@@ -140,9 +149,9 @@ public final class BenchKit {
       List<String> failures = tests().failed().stream().map(e -> e.getTestDescriptor().getDisplayName() + ": "
           + e.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable).map(Throwable::getMessage)
               .orElse("?")).toList();
-      assertThat(failures).as("failures of %s", fixture.getSimpleName()).isEmpty();
-      assertThat(all().failed().count()).as("failed containers of %s", fixture.getSimpleName()).isZero();
-      assertThat(tests().succeeded().count()).as("tests of %s that passed", fixture.getSimpleName()).isEqualTo(tests);
+      Assertions.assertThat(failures).as("failures of %s", fixture.getSimpleName()).isEmpty();
+      Assertions.assertThat(all().failed().count()).as("failed containers of %s", fixture.getSimpleName()).isZero();
+      Assertions.assertThat(tests().succeeded().count()).as("tests of %s that passed", fixture.getSimpleName()).isEqualTo(tests);
       return this;
     }
   }

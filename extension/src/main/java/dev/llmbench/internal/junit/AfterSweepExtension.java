@@ -38,19 +38,19 @@ record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingRe
     for (Method after : AnnotationSupport.findAnnotatedMethods(testClass, AfterSweep.class, HierarchyTraversalMode.TOP_DOWN)) {
       String where = ConfigurationErrors.where(after);
       if (after.getParameterCount() != 1 || after.getParameterTypes()[0] != SweepResult.class) {
-        throw ConfigurationErrors.sweep(where, "an @AfterSweep method takes exactly one parameter, the SweepResult: "
+        throw ConfigurationErrors.afterSweep(where, "an @AfterSweep method takes exactly one parameter, the SweepResult: "
             + "void " + after.getName() + "(SweepResult sweep)");
       }
       String target = AnnotationSupport.findAnnotation(after, AfterSweep.class).orElseThrow().value().strip();
       List<String> names = sweeps.stream().map(Method::getName).toList();
       if (target.isEmpty()) {
         if (sweeps.size() != 1) {
-          throw ConfigurationErrors.sweep(where, "@AfterSweep names no sweep and the class has " + sweeps.size() + " " + names
+          throw ConfigurationErrors.afterSweep(where, "@AfterSweep names no sweep and the class has " + sweeps.size() + " " + names
               + ": name one, e.g. @AfterSweep(\"" + (names.isEmpty() ? "throughput" : names.get(0)) + "\")");
         }
         target = names.get(0);
       } else if (!names.contains(target)) {
-        throw ConfigurationErrors.sweep(where, "@AfterSweep(\"" + target + "\") names no sweep of this class; its sweeps are "
+        throw ConfigurationErrors.afterSweep(where, "@AfterSweep(\"" + target + "\") names no sweep of this class; its sweeps are "
             + names);
       }
       if (target.equals(sweepMethod.getName())) mine.add(after);

@@ -22,6 +22,11 @@ final class ConfigurationErrors {
         cause);
   }
 
+  /** An error of an {@code @AfterSweep} method, which is no sweep: named as what it is. */
+  static ExtensionConfigurationException afterSweep(String where, String message) {
+    return new ExtensionConfigurationException("Configuration error: @AfterSweep on method [" + where + "]: " + message);
+  }
+
   static ExtensionConfigurationException endpoint(String where, IllegalArgumentException cause) {
     return new ExtensionConfigurationException("Configuration error: @LlmEndpoint on [" + where + "]: " + cause.getMessage(),
         cause);

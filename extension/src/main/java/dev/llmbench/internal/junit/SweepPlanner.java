@@ -462,7 +462,7 @@ final class SweepPlanner {
   private static List<Point> openPoints(List<Double> rates, double burstiness, int maxConcurrency) {
     if (rates.isEmpty()) throw new IllegalArgumentException("@RateSweep must list at least one rate, e.g. @RateSweep({1, 2, 4})");
     if (!(burstiness > 0)) {
-      throw new IllegalArgumentException("'burstiness' must be positive (1 is Poisson), was " + burstiness);
+      throw new IllegalArgumentException("'burstiness' must be positive (1 is Poisson), was " + Formats.number(burstiness));
     }
     if (maxConcurrency < 0) {
       throw new IllegalArgumentException("'maxConcurrency' must be 0 (no cap) or positive, was " + maxConcurrency);
@@ -470,12 +470,13 @@ final class SweepPlanner {
     OptionalInt cap = maxConcurrency == 0 ? OptionalInt.empty() : OptionalInt.of(maxConcurrency);
     Set<Double> seen = new HashSet<>();
     List<Point> points = new ArrayList<>();
+    List<String> written = rates.stream().map(Formats::number).toList(); // as the annotation has them: 2, not 2.0
     for (double r : rates) {
       if (!(r > 0) || Double.isInfinite(r)) {
-        throw new IllegalArgumentException("every rate must be a positive number of requests per second, but " + rates
+        throw new IllegalArgumentException("every rate must be a positive number of requests per second, but " + written
             + " has " + Formats.number(r));
       }
-      if (!seen.add(r)) throw new IllegalArgumentException("rate " + Formats.number(r) + " is listed twice in " + rates);
+      if (!seen.add(r)) throw new IllegalArgumentException("rate " + Formats.number(r) + " is listed twice in " + written + "; list each once");
       points.add(new Point(new LoadShape.OpenLoop(Rate.requestsPerSecond(r), burstiness, cap),
           RateSweep.RATE_PLACEHOLDER, Formats.number(r), Math.max(10, (int) Math.ceil(10 * r)), 2));
     }

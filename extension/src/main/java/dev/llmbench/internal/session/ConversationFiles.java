@@ -35,9 +35,10 @@ public final class ConversationFiles {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonFactory FACTORY = JSON.getFactory();
   private static final Set<String> HUMAN = Set.of("human", "user");
-  private static final Set<String> SHAREGPT_ROLES = Set.of("human", "user", "gpt", "chatgpt", "bing", "bard", "assistant",
+  // Lists, not sets: a message names them, and a Set.of iterates in a different order on each run.
+  private static final List<String> SHAREGPT_ROLES = List.of("human", "user", "gpt", "chatgpt", "bing", "bard", "assistant",
       "model", "system");
-  private static final Set<String> CHAT_ROLES = Set.of("system", "developer", "user", "assistant");
+  private static final List<String> CHAT_ROLES = List.of("system", "developer", "user", "assistant");
   static final String SHAREGPT_ROW = "{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", "
       + "\"value\": \"...\"}, ...]}";
   static final String JSONL_ROW = "{\"messages\": [{\"role\": \"user\", \"content\": \"...\"}, {\"role\": \"assistant\", "

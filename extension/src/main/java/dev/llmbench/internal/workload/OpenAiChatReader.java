@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
@@ -20,7 +19,8 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class OpenAiChatReader extends JsonlReader {
 
-  private static final Set<String> ROLES = Set.of("system", "developer", "user", "assistant");
+  // A list, not a set: a message names them, and a Set.of iterates in a different order on each run.
+  private static final List<String> ROLES = List.of("system", "developer", "user", "assistant");
 
   @Override
   public String format() {
