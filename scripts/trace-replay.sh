@@ -58,7 +58,8 @@ done
 python3 - "$out/runs.jsonl" <<'PY'
 import json, statistics, sys
 runs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-print("lag = send minus due (ms); send us = the sending thread's own time per request (p50/p99); wake-up = how late")
+print("lag = send minus due (ms); send us = the sending thread's hand-over of a made request to the transport at its")
+print("due time (p50/p99); made us = making the request ahead (prompt, JSON body: p50/p99); wake-up = how late")
 print("a thread asking to sleep 1 ms woke meanwhile (ms, p50/p99); CPU = process CPU over wall, in cores")
 print(f"{'run':>3} {'rows':>6} {'failed':>6} {'offered/s':>10} {'wall s':>7} {'CPU':>5} {'lag p50':>8} {'p90':>7} {'p99':>7} "
       f"{'p99.9':>7} {'max':>7} {'>2ms':>5} {'send us':>11} {'wake-up':>13}  load avg start -> end")
@@ -67,7 +68,9 @@ for i, j in enumerate(runs, 1):
           f"{j['lag_p50_ms']:>8.3f} {j['lag_p90_ms']:>7.3f} {j['lag_p99_ms']:>7.3f} {j['lag_p999_ms']:>7.3f} {j['lag_max_ms']:>7.2f} "
           f"{j['late_over_2ms']:>5} {j['send_cost_p50_us']:>5.0f}/{j['send_cost_p99_us']:<5.0f} "
           f"{j['wakeup_p50_ms']:>6.3f}/{j['wakeup_p99_ms']:<6.2f}  {j['load_average_start']} -> {j['load_average_end']}")
-    print(f"    GC pauses {j['gc_pauses']}: {j['gc_pause_total_ms']} ms in all, longest {j['gc_pause_max_ms']} ms")
+    print(f"    GC pauses {j['gc_pauses']}: {j['gc_pause_total_ms']} ms in all, longest {j['gc_pause_max_ms']} ms; "
+          f"made us {j.get('prepare_cost_p50_us', 0):.0f}/{j.get('prepare_cost_p99_us', 0):.0f}; heap allocated per request: "
+          f"{j.get('alloc_sending_kb_per_request', 0):.1f} KB by the sending thread, {j.get('alloc_all_kb_per_request', 0):.1f} KB by all")
     if j.get("errors") and j["errors"] != "{}":
         print("    errors:", j["errors"])
 med = lambda k: statistics.median(j[k] for j in runs)

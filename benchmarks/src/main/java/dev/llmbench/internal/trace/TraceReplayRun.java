@@ -4,6 +4,7 @@ import dev.llmbench.Workload;
 import dev.llmbench.client.ApiStyle;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.client.StreamRequest;
 import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LoadRunner;
@@ -26,6 +27,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * How closely the extension keeps a trace's schedule at a high rate: generates a Mooncake-style trace (seeded),
@@ -70,18 +72,25 @@ public final class TraceReplayRun {
     out.put("load_average_start", loadAverage());
 
     try (OpenAiClient client = new OpenAiClient(URI.create(base), null, Duration.ofSeconds(60), Duration.ofSeconds(30))) {
-      if (warmupRows > 0) replay(client, trace, scale, Math.min(warmupRows, trace.rows()), new long[trace.rows()]);
+      if (warmupRows > 0) replay(client, trace, scale, Math.min(warmupRows, trace.rows()), new long[trace.rows()], new long[trace.rows()]);
       Probe probe = new Probe();
       Pauses pauses = new Pauses();
       long[] sendCost = new long[trace.rows()];
+      long[] prepareCost = new long[trace.rows()];
+      long sendingThread = Thread.currentThread().getId();
       long cpu0 = processCpu();
+      long alloc0 = allocated();
+      long sendingAlloc0 = threads().getThreadAllocatedBytes(sendingThread);
       long t0 = System.nanoTime();
-      List<RequestTrace> traces = replay(client, trace, scale, trace.rows(), sendCost);
+      List<RequestTrace> traces = replay(client, trace, scale, trace.rows(), sendCost, prepareCost);
       long wall = System.nanoTime() - t0;
       long cpu = processCpu() - cpu0;
+      long sendingAlloc = threads().getThreadAllocatedBytes(sendingThread) - sendingAlloc0;
+      long alloc = allocated() - alloc0;
       long[] wakeups = probe.stop();
       long[] gc = pauses.stop();
       Arrays.sort(sendCost);
+      Arrays.sort(prepareCost);
       long[] lag = traces.stream().mapToLong(t -> t.startNanos() - t.scheduledNanos()).sorted().toArray();
       long firstDue = traces.stream().mapToLong(RequestTrace::scheduledNanos).min().orElse(0);
       long lastDue = traces.stream().mapToLong(RequestTrace::scheduledNanos).max().orElse(0);
@@ -103,6 +112,12 @@ public final class TraceReplayRun {
       // woke a thread that asked to sleep 1 ms while the run went on: lag beyond both is the scheduler's.
       out.put("send_cost_p50_us", round(percentile(sendCost, 50) / 1e3, 1));
       out.put("send_cost_p99_us", round(percentile(sendCost, 99) / 1e3, 1));
+      out.put("prepare_cost_p50_us", round(percentile(prepareCost, 50) / 1e3, 1));
+      out.put("prepare_cost_p99_us", round(percentile(prepareCost, 99) / 1e3, 1));
+      // Heap allocated per request over the timed run (the JVM's per-thread counters, as JMH's -prof gc reads them):
+      // by the sending thread (prompts, bodies, the hand-over), and by every thread (event loops' reading too).
+      out.put("alloc_sending_kb_per_request", round(sendingAlloc / 1024.0 / traces.size(), 2));
+      out.put("alloc_all_kb_per_request", round(alloc / 1024.0 / traces.size(), 2));
       out.put("wakeup_p50_ms", round(percentile(wakeups, 50) / 1e6, 3));
       out.put("wakeup_p99_ms", round(percentile(wakeups, 99) / 1e6, 3));
       out.put("wakeup_max_ms", round(wakeups[wakeups.length - 1] / 1e6, 3));
@@ -126,17 +141,41 @@ public final class TraceReplayRun {
   }
 
   /** The trace's first {@code count} rows at its timestamps over {@code scale}, as a @TraceReplay level sends them. */
-  static List<RequestTrace> replay(OpenAiClient client, MooncakeTrace trace, double scale, int count, long[] sendCost) {
+  static List<RequestTrace> replay(OpenAiClient client, MooncakeTrace trace, double scale, int count, long[] sendCost,
+      long[] prepareCost) {
     PromptSource source = TraceSource.timed(trace, scale);
     WorkloadPlan plan = new WorkloadPlan(trace.maxOutput(), 0, true, null, source, Workload.PrefixCache.AVOID);
     long salt = new SplittableRandom().nextLong();
-    LoadRunner runner = new LoadRunner((index, scheduled) -> {
-      long start = System.nanoTime();
-      var f = client.sendAsync(ApiStyle.CHAT, "fast-sse", plan.request(index, plan.maxTokens(), salt), scheduled,
-          TextCapture.EXCERPT);
-      sendCost[index] = System.nanoTime() - start;
-      return f;
-    }, client::cancelAll, Duration.ofSeconds(30), LoadRunner.Observer.NONE);
+    // As LevelRunner's sender: each request made ahead of its due time (prompt, body bytes), handed over when due.
+    LoadRunner.Sender sender = new LoadRunner.Sender() {
+      @Override
+      public CompletableFuture<RequestTrace> send(int index, long scheduled) {
+        return prepare(index).send(scheduled);
+      }
+
+      @Override
+      public LoadRunner.Prepared prepare(int index) {
+        long start = System.nanoTime();
+        StreamRequest ready = client.prepare(ApiStyle.CHAT, "fast-sse", plan.request(index, plan.maxTokens(), salt),
+            TextCapture.EXCERPT, Map.of());
+        prepareCost[index] = System.nanoTime() - start;
+        return new LoadRunner.Prepared() {
+          @Override
+          public CompletableFuture<RequestTrace> send(long scheduled) {
+            long start = System.nanoTime();
+            CompletableFuture<RequestTrace> f = client.sendAsync(ready, scheduled);
+            sendCost[index] = System.nanoTime() - start;
+            return f;
+          }
+
+          @Override
+          public long bytes() {
+            return ready.body().length;
+          }
+        };
+      }
+    };
+    LoadRunner runner = new LoadRunner(sender, client::cancelAll, Duration.ofSeconds(30), LoadRunner.Observer.NONE);
     LoadShape load = new LoadShape.OpenLoop(Rate.requestsPerSecond(TraceSource.meanRate(trace, scale)), 1,
         java.util.OptionalInt.empty());
     return runner.run(load, Budget.requests(count), 0, source.arrivals().orElseThrow()).traces();
@@ -257,6 +296,16 @@ public final class TraceReplayRun {
     } catch (IOException e) {
       return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
+  }
+
+  private static com.sun.management.ThreadMXBean threads() {
+    return (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+  }
+
+  /** Bytes allocated so far by the threads alive now (the event loops and the sending thread live through the run). */
+  private static long allocated() {
+    long[] all = threads().getThreadAllocatedBytes(threads().getAllThreadIds());
+    return Arrays.stream(all).filter(b -> b > 0).sum();
   }
 
   private static long processCpu() {

@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.client.StreamRequest;
 import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
@@ -27,6 +28,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -144,23 +146,41 @@ public final class LevelRunner {
     }
     // Aligned rows each have a length of their own: a request is checked against its row's, so it keeps its index.
     boolean byRow = plan.workload().prompts().alignment().isPresent() && plan.workload().prompts().hasRows();
-    return (index, scheduled) -> {
-      CompletionRequest request = plan.workload().request(index, maxTokens, salt);
-      ReplyCheck check = checks.of(request.bodyFields());
-      CompletableFuture<RequestTrace> sent;
-      if (!check.checks()) {
-        sent = endpoint.client().sendAsync(info.api(), info.model(), request, scheduled, TextCapture.EXCERPT);
-      } else {
-        // Tool calls and JSON answers are judged whole, so their text is kept whole.
-        sent = endpoint.client().sendAsync(info.api(), info.model(), request, scheduled, TextCapture.FULL).thenApply(t -> {
-          try {
-            return check.judge(t);
-          } catch (RuntimeException e) { // a check must never lose a trace: the load runner waits for every one
-            return t.withReplyCheck(false, "the check itself failed: " + e);
-          }
-        });
+    return new LoadRunner.Sender() {
+      @Override
+      public CompletableFuture<RequestTrace> send(int index, long scheduled) {
+        return prepare(index).send(scheduled);
       }
-      return byRow ? sent.thenApply(t -> t.withRequestIndex(index)) : sent;
+
+      @Override
+      public LoadRunner.Prepared prepare(int index) {
+        CompletionRequest request = plan.workload().request(index, maxTokens, salt);
+        ReplyCheck check = checks.of(request.bodyFields());
+        // Tool calls and JSON answers are judged whole, so their text is kept whole.
+        StreamRequest ready = endpoint.client().prepare(info.api(), info.model(), request,
+            check.checks() ? TextCapture.FULL : TextCapture.EXCERPT, Map.of());
+        return new LoadRunner.Prepared() {
+          @Override
+          public CompletableFuture<RequestTrace> send(long scheduled) {
+            CompletableFuture<RequestTrace> sent = endpoint.client().sendAsync(ready, scheduled);
+            if (check.checks()) {
+              sent = sent.thenApply(t -> {
+                try {
+                  return check.judge(t);
+                } catch (RuntimeException e) { // a check must never lose a trace: the load runner waits for every one
+                  return t.withReplyCheck(false, "the check itself failed: " + e);
+                }
+              });
+            }
+            return byRow ? sent.thenApply(t -> t.withRequestIndex(index)) : sent;
+          }
+
+          @Override
+          public long bytes() {
+            return ready.body().length;
+          }
+        };
+      }
     };
   }
 }

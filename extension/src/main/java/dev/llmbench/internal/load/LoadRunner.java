@@ -11,10 +11,11 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.random.Well19937c;
 import org.apiguardian.api.API;
@@ -30,12 +31,38 @@ public final class LoadRunner {
 
   /** How long cancelled requests may take to report back once the grace period has ended. */
   private static final Duration AFTER_CANCEL = Duration.ofSeconds(30);
+  /** At most this many requests are made ahead of their due times, */
+  private static final int AHEAD = 64;
+  /** holding at most this many bytes (a trace's prompts can be long), */
+  private static final long AHEAD_BYTES = 8L << 20;
+  /** and one is made only when the next due request is at least this far off (plus twice what making one takes). */
+  private static final long AHEAD_MARGIN = TimeUnit.MICROSECONDS.toNanos(200);
 
   /** Sends request number {@code index}, meant to go at {@code scheduledNanos}, without waiting for it. */
   @FunctionalInterface
   public interface Sender {
     /** The future completes when the request ends, and never exceptionally: a failure is in its trace. */
     CompletableFuture<RequestTrace> send(int index, long scheduledNanos);
+
+    /**
+     * Makes request {@code index} ready before it is due (its prompt, its body's bytes), so that at its due time
+     * sending it only hands bytes to the transport. By default nothing is made ahead.
+     */
+    default Prepared prepare(int index) {
+      return scheduledNanos -> send(index, scheduledNanos);
+    }
+  }
+
+  /** A request made before it is due; {@link #send} hands it over. */
+  @FunctionalInterface
+  public interface Prepared {
+    /** Sends it, meant to go at {@code scheduledNanos}; as {@link Sender#send}. */
+    CompletableFuture<RequestTrace> send(long scheduledNanos);
+
+    /** The bytes it holds until it is sent: what a run's look-ahead counts against its limit. */
+    default long bytes() {
+      return 0;
+    }
   }
 
   /**
@@ -135,21 +162,50 @@ public final class LoadRunner {
     }
   }
 
-  /** A request that was due while every slot was taken. */
-  private record Queued(int index, long scheduledNanos) {}
+  /**
+   * A request not yet sent: its index, when it is due (0 in a closed loop, where it goes when a slot frees up)
+   * and, once made ahead, its request ready to go (or why making it failed, thrown when it is sent).
+   */
+  private static final class Upcoming {
+    final int index;
+    final long due;
+    Prepared ready;
+    RuntimeException failed;
+
+    Upcoming(int index, long due) {
+      this.index = index;
+      this.due = due;
+    }
+  }
 
   /** One run: its state is confined to the calling thread; completions arrive through a queue. */
   private final class Run {
     private final Schedule schedule;
     private final Budget budget;
-    private final BlockingQueue<RequestTrace> completions = new LinkedBlockingQueue<>();
+    /**
+     * Completions, from the event loops. Lock-free, and the run's thread parks on its own: a queue with a lock
+     * would make it wait, at a due time, for an event loop preempted while holding that lock (on a busy machine,
+     * a whole round of the scheduler).
+     */
+    private final Queue<RequestTrace> completions = new ConcurrentLinkedQueue<>();
+    private final Thread thread = Thread.currentThread();
+    private volatile boolean parked;
     private final List<RequestTrace> done = new ArrayList<>();
-    private final ArrayDeque<Queued> waiting = new ArrayDeque<>();
+    /** Requests that were due while every slot was taken, in order. */
+    private final ArrayDeque<Upcoming> waiting = new ArrayDeque<>();
+    /** The next requests to issue, in order, their due times drawn; the first {@code ready} of them made ahead. */
+    private final ArrayDeque<Upcoming> upcoming = new ArrayDeque<>();
     private final long begin = System.nanoTime();
     private final long sendingEnds;
     private int issued;
+    private int planned; // the index after the last upcoming request
+    private long lastDue;
+    private boolean scheduleEnded;
+    private int ready;
+    private long readyBytes;
+    /** How long making a request ahead took lately (decaying): a request is made ahead only when this much is free. */
+    private long prepareNanos;
     private int inFlight;
-    private long nextDue;
     private long stoppedAt = Long.MAX_VALUE;
     private long cancelledAt = Long.MAX_VALUE;
 
@@ -157,7 +213,8 @@ public final class LoadRunner {
       this.schedule = schedule;
       this.budget = budget;
       this.sendingEnds = budget.timeLimit().map(d -> begin + d.toNanos()).orElse(Long.MAX_VALUE);
-      this.nextDue = schedule.closed() ? begin : schedule.due(0, begin, begin);
+      this.lastDue = begin;
+      next();
     }
 
     Outcome go() {
@@ -187,15 +244,39 @@ public final class LoadRunner {
           drainAfterCancel(AFTER_CANCEL);
           return;
         }
+        if (stoppedAt == Long.MAX_VALUE) prepareAhead();
         long wakeAt = graceEnds; // Long.MAX_VALUE: no time to wake at, only a completion
         if (stoppedAt == Long.MAX_VALUE) {
           if (now - sendingEnds < 0) wakeAt = Math.min(wakeAt, sendingEnds);
-          if (!schedule.closed()) wakeAt = Math.min(wakeAt, nextDue);
+          Upcoming next = schedule.closed() ? null : next();
+          if (next != null) wakeAt = Math.min(wakeAt, next.due);
         }
-        RequestTrace t = wakeAt == Long.MAX_VALUE ? completions.take()
-            : completions.poll(Math.max(0, wakeAt - System.nanoTime()), TimeUnit.NANOSECONDS);
+        RequestTrace t = await(wakeAt);
         if (t != null) completed(t);
         while ((t = completions.poll()) != null) completed(t);
+      }
+    }
+
+    /** The next completion, or null once {@code wakeAt} has come ({@code Long.MAX_VALUE}: only a completion ends the wait). */
+    private RequestTrace await(long wakeAt) throws InterruptedException {
+      while (true) {
+        RequestTrace t = completions.poll();
+        if (t != null) return t;
+        long left = wakeAt == Long.MAX_VALUE ? Long.MAX_VALUE : wakeAt - System.nanoTime();
+        if (left <= 0) return null;
+        parked = true;
+        t = completions.poll(); // one may have come before parked was seen: it would not unpark
+        if (t != null) {
+          parked = false;
+          return t;
+        }
+        if (left == Long.MAX_VALUE) {
+          LockSupport.park(this);
+        } else {
+          LockSupport.parkNanos(this, left);
+        }
+        parked = false;
+        if (Thread.interrupted()) throw new InterruptedException();
       }
     }
 
@@ -207,28 +288,31 @@ public final class LoadRunner {
             stop();
             return;
           }
-          send(issued++, System.nanoTime());
+          send(take(), System.nanoTime());
+          issued++;
         }
         if (now - sendingEnds >= 0 && !budget.mayIssue(issued, Duration.ofNanos(now - begin))) stop();
         return;
       }
-      if (nextDue == Long.MAX_VALUE) { // the schedule has ended: nothing more is due
+      Upcoming next = next();
+      if (next == null) { // the schedule has ended: nothing more is due
         stop();
         return;
       }
-      while (nextDue - System.nanoTime() <= 0) {
-        if (!budget.mayIssue(issued, Duration.ofNanos(nextDue - begin))) {
+      while (next.due - System.nanoTime() <= 0) {
+        if (!budget.mayIssue(issued, Duration.ofNanos(next.due - begin))) {
           stop();
           return;
         }
+        Upcoming u = take();
         if (schedule.cap() > 0 && inFlight >= schedule.cap()) {
-          waiting.add(new Queued(issued, nextDue));
+          waiting.add(u);
         } else {
-          send(issued, nextDue);
+          send(u, u.due);
         }
         issued++;
-        nextDue = schedule.due(issued, begin, nextDue);
-        if (nextDue == Long.MAX_VALUE) {
+        next = next();
+        if (next == null) {
           stop();
           return;
         }
@@ -237,11 +321,75 @@ public final class LoadRunner {
       if (now - sendingEnds >= 0 && !budget.mayIssue(issued, Duration.ofNanos(now - begin))) stop();
     }
 
+    /** The next request to issue, its due time drawn; null when the schedule has ended. */
+    private Upcoming next() {
+      if (upcoming.isEmpty() && !plan()) return null;
+      return upcoming.peekFirst();
+    }
+
+    /** Takes the next request to issue off the upcoming ones. */
+    private Upcoming take() {
+      Upcoming u = next();
+      upcoming.pollFirst();
+      if (u.ready != null || u.failed != null) {
+        ready--;
+        if (u.ready != null) readyBytes -= u.ready.bytes();
+      }
+      return u;
+    }
+
+    /** Draws the due time of one more request; false when the schedule has ended. */
+    private boolean plan() {
+      if (scheduleEnded) return false;
+      long due = schedule.closed() ? 0 : schedule.due(planned, begin, lastDue);
+      if (due == Long.MAX_VALUE) {
+        scheduleEnded = true;
+        return false;
+      }
+      lastDue = due;
+      upcoming.addLast(new Upcoming(planned++, due));
+      return true;
+    }
+
+    /**
+     * While nothing is due, makes the next requests ready (prompt and body), so that at its due time a request
+     * only goes to the transport: peers build every request before the clock starts; a trace can be far larger
+     * than memory, so here at most {@link #AHEAD} requests or {@link #AHEAD_BYTES} are made ahead. One is made only
+     * when the next due request leaves time for it; a closed loop makes one, the request the next free slot takes.
+     */
+    private void prepareAhead() {
+      while (true) {
+        boolean first = ready == 0;
+        if (!first && (schedule.closed() || ready >= AHEAD || readyBytes >= AHEAD_BYTES)) return;
+        if (upcoming.size() <= ready && !plan()) return;
+        long start = System.nanoTime();
+        if (!first && upcoming.peekFirst().due - start < AHEAD_MARGIN + 2 * prepareNanos) return;
+        Upcoming u = nth(ready);
+        try {
+          u.ready = sender.prepare(u.index);
+          readyBytes += u.ready.bytes();
+        } catch (RuntimeException e) { // thrown when it is sent: a request the budget never sends must not fail the run
+          u.failed = e;
+        }
+        ready++;
+        long took = System.nanoTime() - start;
+        prepareNanos = Math.max(took, prepareNanos - (prepareNanos >> 3));
+        if (!completions.isEmpty()) return; // completions are taken first: they free slots and tell the budget
+      }
+    }
+
+    /** The {@code n}th upcoming request, from 0; the look-ahead is short, so a walk is cheap. */
+    private Upcoming nth(int n) {
+      var it = upcoming.iterator();
+      for (int i = 0; i < n; i++) it.next();
+      return it.next();
+    }
+
     /** Requests that waited for a slot go as slots free up, their wait counted as queue time. */
     private void startQueued(long now) {
       while (!waiting.isEmpty() && inFlight < schedule.cap()) {
-        Queued q = waiting.poll();
-        send(q.index(), q.scheduledNanos());
+        Upcoming q = waiting.poll();
+        send(q, q.due);
       }
     }
 
@@ -249,18 +397,22 @@ public final class LoadRunner {
       if (stoppedAt == Long.MAX_VALUE) stoppedAt = System.nanoTime();
     }
 
-    private void send(int index, long scheduledNanos) {
+    private void send(Upcoming u, long scheduledNanos) {
       inFlight++;
-      observer.sending(index, scheduledNanos);
+      observer.sending(u.index, scheduledNanos);
       CompletableFuture<RequestTrace> f;
       try {
-        f = sender.send(index, scheduledNanos);
+        if (u.failed != null) throw u.failed;
+        f = u.ready != null ? u.ready.send(scheduledNanos) : sender.send(u.index, scheduledNanos);
       } catch (RuntimeException e) {
         inFlight--;
         throw e;
       }
+      u.ready = null; // its bytes are the transport's now
       f.whenComplete((t, e) -> {
-        if (t != null) completions.add(t);
+        if (t == null) return;
+        completions.add(t);
+        if (parked) LockSupport.unpark(thread);
       });
     }
 
@@ -278,7 +430,7 @@ public final class LoadRunner {
         while (inFlight > 0) {
           long left = until - System.nanoTime();
           if (left <= 0) return;
-          RequestTrace t = completions.poll(left, TimeUnit.NANOSECONDS);
+          RequestTrace t = await(until);
           if (t == null) return;
           completed(t);
         }

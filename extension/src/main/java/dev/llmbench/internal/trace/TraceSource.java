@@ -34,6 +34,8 @@ public final class TraceSource implements ExactRows {
   private static final int CACHED_BLOCKS = 4096;
   /** Slots of the table of blocks seen once; a power of two. */
   private static final int SEEN_SLOTS = 1 << 16;
+  /** The longest prompt whose builder is kept for the next row. */
+  private static final int KEPT_PROMPT_CHARS = 1 << 20;
 
   private final MooncakeTrace trace;
   private final double timeScale; // 0: no schedule of its own
@@ -50,6 +52,8 @@ public final class TraceSource implements ExactRows {
    * copies each block twice nor keeps thousands of texts alive for the collector to copy.
    */
   private final long[] seenOnce = new long[SEEN_SLOTS];
+  /** The prompt being written, kept between rows (its bytes are copied out once): one array per prompt, not two. */
+  private final StringBuilder promptText = new StringBuilder();
   private MooncakeTrace.Cursor requests;
   private int nextRequest;
   /** Rows the schedule has read and not yet sent, by index: each row is parsed once on the sending thread. */
@@ -106,28 +110,28 @@ public final class TraceSource implements ExactRows {
   }
 
   /** Row {@code index}'s prompt: block k is {@code hash_ids[k]}'s text; a row without ids has blocks of its own. */
-  String prompt(TraceRow row, long namespace, int blockSize) {
+  synchronized String prompt(TraceRow row, long namespace, int blockSize) {
     if (exact != null) return exactPrompt(row, namespace, blockSize);
-    StringBuilder text = new StringBuilder(row.inputLength() * 6);
+    promptText.setLength(0);
     int blockCount = (row.inputLength() + blockSize - 1) / blockSize;
     // Blocks of a row without hash_ids: ids in a namespace of that row, so no other row shares them.
     long ownNamespace = BlockText.mix(namespace ^ BlockText.mix(0x7F4A7C15L + row.line()));
     for (int b = 0; b < blockCount; b++) {
       int words = Math.min(blockSize, row.inputLength() - b * blockSize);
-      if (b > 0) text.append(' ');
+      if (b > 0) promptText.append(' ');
       boolean shared = row.hashIds().length > 0;
       long ns = shared ? namespace : ownNamespace;
       long id = shared ? row.hashIds()[b] : b;
       String kept = words == blockSize ? keptText(BlockText.mix(ns ^ BlockText.mix(id)) ^ blockSize) : null;
       if (kept != null) {
-        text.append(kept);
+        promptText.append(kept);
       } else {
-        int from = text.length();
-        BlockText.append(text, ns, id, words);
-        if (words == blockSize) keep(BlockText.mix(ns ^ BlockText.mix(id)) ^ blockSize, text, from);
+        int from = promptText.length();
+        BlockText.append(promptText, ns, id, words);
+        if (words == blockSize) keep(BlockText.mix(ns ^ BlockText.mix(id)) ^ blockSize, promptText, from);
       }
     }
-    return text.toString();
+    return finish();
   }
 
   /**
@@ -138,7 +142,8 @@ public final class TraceSource implements ExactRows {
    * as far as its words fit (a word of several tokens is not split), then other words that fit.
    */
   private String exactPrompt(TraceRow row, long namespace, int blockSize) {
-    StringBuilder text = new StringBuilder(row.inputLength() * 6).append(exact.lead());
+    promptText.setLength(0);
+    promptText.append(exact.lead());
     int blockCount = (row.inputLength() + blockSize - 1) / blockSize;
     long ownNamespace = BlockText.mix(namespace ^ BlockText.mix(0x7F4A7C15L + row.line()));
     boolean shared = row.hashIds().length > 0;
@@ -150,15 +155,25 @@ public final class TraceSource implements ExactRows {
       long seed = BlockText.mix(ns ^ BlockText.mix(id));
       String kept = tokens == blockSize ? keptText(seed ^ blockSize) : null;
       if (kept != null) {
-        text.append(kept);
+        promptText.append(kept);
       } else {
-        int from = text.length();
-        exact.appendBlock(text, seed, tokens);
-        if (tokens == blockSize) keep(seed ^ blockSize, text, from);
+        int from = promptText.length();
+        exact.appendBlock(promptText, seed, tokens);
+        if (tokens == blockSize) keep(seed ^ blockSize, promptText, from);
       }
       left -= tokens;
     }
-    return text.toString();
+    return finish();
+  }
+
+  /** The prompt just written; the builder is let go after a rare long one, so that it is not kept for good. */
+  private String finish() {
+    String prompt = promptText.toString();
+    if (promptText.capacity() > KEPT_PROMPT_CHARS) {
+      promptText.setLength(0);
+      promptText.trimToSize();
+    }
+    return prompt;
   }
 
   /** The kept text of full block {@code key}, or null when it has not been kept (yet). */

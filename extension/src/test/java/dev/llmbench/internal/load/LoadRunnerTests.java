@@ -106,4 +106,63 @@ class LoadRunnerTests {
       });
     }
   }
+
+  /** A sender that records, per request, when it was made and when it was handed over, on which thread. */
+  static final class Recording implements LoadRunner.Sender {
+    final java.util.Map<Integer, Long> made = new ConcurrentHashMap<>();
+    final java.util.Map<Integer, Long> handedOver = new ConcurrentHashMap<>();
+    final Set<String> threads = ConcurrentHashMap.newKeySet();
+    final int failFrom;
+
+    Recording(int failFrom) {
+      this.failFrom = failFrom;
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<RequestTrace> send(int index, long scheduledNanos) {
+      return prepare(index).send(scheduledNanos);
+    }
+
+    @Override
+    public LoadRunner.Prepared prepare(int index) {
+      threads.add(Thread.currentThread().getName());
+      if (index >= failFrom) throw new IllegalStateException("request " + index + " asked of " + failFrom);
+      made.put(index, System.nanoTime());
+      return scheduled -> {
+        handedOver.put(index, System.nanoTime());
+        return java.util.concurrent.CompletableFuture.completedFuture(dev.llmbench.testkit.Traces.at(index).content(1, 2).build());
+      };
+    }
+  }
+
+  @Test
+  void anOpenLoopMakesEachRequestBeforeItIsDueOnItsOwnThreadAndNoMoreThanItsLookAhead() {
+    Recording sender = new Recording(Integer.MAX_VALUE);
+    // Due every 5 ms, the first at once; 1,000 more would be due far later than the budget lets the run go.
+    LoadRunner runner = new LoadRunner(sender, () -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    LoadRunner.Outcome outcome = runner.run(new LoadShape.OpenLoop(Rate.requestsPerSecond(200), 1, OptionalInt.empty()),
+        Budget.requests(40), 1, i -> i < 1040 ? i * 5_000_000L : -1);
+    assertThat(outcome.traces()).hasSize(40);
+    assertThat(sender.threads).as("made on the run's thread").containsExactly(Thread.currentThread().getName());
+    for (int i = 1; i < 40; i++) {
+      assertThat(sender.made.get(i)).as("request %d made before it was handed over", i).isLessThan(sender.handedOver.get(i));
+    }
+    // Made ahead while nothing was due, each once, and never more than the look-ahead past the last one sent.
+    long madeBeforeDue = java.util.stream.IntStream.range(1, 40)
+        .filter(i -> sender.handedOver.get(i) - sender.made.get(i) >= 1_000_000).count();
+    assertThat(madeBeforeDue).as("requests made 1 ms or more before they went").isGreaterThanOrEqualTo(30);
+    assertThat(sender.made.size()).as("requests made (40 sent)").isBetween(40, 40 + 64);
+  }
+
+  @Test
+  void aRequestMadeAheadThatFailsFailsTheRunOnlyWhenItIsSent() {
+    // A closed loop over 5 rows: request 5 does not exist; made ahead while the last ones run, it must not fail the run.
+    Recording sender = new Recording(5);
+    LoadRunner runner = new LoadRunner(sender, () -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    assertThat(runner.run(new LoadShape.ClosedLoop(1), Budget.requests(5), 1).traces()).hasSize(5);
+    Recording failing = new Recording(3);
+    LoadRunner more = new LoadRunner(failing, () -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> more.run(new LoadShape.ClosedLoop(1), Budget.requests(5), 1))
+        .hasMessage("request 3 asked of 3");
+  }
 }
