@@ -193,7 +193,8 @@ public final class LevelFindings {
           + l.requests().stream().filter(r -> r.succeeded()).mapToInt(r -> r.outputTokens()).min().orElse(0) + " and "
           + l.requests().stream().filter(r -> r.succeeded()).mapToInt(r -> r.outputTokens()).max().orElse(0)
           + " tokens, so the last round drains one request at a time", "send ignore_eos so every request generates "
-          + "max_tokens: @Workload(ignoreEos = true), the default");
+          + "max_tokens: @Workload(ignoreEos = true), the default; where answers must end where the model stops (an eval, "
+          + "tool calls, structured output) or the server does not honour ignore_eos, read the steady-state figure instead");
     }
     if (s.ramp().compareTo(s.drain()) > 0) {
       b.likely("a slow ramp-up", "C requests were first in flight together " + Formats.duration(s.ramp())
