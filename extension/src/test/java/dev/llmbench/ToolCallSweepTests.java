@@ -103,7 +103,7 @@ class ToolCallSweepTests {
     assertNoLoad(UnknownChoiceTestCases.class,
         "Configuration error: sweep on method [UnknownChoiceTestCases#sweep]: @ToolCalls file "
         + AGENTS + "tools.json: \"tool_choice\" names 'send_mail', which is none of the "
-        + "tools (get_weather, get_time); fix the file so that every schema is a JSON Schema");
+        + "tools (get_weather, get_time); set @ToolCalls(choice) to one of them, or to auto, required or none");
   }
 
   private static void assertNoLoad(Class<?> fixture, String message) {

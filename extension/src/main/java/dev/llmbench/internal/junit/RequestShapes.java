@@ -77,6 +77,9 @@ final class RequestShapes {
     }
     try {
       ReplyCheck.of(fields);
+    } catch (ReplyCheck.UnknownToolChoice e) {
+      throw new IllegalArgumentException("@ToolCalls file " + tools.orElseThrow().file() + ": " + e.getMessage()
+          + "; set @ToolCalls(choice) to one of them, or to auto, required or none", e);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException((tools.isPresent() ? "@ToolCalls file " + tools.get().file() : "@StructuredOutput")
           + ": " + e.getMessage() + "; fix the file so that every schema is a JSON Schema", e);
@@ -99,6 +102,9 @@ final class RequestShapes {
         if (!seen.add(sent)) continue;
         try {
           ReplyCheck.of(sent);
+        } catch (ReplyCheck.UnknownToolChoice e) {
+          throw new IllegalArgumentException(dataset.get().name() + " line " + row.line() + ": " + e.getMessage()
+              + "; name one of them in the row's tool_choice, or write auto, required or none", e);
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(dataset.get().name() + " line " + row.line() + ": " + e.getMessage()
               + "; fix the row so that its schemas are JSON Schemas", e);

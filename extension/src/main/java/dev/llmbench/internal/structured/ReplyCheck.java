@@ -94,7 +94,7 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
         required = choice.isObject() || choice.isTextual() && choice.asText().equals("required");
         String named = choice.path("function").path("name").asText(null);
         if (choice.isObject() && !tools.containsKey(named)) {
-          throw new IllegalArgumentException("\"tool_choice\" names " + (named == null ? "no function" : "'" + named + "'")
+          throw new UnknownToolChoice("\"tool_choice\" names " + (named == null ? "no function" : "'" + named + "'")
               + ", which is none of the tools (" + String.join(", ", tools.keySet()) + ")");
         }
       }
@@ -224,6 +224,16 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
     public ReplyCheck of(Map<String, String> bodyFields) {
       if (!bodyFields.containsKey("tools") && !bodyFields.containsKey("response_format")) return NONE;
       return checks.computeIfAbsent(bodyFields, ReplyCheck::of);
+    }
+  }
+
+  /** A {@code tool_choice} that names no tool of the request: the fix is the choice, not a schema. */
+  @API(status = INTERNAL)
+  public static final class UnknownToolChoice extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    UnknownToolChoice(String message) {
+      super(message);
     }
   }
 }
