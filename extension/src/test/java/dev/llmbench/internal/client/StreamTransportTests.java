@@ -348,4 +348,101 @@ class StreamTransportTests {
       assertThat(server.connections()).isEqualTo(2);
     }
   }
+
+  /**
+   * A server whose keep-alive closes a connection left idle longer than {@code keepAlive}, with the race made
+   * certain: its close is still on the way when the next request arrives, so it reads that request and closes
+   * without a status line, as a server whose close crossed the request does. Counts the requests so lost.
+   */
+  private static final class KeepAliveServer implements ScriptedServer.Script {
+    private final Duration keepAlive;
+    private final String keepAliveHeader;
+    private final Map<java.net.Socket, Long> idleSince = new java.util.concurrent.ConcurrentHashMap<>();
+    final java.util.concurrent.atomic.AtomicInteger lost = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** @param keepAliveHeader the answers' {@code Keep-Alive} header, or null for none (uvicorn sends none) */
+    KeepAliveServer(Duration keepAlive, String keepAliveHeader) {
+      this.keepAlive = keepAlive;
+      this.keepAliveHeader = keepAliveHeader;
+    }
+
+    @Override
+    public boolean answer(ScriptedServer.Received r, java.net.Socket s, java.io.OutputStream out, int i) throws IOException {
+      Long since = idleSince.get(s);
+      if (since != null && System.nanoTime() - since > keepAlive.toNanos()) {
+        lost.incrementAndGet();
+        return false;
+      }
+      out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
+          + (keepAliveHeader == null ? "" : "Keep-Alive: " + keepAliveHeader + "\r\n") + "\r\n")
+          .getBytes(StandardCharsets.ISO_8859_1));
+      for (String event : STREAM.split("(?<=\n\n)")) chunk(out, event);
+      lastChunk(out);
+      idleSince.put(s, System.nanoTime()); // the server's idle clock starts as the response's end leaves
+      return true;
+    }
+  }
+
+  private static NettyStreamTransport transport(Duration keepAlive) {
+    ConnectionSettings settings = ConnectionSettings.DEFAULT.withProxy(ConnectionSettings.ProxySetting.NONE)
+        .withKeepAlive(keepAlive);
+    return new NettyStreamTransport(ConnectionOptions.of(URI.create("http://127.0.0.1/"), null, settings, k -> null,
+        PATIENT.connect()), PATIENT, 2);
+  }
+
+  /**
+   * Requests a little apart share one connection; a request after the server's keep-alive has run out goes on a
+   * new one, never into the connection the server is closing (which would fail and could not be resent).
+   */
+  private static void reusedWithinAndNotPastTheServersKeepAlive(ScriptedServer server, KeepAliveServer keepAlive,
+      NettyStreamTransport transport, Duration serverKeepAlive) throws Exception {
+    for (int i = 0; i < 3; i++) {
+      RequestTrace t = send(transport, server.uri("/"));
+      assertThat(t.succeeded()).as("request %d: %s", i, t).isTrue();
+      Thread.sleep(NettyConnectionPool.RELEASE_HOLD.toMillis() * 10);
+    }
+    assertThat(server.connections()).as("requests 50 ms apart share a connection").isEqualTo(1);
+    Thread.sleep(serverKeepAlive.plusMillis(500).toMillis()); // the pooled connection is now past the server's limit
+    RequestTrace late = send(transport, server.uri("/"));
+    assertThat(late.succeeded()).as("the request after the server's keep-alive ran out: %s", late).isTrue();
+    assertThat(late.resends()).isZero();
+    assertThat(keepAlive.lost.get()).as("requests written into a connection the server was closing").isZero();
+    assertThat(server.requests()).as("POSTs the server read").isEqualTo(4);
+    assertThat(server.connections()).isEqualTo(2);
+  }
+
+  /** The keep-alive race (uvicorn closes idle connections after 5 s): llmbench.keep-alive below the server's. */
+  @Test
+  void aConnectionIdlePastTheKeepAliveLimitIsNotReused() throws Exception {
+    Duration serverKeepAlive = Duration.ofSeconds(2);
+    KeepAliveServer keepAlive = new KeepAliveServer(serverKeepAlive, null);
+    try (ScriptedServer server = new ScriptedServer(keepAlive);
+        NettyStreamTransport transport = transport(Duration.ofMillis(500))) {
+      reusedWithinAndNotPastTheServersKeepAlive(server, keepAlive, transport, serverKeepAlive);
+    }
+  }
+
+  /** A server that says {@code Keep-Alive: timeout=2} is not sent a request on a connection idle 2 s or more. */
+  @Test
+  void aServersKeepAliveTimeoutLowersTheLimit() throws Exception {
+    Duration serverKeepAlive = Duration.ofSeconds(2);
+    KeepAliveServer keepAlive = new KeepAliveServer(serverKeepAlive, "timeout=2, max=100");
+    try (ScriptedServer server = new ScriptedServer(keepAlive);
+        NettyStreamTransport transport = transport(Duration.ofSeconds(30))) {
+      reusedWithinAndNotPastTheServersKeepAlive(server, keepAlive, transport, serverKeepAlive);
+    }
+  }
+
+  @Test
+  void zeroKeepAliveOpensAConnectionForEachRequest() throws Exception {
+    try (ScriptedServer server = new ScriptedServer(StreamTransportTests::stream);
+        NettyStreamTransport transport = transport(Duration.ZERO)) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
+        Thread.sleep(NettyConnectionPool.RELEASE_HOLD.toMillis() * 10);
+      }
+      assertThat(server.connections()).isEqualTo(3);
+      assertThat(transport.closesAfterEachResponse(server.uri("/"))).as("our own closes are not the server's").isFalse();
+    }
+  }
 }
