@@ -9,6 +9,7 @@ import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.Future;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -85,24 +86,30 @@ final class NettyConnectionPool implements AutoCloseable {
     return server == null ? keepAliveNanos : Math.min(keepAliveNanos, server);
   }
 
-  /**
-   * A response's {@code Keep-Alive} header, e.g. {@code timeout=5, max=100}: a {@code timeout} lowers the
-   * connection's idle limit to that less {@link #SERVER_TIMEOUT_MARGIN}.
-   */
+  /** A response's {@code Keep-Alive} header sets the connection's idle limit as {@link #serverLimit} reads it. */
   static void serverKeepAlive(Channel ch, String header) {
-    if (header == null) return;
+    serverLimit(header).ifPresent(limit -> ch.attr(SERVER_LIMIT).set(limit.toNanos()));
+  }
+
+  /**
+   * The idle limit a {@code Keep-Alive} header such as {@code timeout=5, max=100} sets: its {@code timeout} less
+   * {@link #SERVER_TIMEOUT_MARGIN}, at least zero; empty when it has no timeout in whole seconds.
+   */
+  static Optional<Duration> serverLimit(String header) {
+    if (header == null) return Optional.empty();
     for (String part : header.split(",")) {
       int eq = part.indexOf('=');
       if (eq < 0 || !part.substring(0, eq).strip().toLowerCase(Locale.ROOT).equals("timeout")) continue;
       try {
         long seconds = Long.parseLong(part.substring(eq + 1).strip().replace("\"", ""));
-        if (seconds < 0) continue;
-        long limit = Duration.ofSeconds(Math.min(seconds, Integer.MAX_VALUE)).minus(SERVER_TIMEOUT_MARGIN).toNanos();
-        ch.attr(SERVER_LIMIT).set(Math.max(0, limit));
+        if (seconds < 0) return Optional.empty();
+        Duration limit = Duration.ofSeconds(Math.min(seconds, Integer.MAX_VALUE)).minus(SERVER_TIMEOUT_MARGIN);
+        return Optional.of(limit.isNegative() ? Duration.ZERO : limit);
       } catch (NumberFormatException e) {
-        // not a number of seconds: the server's header says nothing we can use
+        return Optional.empty(); // not whole seconds: nothing we can use
       }
     }
+    return Optional.empty();
   }
 
   /** The pool of {@code route}'s connections; an exchange gives its connection back to the pool it came from. */
