@@ -43,10 +43,11 @@ import org.apiguardian.api.API;
  * @param proxies        which proxy a URL goes through
  * @param connectTimeout the longest a connection (TCP, proxy tunnel and TLS handshake) may take
  * @param secrets        the values that must never appear in any output: header values, the key, passwords
+ * @param keepAlive      the longest a pooled connection may sit idle and still carry a request; zero for none
  */
 @API(status = INTERNAL)
 public record ConnectionOptions(URI baseUrl, Map<String, String> headers, TrustManagerFactory trust, String trustSource,
-    ProxyRoute proxies, Duration connectTimeout, List<String> secrets) {
+    ProxyRoute proxies, Duration connectTimeout, List<String> secrets, Duration keepAlive) {
 
   public ConnectionOptions {
     headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(headers));
@@ -101,7 +102,7 @@ public record ConnectionOptions(URI baseUrl, Map<String, String> headers, TrustM
     secrets.removeIf(s -> s.length() < 4); // too short to mask without mangling ordinary text
     secrets.sort((a, b) -> b.length() - a.length());
     return new ConnectionOptions(base, headers, trust, settings.trust().map(Path::toString).orElse("the JVM's CAs"),
-        proxies, connectTimeout, secrets);
+        proxies, connectTimeout, secrets, settings.keepAlive());
   }
 
   /** The server root: credentials and a trailing {@code /v1} dropped, one {@code /} at the end. */

@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,9 +23,18 @@ import org.apiguardian.api.API;
  * @param trust            a PEM file of CA certificates, or a PKCS12/JKS trust store; empty for the JVM's CAs
  * @param trustPasswordEnv the environment variable holding the trust store's password, or empty for none
  * @param proxy            where requests go through
+ * @param keepAlive        the longest a pooled connection may sit idle and still carry a request; zero for a new
+ *                         connection for each request
  */
 @API(status = INTERNAL)
-public record ConnectionSettings(List<Header> headers, Optional<Path> trust, String trustPasswordEnv, ProxySetting proxy) {
+public record ConnectionSettings(List<Header> headers, Optional<Path> trust, String trustPasswordEnv, ProxySetting proxy,
+    Duration keepAlive) {
+
+  /**
+   * Below the 5 s keep-alive of uvicorn (so vLLM and SGLang) and of cpp-httplib (so llama-server), with room for a
+   * response's and the next request's way between the two clocks; Ruby's Net::HTTP reuses for 2 s too.
+   */
+  public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(2);
 
   /** No extra headers, the JVM's CAs, the proxy from the environment. */
   public static final ConnectionSettings DEFAULT = new ConnectionSettings(List.of(), Optional.empty(), "", ProxySetting.ENV);
@@ -36,10 +46,20 @@ public record ConnectionSettings(List<Header> headers, Optional<Path> trust, Str
 
   public ConnectionSettings {
     headers = List.copyOf(headers);
+    if (keepAlive.isNegative()) throw new IllegalArgumentException("keepAlive must not be negative: " + keepAlive);
+  }
+
+  /** With the {@link #DEFAULT_KEEP_ALIVE}. */
+  public ConnectionSettings(List<Header> headers, Optional<Path> trust, String trustPasswordEnv, ProxySetting proxy) {
+    this(headers, trust, trustPasswordEnv, proxy, DEFAULT_KEEP_ALIVE);
   }
 
   public ConnectionSettings withProxy(ProxySetting proxy) {
-    return new ConnectionSettings(headers, trust, trustPasswordEnv, proxy);
+    return new ConnectionSettings(headers, trust, trustPasswordEnv, proxy, keepAlive);
+  }
+
+  public ConnectionSettings withKeepAlive(Duration keepAlive) {
+    return new ConnectionSettings(headers, trust, trustPasswordEnv, proxy, keepAlive);
   }
 
   /**

@@ -197,6 +197,7 @@ final class NettyExchange implements StreamWatchdog.Watched {
     status = response.status().code();
     contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
     keepAlive = HttpUtil.isKeepAlive(response);
+    if (keepAlive) NettyConnectionPool.serverKeepAlive(channel, response.headers().get(HttpHeaderNames.KEEP_ALIVE));
     parser = ChatStreamParser.forResponse(recorder, status, contentType, now);
     if (parser == null) errorBody = new byte[ERROR_EXCERPT_BYTES];
   }

@@ -15,8 +15,8 @@ import org.apiguardian.api.API;
  * one read of at most 16 KB per connection per turn, so that a stream's first bytes never wait behind another
  * stream's whole body. The parts, as OkHttp names its own: {@link NettyChannelSetup} makes a connection (TLS with
  * the {@link ConnectionOptions}' trust and host name checks; HTTP proxies: absolute-form requests for http, a
- * CONNECT tunnel for https), {@link NettyConnectionPool} pools connections per server and learns which servers
- * close after each response, {@link NettyExchange} is one request and its response. This class owns the event
+ * CONNECT tunnel for https), {@link NettyConnectionPool} pools connections per server, never hands out one idle
+ * past the keep-alive limit and learns which servers close after each response, {@link NettyExchange} is one request and its response. This class owns the event
  * loops and the watchdog of timeouts.
  */
 @API(status = INTERNAL)
@@ -47,7 +47,7 @@ public final class NettyStreamTransport implements StreamTransport {
       t.setDaemon(true);
       return t;
     });
-    this.connections = new NettyConnectionPool(new NettyChannelSetup(group, options, timeouts));
+    this.connections = new NettyConnectionPool(new NettyChannelSetup(group, options, timeouts), options.keepAlive());
     this.watchdog = new StreamWatchdog("llmbench-timeouts", StreamWatchdog.tickFor(timeouts));
   }
 

@@ -83,8 +83,9 @@ public final class OpenAiClient implements AutoCloseable {
   }
 
   /**
-   * OkHttp for GETs, with the same headers, trust and proxy as the streams. It may retry a GET on a pooled
-   * connection the server had closed (GETs are idempotent); POSTs never go through it.
+   * OkHttp for GETs, with the same headers, trust and proxy as the streams. It may retry a request on a pooled
+   * connection the server had closed: GETs are idempotent, and the one POST it carries, {@code /tokenize}, changes
+   * nothing and is not measured. Generation POSTs never go through it.
    */
   private static OkHttpClient controlPlane(ConnectionOptions options, Timeouts timeouts) {
     Dispatcher dispatcher = new Dispatcher();

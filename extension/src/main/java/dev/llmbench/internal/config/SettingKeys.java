@@ -62,6 +62,11 @@ public final class SettingKeys {
       "the longest one whole request may take", SettingKeys::positive);
   public static final Setting<Duration> IDLE_TIMEOUT = new Setting<>("llmbench.idle-timeout", "2m", null,
       "the longest gap between two bytes of a response", SettingKeys::positive);
+  public static final Setting<Duration> KEEP_ALIVE = new Setting<>("llmbench.keep-alive",
+      ConnectionSettings.DEFAULT_KEEP_ALIVE.toSeconds() + "s", null,
+      "the longest a pooled connection may sit idle and still carry a request; keep it below the server's keep-alive "
+          + "timeout (5 s in vLLM, SGLang and llama-server; a `Keep-Alive: timeout=N` answer lowers it to N - 1 s); "
+          + "`0s` for a new connection per request", SettingKeys::notNegative);
   public static final Setting<Duration> PROGRESS_INTERVAL = new Setting<>("llmbench.progress-interval", "10s", null,
       "time between progress lines while a level runs", SettingKeys::positive);
   public static final Setting<ProgressMode> PROGRESS = new Setting<>("llmbench.progress", "auto", null,
@@ -189,7 +194,7 @@ public final class SettingKeys {
   /** Every setting, in README order. */
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
-        REQUEST_TIMEOUT, IDLE_TIMEOUT, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
+        REQUEST_TIMEOUT, IDLE_TIMEOUT, KEEP_ALIVE, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_API_KEY_ROUTES, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
         EMBEDDED_SLOWDOWN, EMBEDDED_MALFORMED_ABOVE, EMBEDDED_EMBEDDINGS, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE,
         CONTAINER_IMAGE, CONTAINER_COMMAND, CONTAINER_ENV, CONTAINER_GPUS, CONTAINER_VOLUMES, CONTAINER_IPC, CONTAINER_LOG_FILE,

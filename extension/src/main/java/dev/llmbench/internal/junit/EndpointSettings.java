@@ -25,6 +25,7 @@ import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_EMBEDDINGS;
 import static dev.llmbench.internal.config.SettingKeys.EMBEDDED_STARTUP_DELAY;
 import static dev.llmbench.internal.config.SettingKeys.HEADERS;
 import static dev.llmbench.internal.config.SettingKeys.IDLE_TIMEOUT;
+import static dev.llmbench.internal.config.SettingKeys.KEEP_ALIVE;
 import static dev.llmbench.internal.config.SettingKeys.LAUNCH_COMMAND;
 import static dev.llmbench.internal.config.SettingKeys.LAUNCH_ENV;
 import static dev.llmbench.internal.config.SettingKeys.LAUNCH_LOG_FILE;
@@ -103,7 +104,7 @@ final class EndpointSettings {
 
   private static ConnectionSettings connection(Settings settings) {
     return new ConnectionSettings(settings.get(HEADERS).optional().orElse(List.of()), settings.get(TLS_TRUST).optional(),
-        settings.get(TLS_TRUST_PASSWORD_ENV).optional().orElse(""), settings.get(PROXY).value());
+        settings.get(TLS_TRUST_PASSWORD_ENV).optional().orElse(""), settings.get(PROXY).value(), settings.get(KEEP_ALIVE).value());
   }
 
   private static EmbeddedOptions embedded(Settings settings, Optional<LlmEndpoint> a) {

@@ -36,6 +36,12 @@ class StreamTransportTests {
       + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}\n\n"
       + "data: [DONE]\n\n";
 
+  /**
+   * For tests that count connections: a cold JVM on a loaded runner can take seconds between two requests
+   * (class loading, the first assertions), past the default 2 s keep-alive limit.
+   */
+  private static final Duration ROOMY_KEEP_ALIVE = Duration.ofMinutes(1);
+
   private static final byte[] BODY = "{\"model\":\"m\",\"stream\":true}".getBytes(StandardCharsets.UTF_8);
 
   private static StreamRequest request(URI uri) {
@@ -59,7 +65,7 @@ class StreamTransportTests {
   @Test
   void readsAStreamAndReusesTheConnection() throws Exception {
     try (ScriptedServer server = new ScriptedServer(StreamTransportTests::stream);
-        StreamTransport transport = new NettyStreamTransport(PATIENT)) {
+        StreamTransport transport = transport(ROOMY_KEEP_ALIVE)) {
       for (int i = 0; i < 3; i++) {
         RequestTrace t = send(transport, server.uri("/v1/chat/completions"));
         assertThat(t.succeeded()).as("%s", t).isTrue();
@@ -263,7 +269,7 @@ class StreamTransportTests {
       chunk(out, STREAM.split("(?<=\n\n)")[0]);
       Thread.sleep(3000);
       return false;
-    }); NettyStreamTransport transport = new NettyStreamTransport(PATIENT)) {
+    }); NettyStreamTransport transport = transport(ROOMY_KEEP_ALIVE)) {
       assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
       Thread.sleep(NettyConnectionPool.RELEASE_HOLD.toMillis() * 10);
       CompletableFuture<RequestTrace> stalled = transport.send(request(server.uri("/")));
@@ -271,7 +277,8 @@ class StreamTransportTests {
       transport.cancelAll();
       assertThat(stalled.join().streamFailure().orElseThrow().cause()).isEqualTo(StreamFailure.Cause.CANCELLED);
       for (int i = 0; i < 5; i++) {
-        assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
+        RequestTrace t = send(transport, server.uri("/"));
+        assertThat(t.succeeded()).as("request %d after the cancel: %s", i, t).isTrue();
         Thread.sleep(NettyConnectionPool.RELEASE_HOLD.toMillis() * 10);
       }
       assertThat(server.received()).extracting(r -> r.headers().get("connection")).doesNotContain("close");
@@ -346,6 +353,112 @@ class StreamTransportTests {
       assertThat(t.content()).isEqualTo("a");
       assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
       assertThat(server.connections()).isEqualTo(2);
+    }
+  }
+
+  /**
+   * A server whose keep-alive closes a connection left idle longer than {@code keepAlive}, with the race made
+   * certain: its close is still on the way when the next request arrives, so it reads that request and closes
+   * without a status line, as a server whose close crossed the request does. Counts the requests so lost.
+   */
+  private static final class KeepAliveServer implements ScriptedServer.Script {
+    private final Duration keepAlive;
+    private final String keepAliveHeader;
+    private final Map<java.net.Socket, Long> idleSince = new java.util.concurrent.ConcurrentHashMap<>();
+    final java.util.concurrent.atomic.AtomicInteger lost = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** @param keepAliveHeader the answers' {@code Keep-Alive} header, or null for none (uvicorn sends none) */
+    KeepAliveServer(Duration keepAlive, String keepAliveHeader) {
+      this.keepAlive = keepAlive;
+      this.keepAliveHeader = keepAliveHeader;
+    }
+
+    @Override
+    public boolean answer(ScriptedServer.Received r, java.net.Socket s, java.io.OutputStream out, int i) throws IOException {
+      Long since = idleSince.get(s);
+      if (since != null && System.nanoTime() - since > keepAlive.toNanos()) {
+        lost.incrementAndGet();
+        return false;
+      }
+      out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
+          + (keepAliveHeader == null ? "" : "Keep-Alive: " + keepAliveHeader + "\r\n") + "\r\n")
+          .getBytes(StandardCharsets.ISO_8859_1));
+      for (String event : STREAM.split("(?<=\n\n)")) chunk(out, event);
+      lastChunk(out);
+      idleSince.put(s, System.nanoTime()); // the server's idle clock starts as the response's end leaves
+      return true;
+    }
+  }
+
+  private static NettyStreamTransport transport(Duration keepAlive) {
+    ConnectionSettings settings = ConnectionSettings.DEFAULT.withProxy(ConnectionSettings.ProxySetting.NONE)
+        .withKeepAlive(keepAlive);
+    return new NettyStreamTransport(ConnectionOptions.of(URI.create("http://127.0.0.1/"), null, settings, k -> null,
+        PATIENT.connect()), PATIENT, 2);
+  }
+
+  /**
+   * A request after the server's keep-alive has run out goes on a new connection, never into the one the server
+   * is closing, where it would fail and could not be resent.
+   */
+  private static void notReusedPastTheServersKeepAlive(ScriptedServer server, KeepAliveServer keepAlive,
+      NettyStreamTransport transport, Duration serverKeepAlive) throws Exception {
+    RequestTrace first = send(transport, server.uri("/"));
+    assertThat(first.succeeded()).as("%s", first).isTrue();
+    Thread.sleep(serverKeepAlive.plusMillis(500).toMillis()); // the pooled connection is now past the server's limit
+    RequestTrace late = send(transport, server.uri("/"));
+    assertThat(late.succeeded()).as("the request after the server's keep-alive ran out: %s", late).isTrue();
+    assertThat(late.resends()).isZero();
+    assertThat(keepAlive.lost.get()).as("requests written into a connection the server was closing").isZero();
+    assertThat(server.requests()).as("POSTs the server read").isEqualTo(2);
+    assertThat(server.connections()).isEqualTo(2);
+  }
+
+  /**
+   * The keep-alive race (uvicorn closes idle connections after 5 s), with llmbench.keep-alive below the server's
+   * limit by as much as the default's 2 s is below uvicorn's 5 s, less a little.
+   */
+  @Test
+  void aConnectionIdlePastTheKeepAliveLimitIsNotReused() throws Exception {
+    Duration serverKeepAlive = Duration.ofSeconds(2);
+    KeepAliveServer keepAlive = new KeepAliveServer(serverKeepAlive, null);
+    try (ScriptedServer server = new ScriptedServer(keepAlive);
+        NettyStreamTransport transport = transport(Duration.ofMillis(200))) {
+      notReusedPastTheServersKeepAlive(server, keepAlive, transport, serverKeepAlive);
+    }
+  }
+
+  /** A server that says {@code Keep-Alive: timeout=2} is not sent a request on a connection idle 1 s or more. */
+  @Test
+  void aServersKeepAliveTimeoutLowersTheLimit() throws Exception {
+    Duration serverKeepAlive = Duration.ofSeconds(2);
+    KeepAliveServer keepAlive = new KeepAliveServer(serverKeepAlive, "timeout=2, max=100");
+    try (ScriptedServer server = new ScriptedServer(keepAlive);
+        NettyStreamTransport transport = transport(ROOMY_KEEP_ALIVE)) {
+      notReusedPastTheServersKeepAlive(server, keepAlive, transport, serverKeepAlive);
+    }
+  }
+
+  @Test
+  void keepAliveHeaderTimeoutLessTheMarginIsTheLimit() {
+    assertThat(NettyConnectionPool.serverLimit("timeout=5, max=100")).contains(Duration.ofSeconds(4));
+    assertThat(NettyConnectionPool.serverLimit("max=100, Timeout = \"3\"")).contains(Duration.ofSeconds(2));
+    assertThat(NettyConnectionPool.serverLimit("timeout=1")).contains(Duration.ZERO);
+    assertThat(NettyConnectionPool.serverLimit("max=100")).isEmpty();
+    assertThat(NettyConnectionPool.serverLimit("timeout=2.5")).isEmpty();
+    assertThat(NettyConnectionPool.serverLimit(null)).isEmpty();
+  }
+
+  @Test
+  void zeroKeepAliveOpensAConnectionForEachRequest() throws Exception {
+    try (ScriptedServer server = new ScriptedServer(StreamTransportTests::stream);
+        NettyStreamTransport transport = transport(Duration.ZERO)) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(send(transport, server.uri("/")).succeeded()).isTrue();
+        Thread.sleep(NettyConnectionPool.RELEASE_HOLD.toMillis() * 10);
+      }
+      assertThat(server.connections()).isEqualTo(3);
+      assertThat(transport.closesAfterEachResponse(server.uri("/"))).as("our own closes are not the server's").isFalse();
     }
   }
 }
