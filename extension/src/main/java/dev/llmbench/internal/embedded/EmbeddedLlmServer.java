@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmbench.internal.embedded.OpenAiResponses.ErrorReplyException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -71,7 +72,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   /** POSTs to any other path are counted under this route label. */
   static final String OTHER_ROUTE = "other";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = OpenAiResponses.JSON;
   private static final int DEFAULT_MAX_TOKENS = 1024;
   private static final List<String> TEMPLATE_TOKENS = List.of("<|start|>", "<|role|>", "<|content|>", "<|end|>");
   private static final String RESET_PREFIX_CACHE = "/reset_prefix_cache";
@@ -86,6 +87,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
 
   private final EmbeddedOptions options;
   private final PerformanceProfile profile;
+  private final OpenAiResponses responses;
   private final LoopbackHttpServer http;
   private final BatchScheduler scheduler;
   private final PrefixCache prefixCache;
@@ -110,6 +112,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     posts.put(CHAT, new LongAdder());
     posts.put(COMPLETIONS, new LongAdder());
     this.prefixCache = options.prefixCache() ? new PrefixCache(PrefixCache.DEFAULT_CAPACITY_BLOCKS) : null;
+    this.responses = new OpenAiResponses(profile.model(), prefixCache != null);
     this.scheduler = new BatchScheduler(profile, options.slowdown(), options.coldBatchStall(), prefixCache);
     try {
       this.http = new LoopbackHttpServer(options.port(), options.keepAlive(), this::route);
@@ -226,32 +229,34 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     boolean post = "POST".equals(ex.request.method());
     if (post) posts.computeIfAbsent(ROUTES.contains(path) ? path : OTHER_ROUTE, k -> new LongAdder()).increment();
     if (options.mode() == ServerMode.NOT_FOUND) {
-      ex.respond(404, "application/json", "{\"detail\":\"Not Found\"}".getBytes(StandardCharsets.US_ASCII));
+      OpenAiResponses.notFound(ex);
       return;
     }
-    if (expectedAuthorization != null && options.keyedRoutes().guards(path) && !authorized(ex)) {
-      boolean given = ex.request.header("authorization").isPresent();
-      if (options.keyedRoutes() == KeyedRoutes.ALL && given) {
-        sendJson(ex, 403, error("Forbidden: the API key is not valid for this gateway", "permission_error"));
-        return;
+    try {
+      if (expectedAuthorization != null && options.keyedRoutes().guards(path) && !authorized(ex)) {
+        boolean given = ex.request.header("authorization").isPresent();
+        if (options.keyedRoutes() == KeyedRoutes.ALL && given) {
+          throw new ErrorReplyException(403, "Forbidden: the API key is not valid for this gateway", "permission_error");
+        }
+        ObjectNode body = OpenAiResponses.error(
+            "Incorrect or missing API key: send the header 'Authorization: Bearer <key>'", OpenAiResponses.INVALID_REQUEST);
+        ((ObjectNode) body.get("error")).putNull("param").put("code", "invalid_api_key");
+        throw new ErrorReplyException(401, body);
       }
-      ObjectNode body = error("Incorrect or missing API key: send the header 'Authorization: Bearer <key>'",
-          "invalid_request_error");
-      ((ObjectNode) body.get("error")).putNull("param").put("code", "invalid_api_key");
-      sendJson(ex, 401, body);
-      return;
-    }
-    switch (path) {
-      case "/health" -> health(ex);
-      case "/v1/models" -> models(ex);
-      case "/version" -> version(ex);
-      case "/metrics" -> metrics(ex);
-      case CHAT -> generate(ex, true);
-      case COMPLETIONS -> generate(ex, false);
-      case RESET_PREFIX_CACHE -> resetPrefixCache(ex);
-      case TOKENIZE -> tokenize(ex);
-      case EMBEDDINGS -> embeddings(ex);
-      default -> sendJson(ex, 404, error("no route for " + path, "not_found"));
+      switch (path) {
+        case "/health" -> health(ex);
+        case "/v1/models" -> OpenAiResponses.send(ex, 200, responses.models());
+        case "/version" -> version(ex);
+        case "/metrics" -> metrics(ex);
+        case CHAT -> generate(ex, true);
+        case COMPLETIONS -> generate(ex, false);
+        case RESET_PREFIX_CACHE -> resetPrefixCache(ex);
+        case TOKENIZE -> tokenize(ex);
+        case EMBEDDINGS -> embeddings(ex);
+        default -> throw new ErrorReplyException(404, "no route for " + path, "not_found");
+      }
+    } catch (ErrorReplyException refused) {
+      OpenAiResponses.send(ex, refused);
     }
   }
 
@@ -264,28 +269,23 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     return MessageDigest.isEqual(normalised.getBytes(StandardCharsets.UTF_8), expectedAuthorization);
   }
 
-  private void health(Exchange ex) throws IOException {
-    if (ready()) sendJson(ex, 200, JSON.createObjectNode().put("status", "ok"));
-    else sendJson(ex, 503, error("Loading model", "unavailable_error"));
+  private void health(Exchange ex) throws IOException, ErrorReplyException {
+    requireReady();
+    OpenAiResponses.send(ex, 200, JSON.createObjectNode().put("status", "ok"));
   }
 
-  private void models(Exchange ex) throws IOException {
-    ObjectNode body = JSON.createObjectNode().put("object", "list");
-    body.putArray("data").addObject().put("id", profile.model()).put("object", "model")
-        .put("owned_by", "llmbench-embedded");
-    sendJson(ex, 200, body);
+  /** 503 while the model is loading, as vLLM answers before it is up. */
+  private void requireReady() throws ErrorReplyException {
+    if (!ready()) throw new ErrorReplyException(503, "Loading model", "unavailable_error");
   }
 
   private void version(Exchange ex) throws IOException {
-    sendJson(ex, 200, JSON.createObjectNode().put("version", "llmbench-embedded/" + profile.name()));
+    OpenAiResponses.send(ex, 200, JSON.createObjectNode().put("version", "llmbench-embedded/" + profile.name()));
   }
 
   /** vLLM's dev-mode route: POST forgets every cached block. */
-  private void resetPrefixCache(Exchange ex) throws IOException {
-    if (!"POST".equals(ex.request.method())) {
-      sendJson(ex, 405, error("use POST", "invalid_request_error"));
-      return;
-    }
+  private void resetPrefixCache(Exchange ex) throws IOException, ErrorReplyException {
+    OpenAiResponses.requirePost(ex);
     if (prefixCache != null) prefixCache.clear();
     ex.respond(200, "application/json", new byte[0]);
   }
@@ -323,31 +323,18 @@ public final class EmbeddedLlmServer implements AutoCloseable {
         .append(name).append(labels).append(' ').append(value).append('\n');
   }
 
-  private void generate(Exchange ex, boolean chat) throws IOException, InterruptedException {
+  private void generate(Exchange ex, boolean chat) throws IOException, InterruptedException, ErrorReplyException {
     long arrival = System.nanoTime();
-    if (!"POST".equals(ex.request.method())) {
-      sendJson(ex, 405, error("use POST", "invalid_request_error"));
-      return;
-    }
-    if (!ready()) {
-      sendJson(ex, 503, error("Loading model", "unavailable_error"));
-      return;
-    }
+    OpenAiResponses.requirePost(ex);
+    requireReady();
     FaultKind fault = options.faults().faultFor(generationRequests.incrementAndGet(), options.faultSeed()).orElse(null);
     if (fault != null && fault.beforeResponse()) {
       injectBeforeResponse(ex, fault);
       return;
     }
-    JsonNode body;
-    try {
-      body = JSON.readTree(ex.request.body());
-    } catch (IOException e) {
-      sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
-      return;
-    }
+    JsonNode body = OpenAiResponses.jsonBody(ex);
     if (body == null || !body.isObject()) {
-      sendJson(ex, 400, error("request body must be a JSON object", "invalid_request_error"));
-      return;
+      throw new ErrorReplyException(400, "request body must be a JSON object", OpenAiResponses.INVALID_REQUEST);
     }
     String prompt;
     int promptTokens;
@@ -355,8 +342,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     if (chat) {
       JsonNode messages = body.path("messages");
       if (!messages.isArray() || messages.isEmpty()) {
-        sendJson(ex, 400, error("'messages' must be a non-empty array", "invalid_request_error"));
-        return;
+        throw new ErrorReplyException(400, "'messages' must be a non-empty array", OpenAiResponses.INVALID_REQUEST);
       }
       String last = "";
       for (JsonNode m : messages) last = m.path("content").asText("");
@@ -369,14 +355,12 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       tokens = TextModel.tokenize(prompt);
       promptTokens = tokens.size();
       if (prompt.isEmpty()) {
-        sendJson(ex, 400, error("'prompt' must be a non-empty string", "invalid_request_error"));
-        return;
+        throw new ErrorReplyException(400, "'prompt' must be a non-empty string", OpenAiResponses.INVALID_REQUEST);
       }
     }
     int maxTokens = body.path("max_completion_tokens").asInt(body.path("max_tokens").asInt(DEFAULT_MAX_TOKENS));
     if (maxTokens < 1) {
-      sendJson(ex, 400, error("max_tokens must be at least 1", "invalid_request_error"));
-      return;
+      throw new ErrorReplyException(400, "max_tokens must be at least 1", OpenAiResponses.INVALID_REQUEST);
     }
     boolean stream = body.path("stream").asBoolean(false);
     boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
@@ -426,31 +410,19 @@ public final class EmbeddedLlmServer implements AutoCloseable {
    * or {@code {"prompt": "..."}}; answers {@code {"count", "max_model_len", "tokens"}}, the ids being each token's
    * hash, so that its count is the one {@code usage.prompt_tokens} of the same request says.
    */
-  private void tokenize(Exchange ex) throws IOException {
-    if (!"POST".equals(ex.request.method())) {
-      sendJson(ex, 405, error("use POST", "invalid_request_error"));
-      return;
-    }
-    JsonNode body;
-    try {
-      body = JSON.readTree(ex.request.body());
-    } catch (IOException e) {
-      sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
-      return;
-    }
+  private void tokenize(Exchange ex) throws IOException, ErrorReplyException {
+    OpenAiResponses.requirePost(ex);
+    JsonNode body = OpenAiResponses.jsonBody(ex);
     List<String> tokens;
     if (body != null && body.path("messages").isArray() && !body.get("messages").isEmpty()) {
       tokens = chatTokens(body.get("messages"));
     } else if (body != null && body.path("prompt").isTextual()) {
       tokens = TextModel.tokenize(body.get("prompt").asText());
     } else {
-      sendJson(ex, 400, error("give 'messages' (a non-empty array) or 'prompt' (a string)", "invalid_request_error"));
-      return;
+      throw new ErrorReplyException(400, "give 'messages' (a non-empty array) or 'prompt' (a string)",
+          OpenAiResponses.INVALID_REQUEST);
     }
-    ObjectNode answer = JSON.createObjectNode().put("count", tokens.size()).put("max_model_len", MAX_MODEL_LEN);
-    var ids = answer.putArray("tokens");
-    for (String t : tokens) ids.add(t.hashCode() & 0x7fff_ffff);
-    sendJson(ex, 200, answer);
+    OpenAiResponses.send(ex, 200, OpenAiResponses.tokenized(tokens, MAX_MODEL_LEN));
   }
 
   /**
@@ -458,26 +430,14 @@ public final class EmbeddedLlmServer implements AutoCloseable {
    * text's hash (the same text, the same vector), after one pooling pass over all the batch's tokens timed as a
    * prefill step of the profile. 404 when the route is off, as a server that does not serve embeddings answers.
    */
-  private void embeddings(Exchange ex) throws IOException, InterruptedException {
+  private void embeddings(Exchange ex) throws IOException, InterruptedException, ErrorReplyException {
     if (!options.embeddingsRoute()) {
-      ex.respond(404, "application/json", "{\"detail\":\"Not Found\"}".getBytes(StandardCharsets.US_ASCII));
+      OpenAiResponses.notFound(ex);
       return;
     }
-    if (!"POST".equals(ex.request.method())) {
-      sendJson(ex, 405, error("use POST", "invalid_request_error"));
-      return;
-    }
-    if (!ready()) {
-      sendJson(ex, 503, error("Loading model", "unavailable_error"));
-      return;
-    }
-    JsonNode body;
-    try {
-      body = JSON.readTree(ex.request.body());
-    } catch (IOException e) {
-      sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
-      return;
-    }
+    OpenAiResponses.requirePost(ex);
+    requireReady();
+    JsonNode body = OpenAiResponses.jsonBody(ex);
     JsonNode input = body == null ? null : body.get("input");
     List<String> inputs = new java.util.ArrayList<>();
     if (input != null && input.isTextual()) {
@@ -485,15 +445,15 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     } else if (input != null && input.isArray()) {
       for (JsonNode i : input) {
         if (!i.isTextual()) {
-          sendJson(ex, 400, error("'input' must be a string or an array of strings", "invalid_request_error"));
-          return;
+          throw new ErrorReplyException(400, "'input' must be a string or an array of strings",
+              OpenAiResponses.INVALID_REQUEST);
         }
         inputs.add(i.asText());
       }
     }
     if (inputs.isEmpty()) {
-      sendJson(ex, 400, error("'input' must be a non-empty string or array of strings", "invalid_request_error"));
-      return;
+      throw new ErrorReplyException(400, "'input' must be a non-empty string or array of strings",
+          OpenAiResponses.INVALID_REQUEST);
     }
     long tokens = 0;
     for (String i : inputs) tokens += TextModel.countTokens(i);
@@ -502,15 +462,9 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       long until = System.nanoTime() + nanos;
       for (long left = nanos; left > 0; left = until - System.nanoTime()) java.util.concurrent.locks.LockSupport.parkNanos(left);
     }
-    ObjectNode answer = JSON.createObjectNode().put("object", "list").put("model", profile.model());
-    var data = answer.putArray("data");
-    for (int i = 0; i < inputs.size(); i++) {
-      ObjectNode item = data.addObject().put("object", "embedding").put("index", i);
-      var vector = item.putArray("embedding");
-      for (double v : vector(inputs.get(i))) vector.add(v);
-    }
-    answer.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens);
-    sendJson(ex, 200, answer);
+    List<double[]> vectors = new java.util.ArrayList<>(inputs.size());
+    for (String i : inputs) vectors.add(vector(i));
+    OpenAiResponses.send(ex, 200, responses.embeddings(vectors, tokens));
   }
 
   /** A unit vector of {@value #EMBEDDING_DIMENSIONS} numbers drawn from the text's hash. */
@@ -531,10 +485,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   private void injectBeforeResponse(Exchange ex, FaultKind fault) throws IOException {
     faults.get(fault).increment();
     switch (fault) {
-      case HTTP500 -> sendJson(ex, 500, error("llmbench fault injection: internal server error", "internal_server_error"));
+      case HTTP500 -> OpenAiResponses.send(ex, 500, OpenAiResponses.error("llmbench fault injection: internal server error", "internal_server_error"));
       case HTTP429 -> ex.respond(429, "application/json", JSON.writeValueAsBytes(
-          error("llmbench fault injection: rate limit reached, retry after 1 s", "rate_limit_error")), "Retry-After", "1");
-      case HTTP503 -> sendJson(ex, 503, error("llmbench fault injection: server overloaded", "unavailable_error"));
+          OpenAiResponses.error("llmbench fault injection: rate limit reached, retry after 1 s", "rate_limit_error")), "Retry-After", "1");
+      case HTTP503 -> OpenAiResponses.send(ex, 503, OpenAiResponses.error("llmbench fault injection: server overloaded", "unavailable_error"));
       case HTML -> ex.respond(502, "text/html", NGINX_502);
       case DROP -> ex.closeNow();
       case SILENT -> ex.goSilent();
@@ -542,55 +496,31 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     }
   }
 
-  private ObjectNode envelope(String id, boolean chat, boolean chunk, long created) {
-    String object = chat ? (chunk ? "chat.completion.chunk" : "chat.completion") : "text_completion";
-    return JSON.createObjectNode().put("id", id).put("object", object).put("created", created).put("model", profile.model());
-  }
-
   private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage, FaultKind fault,
       StructuredReplies.Reply reply) throws IOException, InterruptedException {
-    boolean toolCall = reply != null && reply.isToolCall();
-    boolean firstCall = true;
+    boolean firstOfCall = true;
     EventStream events = new EventStream(ex, fault, chat, seq::cancel, kind -> faults.get(kind).increment());
     events.open();
-    long created = System.currentTimeMillis() / 1000;
+    OpenAiResponses.Completion completion = responses.completion(id, chat, toolName(reply),
+        System.currentTimeMillis() / 1000);
     RequestTimings.Request timing = timings.start(seq.arrivalNanos);
     while (true) {
       Sequence.Event e = scheduler.nextEvent(seq);
       if (!e.admitted()) timing.event(e.isEnd(), System.nanoTime(), seq.generated());
       if (e.admitted() && !chat) continue; // completions have no role chunk
-      ObjectNode chunk = envelope(id, chat, true, created);
-      ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
+      ObjectNode chunk;
       if (e.admitted()) {
-        choice.putObject("delta").put("role", "assistant").put("content", "");
-        choice.putNull("finish_reason");
+        chunk = completion.roleChunk();
       } else if (e.isEnd()) {
-        if (chat) choice.putObject("delta");
-        else choice.put("text", "");
-        choice.put("finish_reason", toolCall && e.finishReason().equals("stop") ? "tool_calls" : e.finishReason());
-      } else if (toolCall && !e.reasoning()) {
-        // As vLLM and llama-server stream a call: id, type and name in its first delta, then pieces of the arguments.
-        ObjectNode call = choice.putObject("delta").putArray("tool_calls").addObject().put("index", 0);
-        if (firstCall) call.put("id", "call_" + id).put("type", "function");
-        ObjectNode function = call.putObject("function");
-        if (firstCall) function.put("name", reply.toolName());
-        function.put("arguments", e.text());
-        firstCall = false;
-        choice.putNull("finish_reason");
+        chunk = completion.finishChunk(e.finishReason());
       } else {
-        if (chat) choice.putObject("delta").put(e.reasoning() ? "reasoning_content" : "content", e.text());
-        else choice.put("text", e.text());
-        choice.putNull("finish_reason");
+        chunk = completion.textChunk(e.text(), e.reasoning(), firstOfCall);
+        if (!e.reasoning()) firstOfCall = false;
       }
       if (!events.chunk(chunk, e.isEnd())) return;
       if (e.isEnd()) break;
     }
-    if (includeUsage) {
-      ObjectNode usage = envelope(id, chat, true, created);
-      usage.putArray("choices");
-      usage.set("usage", usage(seq));
-      events.chunk(usage, false);
-    }
+    if (includeUsage) events.chunk(completion.usageChunk(seq), false);
     events.done();
   }
 
@@ -609,49 +539,14 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       }
       (e.reasoning() ? reasoning : content).append(e.text());
     }
-    ObjectNode body = envelope(id, chat, false, System.currentTimeMillis() / 1000);
-    ObjectNode choice = body.putArray("choices").addObject().put("index", 0);
-    boolean toolCall = reply != null && reply.isToolCall();
-    if (chat) {
-      ObjectNode message = choice.putObject("message").put("role", "assistant");
-      if (toolCall) {
-        message.putNull("content");
-        ObjectNode call = message.putArray("tool_calls").addObject().put("id", "call_" + id).put("type", "function");
-        call.putObject("function").put("name", reply.toolName()).put("arguments", content.toString());
-      } else {
-        message.put("content", content.toString());
-      }
-      if (reasoning.length() > 0) message.put("reasoning_content", reasoning.toString());
-    } else {
-      choice.put("text", content.toString());
-    }
-    choice.put("finish_reason", toolCall && finish.equals("stop") ? "tool_calls" : finish);
-    body.set("usage", usage(seq));
-    sendJson(ex, 200, body);
+    OpenAiResponses.Completion completion = responses.completion(id, chat, toolName(reply),
+        System.currentTimeMillis() / 1000);
+    OpenAiResponses.send(ex, 200, completion.whole(content.toString(), reasoning.toString(), finish, seq));
   }
 
-  private ObjectNode usage(Sequence seq) {
-    ObjectNode usage = JSON.createObjectNode()
-        .put("prompt_tokens", seq.promptTokens)
-        .put("completion_tokens", seq.generated())
-        .put("total_tokens", seq.promptTokens + seq.generated());
-    // Always there while the cache is on, 0 included (as llama-server); vLLM sends it only with
-    // --enable-prompt-tokens-details, and only when it is above 0.
-    if (prefixCache != null) usage.putObject("prompt_tokens_details").put("cached_tokens", seq.cachedTokens);
-    if (seq.reasoningBudget > 0) {
-      usage.putObject("completion_tokens_details").put("reasoning_tokens", seq.reasoningGenerated());
-    }
-    return usage;
-  }
-
-  private static ObjectNode error(String message, String type) {
-    ObjectNode body = JSON.createObjectNode();
-    body.putObject("error").put("message", message).put("type", type);
-    return body;
-  }
-
-  private static void sendJson(Exchange ex, int status, JsonNode body) throws IOException {
-    ex.respond(status, "application/json", JSON.writeValueAsBytes(body));
+  /** The tool a structured reply calls, or null when there is none or it is a JSON answer. */
+  private static String toolName(StructuredReplies.Reply reply) {
+    return reply != null && reply.isToolCall() ? reply.toolName() : null;
   }
 
   @Override
