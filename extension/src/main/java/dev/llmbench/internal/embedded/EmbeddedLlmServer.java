@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,9 +80,6 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   static final int MAX_MODEL_LEN = 131_072;
   private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS,
       RESET_PREFIX_CACHE, TOKENIZE, EMBEDDINGS);
-  private static final byte[] NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
-      + "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
-      .getBytes(StandardCharsets.US_ASCII);
 
   private final EmbeddedOptions options;
   private final PerformanceProfile profile;
@@ -94,9 +90,8 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   private final long readyAtNanos;
   private final byte[] expectedAuthorization;
   private final AtomicLong ids = new AtomicLong();
-  private final AtomicLong generationRequests = new AtomicLong();
   private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
-  private final Map<FaultKind, LongAdder> faults = new EnumMap<>(FaultKind.class);
+  private final FaultInjector faults;
   /** The engine's own timing of the requests it finished, summed as vLLM's histograms sum them. */
   private final RequestTimings timings = new RequestTimings();
   /** One pooling pass at a time, as on one GPU: concurrent embeddings requests queue for it. */
@@ -108,7 +103,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     this.readyAtNanos = System.nanoTime() + options.startupDelay().toNanos();
     this.expectedAuthorization = options.apiKey() == null ? null
         : ("Bearer " + options.apiKey()).getBytes(StandardCharsets.UTF_8);
-    for (FaultKind kind : FaultKind.values()) faults.put(kind, new LongAdder());
+    this.faults = new FaultInjector(options.faults(), options.faultSeed());
     posts.put(CHAT, new LongAdder());
     posts.put(COMPLETIONS, new LongAdder());
     this.prefixCache = options.prefixCache() ? new PrefixCache(PrefixCache.DEFAULT_CAPACITY_BLOCKS) : null;
@@ -163,7 +158,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
 
   /** Generation requests that passed the API-key and readiness checks: the ones numbered for faults. */
   public long generationRequests() {
-    return generationRequests.get();
+    return faults.generationRequests();
   }
 
   /**
@@ -176,14 +171,12 @@ public final class EmbeddedLlmServer implements AutoCloseable {
 
   /** Faults of {@code kind} acted out so far. */
   public long faultsInjected(FaultKind kind) {
-    return faults.get(kind).sum();
+    return faults.injected(kind);
   }
 
   /** Faults acted out so far, by kind, for every kind. */
   public Map<FaultKind, Long> faultsInjected() {
-    Map<FaultKind, Long> counts = new EnumMap<>(FaultKind.class);
-    faults.forEach((kind, n) -> counts.put(kind, n.sum()));
-    return Collections.unmodifiableMap(counts);
+    return faults.injected();
   }
 
   /** Prompt tokens looked up in the prefix cache ({@code vllm:prefix_cache_queries_total}). */
@@ -303,18 +296,12 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     sample(text, "vllm:prefix_cache_hits_total", "counter", model, scheduler.prefixCacheHits.get());
     sample(text, "llmbench:cold_batch_stalls_total", "counter", model, scheduler.coldStalls.get());
     sample(text, "llmbench:decode_steps_total", "counter", model, scheduler.steps.get());
-    sample(text, "llmbench:generation_requests_total", "counter", model, generationRequests.get());
+    sample(text, "llmbench:generation_requests_total", "counter", model, faults.generationRequests());
     timings.appendTo(text, model);
     text.append("# TYPE llmbench:http_requests_total counter\n");
     postsReceived().forEach((route, n) ->
         text.append("llmbench:http_requests_total{method=\"POST\",route=\"").append(route).append("\"} ").append(n).append('\n'));
-    if (!options.faults().isEmpty()) {
-      text.append("# TYPE llmbench:faults_injected_total counter\n");
-      for (FaultKind kind : options.faults().kinds()) {
-        text.append("llmbench:faults_injected_total{kind=\"").append(kind.spec()).append("\"} ")
-            .append(faultsInjected(kind)).append('\n');
-      }
-    }
+    faults.appendMetrics(text);
     ex.respond(200, "text/plain; version=0.0.4", text.toString().getBytes(StandardCharsets.UTF_8));
   }
 
@@ -327,11 +314,8 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     long arrival = System.nanoTime();
     OpenAiResponses.requirePost(ex);
     requireReady();
-    FaultKind fault = options.faults().faultFor(generationRequests.incrementAndGet(), options.faultSeed()).orElse(null);
-    if (fault != null && fault.beforeResponse()) {
-      injectBeforeResponse(ex, fault);
-      return;
-    }
+    FaultKind fault = faults.draw();
+    if (faults.actedBeforeResponse(ex, fault)) return;
     JsonNode body = OpenAiResponses.jsonBody(ex);
     if (body == null || !body.isObject()) {
       throw new ErrorReplyException(400, "request body must be a JSON object", OpenAiResponses.INVALID_REQUEST);
@@ -481,25 +465,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     return v;
   }
 
-  /** The faults that replace the response: the request was read, and never reaches the engine. */
-  private void injectBeforeResponse(Exchange ex, FaultKind fault) throws IOException {
-    faults.get(fault).increment();
-    switch (fault) {
-      case HTTP500 -> OpenAiResponses.send(ex, 500, OpenAiResponses.error("llmbench fault injection: internal server error", "internal_server_error"));
-      case HTTP429 -> ex.respond(429, "application/json", JSON.writeValueAsBytes(
-          OpenAiResponses.error("llmbench fault injection: rate limit reached, retry after 1 s", "rate_limit_error")), "Retry-After", "1");
-      case HTTP503 -> OpenAiResponses.send(ex, 503, OpenAiResponses.error("llmbench fault injection: server overloaded", "unavailable_error"));
-      case HTML -> ex.respond(502, "text/html", NGINX_502);
-      case DROP -> ex.closeNow();
-      case SILENT -> ex.goSilent();
-      default -> throw new IllegalStateException(fault + " acts inside a stream");
-    }
-  }
-
   private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage, FaultKind fault,
       StructuredReplies.Reply reply) throws IOException, InterruptedException {
     boolean firstOfCall = true;
-    EventStream events = new EventStream(ex, fault, chat, seq::cancel, kind -> faults.get(kind).increment());
+    EventStream events = faults.stream(ex, fault, chat, seq::cancel);
     events.open();
     OpenAiResponses.Completion completion = responses.completion(id, chat, toolName(reply),
         System.currentTimeMillis() / 1000);
