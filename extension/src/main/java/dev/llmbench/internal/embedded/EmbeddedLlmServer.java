@@ -2,7 +2,6 @@ package dev.llmbench.internal.embedded;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.internal.embedded.OpenAiResponses.ErrorReplyException;
@@ -18,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.apiguardian.api.API;
 
@@ -66,36 +64,28 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   static final String CHAT = "/v1/chat/completions";
   static final String COMPLETIONS = "/v1/completions";
   static final String EMBEDDINGS = "/v1/embeddings";
-  /** Dimensions of the embedded engine's vectors. */
-  static final int EMBEDDING_DIMENSIONS = 32;
   /** POSTs to any other path are counted under this route label. */
   static final String OTHER_ROUTE = "other";
 
   private static final ObjectMapper JSON = OpenAiResponses.JSON;
-  private static final int DEFAULT_MAX_TOKENS = 1024;
-  private static final List<String> TEMPLATE_TOKENS = List.of("<|start|>", "<|role|>", "<|content|>", "<|end|>");
   private static final String RESET_PREFIX_CACHE = "/reset_prefix_cache";
   static final String TOKENIZE = "/tokenize";
-  /** The context length {@code /tokenize} reports, as vLLM's {@code max_model_len}. */
-  static final int MAX_MODEL_LEN = 131_072;
   private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS,
       RESET_PREFIX_CACHE, TOKENIZE, EMBEDDINGS);
 
   private final EmbeddedOptions options;
   private final PerformanceProfile profile;
   private final OpenAiResponses responses;
+  private final Generation generation;
+  private final Embeddings embeddings;
   private final LoopbackHttpServer http;
   private final BatchScheduler scheduler;
-  private final PrefixCache prefixCache;
   private final long readyAtNanos;
   private final byte[] expectedAuthorization;
-  private final AtomicLong ids = new AtomicLong();
   private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
   private final FaultInjector faults;
   /** The engine's own timing of the requests it finished, summed as vLLM's histograms sum them. */
   private final RequestTimings timings = new RequestTimings();
-  /** One pooling pass at a time, as on one GPU: concurrent embeddings requests queue for it. */
-  private final Object embeddingDevice = new Object();
 
   private EmbeddedLlmServer(EmbeddedOptions options) throws IOException {
     this.options = options;
@@ -106,9 +96,11 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     this.faults = new FaultInjector(options.faults(), options.faultSeed());
     posts.put(CHAT, new LongAdder());
     posts.put(COMPLETIONS, new LongAdder());
-    this.prefixCache = options.prefixCache() ? new PrefixCache(PrefixCache.DEFAULT_CAPACITY_BLOCKS) : null;
+    PrefixCache prefixCache = options.prefixCache() ? new PrefixCache(PrefixCache.DEFAULT_CAPACITY_BLOCKS) : null;
     this.responses = new OpenAiResponses(profile.model(), prefixCache != null);
     this.scheduler = new BatchScheduler(profile, options.slowdown(), options.coldBatchStall(), prefixCache);
+    this.generation = new Generation(options, scheduler, prefixCache, timings, responses, faults);
+    this.embeddings = new Embeddings(profile, options.slowdown(), responses);
     try {
       this.http = new LoopbackHttpServer(options.port(), options.keepAlive(), this::route);
     } catch (IOException e) {
@@ -244,7 +236,10 @@ public final class EmbeddedLlmServer implements AutoCloseable {
         case CHAT -> generate(ex, true);
         case COMPLETIONS -> generate(ex, false);
         case RESET_PREFIX_CACHE -> resetPrefixCache(ex);
-        case TOKENIZE -> tokenize(ex);
+        case TOKENIZE -> {
+          OpenAiResponses.requirePost(ex);
+          generation.tokenize(ex);
+        }
         case EMBEDDINGS -> embeddings(ex);
         default -> throw new ErrorReplyException(404, "no route for " + path, "not_found");
       }
@@ -279,7 +274,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   /** vLLM's dev-mode route: POST forgets every cached block. */
   private void resetPrefixCache(Exchange ex) throws IOException, ErrorReplyException {
     OpenAiResponses.requirePost(ex);
-    if (prefixCache != null) prefixCache.clear();
+    generation.resetPrefixCache();
     ex.respond(200, "application/json", new byte[0]);
   }
 
@@ -316,206 +311,18 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     requireReady();
     FaultKind fault = faults.draw();
     if (faults.actedBeforeResponse(ex, fault)) return;
-    JsonNode body = OpenAiResponses.jsonBody(ex);
-    if (body == null || !body.isObject()) {
-      throw new ErrorReplyException(400, "request body must be a JSON object", OpenAiResponses.INVALID_REQUEST);
-    }
-    String prompt;
-    int promptTokens;
-    List<String> tokens;
-    if (chat) {
-      JsonNode messages = body.path("messages");
-      if (!messages.isArray() || messages.isEmpty()) {
-        throw new ErrorReplyException(400, "'messages' must be a non-empty array", OpenAiResponses.INVALID_REQUEST);
-      }
-      String last = "";
-      for (JsonNode m : messages) last = m.path("content").asText("");
-      prompt = last;
-      tokens = chatTokens(messages);
-      promptTokens = tokens.size();
-    } else {
-      JsonNode p = body.path("prompt");
-      prompt = p.isArray() ? p.path(0).asText("") : p.asText("");
-      tokens = TextModel.tokenize(prompt);
-      promptTokens = tokens.size();
-      if (prompt.isEmpty()) {
-        throw new ErrorReplyException(400, "'prompt' must be a non-empty string", OpenAiResponses.INVALID_REQUEST);
-      }
-    }
-    int maxTokens = body.path("max_completion_tokens").asInt(body.path("max_tokens").asInt(DEFAULT_MAX_TOKENS));
-    if (maxTokens < 1) {
-      throw new ErrorReplyException(400, "max_tokens must be at least 1", OpenAiResponses.INVALID_REQUEST);
-    }
-    boolean stream = body.path("stream").asBoolean(false);
-    boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
-    boolean ignoreEos = body.path("ignore_eos").asBoolean(false);
-    long seed = body.path("seed").asLong(0);
-    long n = ids.incrementAndGet();
-    String id = (chat ? "chatcmpl-" : "cmpl-") + n;
-    long[] blocks = prefixCache == null ? new long[0] : PrefixCache.blockHashes(tokens);
-    StructuredReplies.Reply reply = chat ? StructuredReplies.of(body).orElse(null) : null;
-    // A serving bug that shows under load only: with more than so many sequences in the engine, the JSON comes out cut.
-    if (reply != null && options.malformedAbove() > 0
-        && scheduler.runningCount() + scheduler.waitingCount() > options.malformedAbove()) {
-      reply = reply.cut();
-    }
-    Sequence seq = new Sequence(arrival, promptTokens, blocks, maxTokens, ignoreEos,
-        chat ? profile.reasoningTokens() : 0, reply != null ? TextModel.tokenize(reply.json())
-            : TextModel.answer(prompt, seed, profile.accuracy()), seed ^ n);
-    scheduler.submit(seq);
-    boolean answered = false;
-    try {
-      if (stream) stream(ex, seq, id, chat, includeUsage, fault, reply);
-      else respondWhole(ex, seq, id, chat, reply);
-      answered = true;
-    } finally {
-      if (!answered) seq.cancel(); // the client went away, or the server is closing: free the batch slot
-    }
+    generation.generate(ex, chat, arrival, fault);
   }
 
-  /**
-   * A chat request's prompt tokens, as billed in {@code usage.prompt_tokens} and counted by {@code /tokenize}: the
-   * messages' text with the chat template's tokens ahead of each message, as a real template puts them, so that a
-   * conversation's next turn starts with every token of the turn before (but its last) and hits its cache blocks.
-   */
-  private static List<String> chatTokens(JsonNode messages) {
-    StringBuilder all = new StringBuilder();
-    int[] starts = new int[messages.size()];
-    int i = 0;
-    for (JsonNode m : messages) {
-      starts[i++] = all.length();
-      all.append(m.path("content").asText("")).append('\n');
-    }
-    return TextModel.tokenize(all.toString(), starts, TEMPLATE_TOKENS);
-  }
-
-  /**
-   * vLLM's {@code POST /tokenize}: {@code {"messages": [...]}} (chat template applied, as the chat route bills it)
-   * or {@code {"prompt": "..."}}; answers {@code {"count", "max_model_len", "tokens"}}, the ids being each token's
-   * hash, so that its count is the one {@code usage.prompt_tokens} of the same request says.
-   */
-  private void tokenize(Exchange ex) throws IOException, ErrorReplyException {
-    OpenAiResponses.requirePost(ex);
-    JsonNode body = OpenAiResponses.jsonBody(ex);
-    List<String> tokens;
-    if (body != null && body.path("messages").isArray() && !body.get("messages").isEmpty()) {
-      tokens = chatTokens(body.get("messages"));
-    } else if (body != null && body.path("prompt").isTextual()) {
-      tokens = TextModel.tokenize(body.get("prompt").asText());
-    } else {
-      throw new ErrorReplyException(400, "give 'messages' (a non-empty array) or 'prompt' (a string)",
-          OpenAiResponses.INVALID_REQUEST);
-    }
-    OpenAiResponses.send(ex, 200, OpenAiResponses.tokenized(tokens, MAX_MODEL_LEN));
-  }
-
-  /**
-   * {@code POST /v1/embeddings}: {@code input} a string or an array of strings; each gets a unit vector drawn from its
-   * text's hash (the same text, the same vector), after one pooling pass over all the batch's tokens timed as a
-   * prefill step of the profile. 404 when the route is off, as a server that does not serve embeddings answers.
-   */
-  private void embeddings(Exchange ex) throws IOException, InterruptedException, ErrorReplyException {
+  /** 404 when the route is off, as a server that does not serve embeddings answers. */
+  private void embeddings(Exchange ex) throws IOException, ErrorReplyException {
     if (!options.embeddingsRoute()) {
       OpenAiResponses.notFound(ex);
       return;
     }
     OpenAiResponses.requirePost(ex);
     requireReady();
-    JsonNode body = OpenAiResponses.jsonBody(ex);
-    JsonNode input = body == null ? null : body.get("input");
-    List<String> inputs = new java.util.ArrayList<>();
-    if (input != null && input.isTextual()) {
-      inputs.add(input.asText());
-    } else if (input != null && input.isArray()) {
-      for (JsonNode i : input) {
-        if (!i.isTextual()) {
-          throw new ErrorReplyException(400, "'input' must be a string or an array of strings",
-              OpenAiResponses.INVALID_REQUEST);
-        }
-        inputs.add(i.asText());
-      }
-    }
-    if (inputs.isEmpty()) {
-      throw new ErrorReplyException(400, "'input' must be a non-empty string or array of strings",
-          OpenAiResponses.INVALID_REQUEST);
-    }
-    long tokens = 0;
-    for (String i : inputs) tokens += TextModel.countTokens(i);
-    long nanos = Math.round(profile.stepTime(inputs.size(), tokens).toNanos() * options.slowdown());
-    synchronized (embeddingDevice) {
-      long until = System.nanoTime() + nanos;
-      for (long left = nanos; left > 0; left = until - System.nanoTime()) java.util.concurrent.locks.LockSupport.parkNanos(left);
-    }
-    List<double[]> vectors = new java.util.ArrayList<>(inputs.size());
-    for (String i : inputs) vectors.add(vector(i));
-    OpenAiResponses.send(ex, 200, responses.embeddings(vectors, tokens));
-  }
-
-  /** A unit vector of {@value #EMBEDDING_DIMENSIONS} numbers drawn from the text's hash. */
-  static double[] vector(String text) {
-    java.util.SplittableRandom random = new java.util.SplittableRandom(text.hashCode() * 0x9E3779B97F4A7C15L);
-    double[] v = new double[EMBEDDING_DIMENSIONS];
-    double norm = 0;
-    for (int i = 0; i < v.length; i++) {
-      v[i] = random.nextDouble(-1, 1);
-      norm += v[i] * v[i];
-    }
-    norm = Math.sqrt(norm);
-    for (int i = 0; i < v.length; i++) v[i] /= norm;
-    return v;
-  }
-
-  private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage, FaultKind fault,
-      StructuredReplies.Reply reply) throws IOException, InterruptedException {
-    boolean firstOfCall = true;
-    EventStream events = faults.stream(ex, fault, chat, seq::cancel);
-    events.open();
-    OpenAiResponses.Completion completion = responses.completion(id, chat, toolName(reply),
-        System.currentTimeMillis() / 1000);
-    RequestTimings.Request timing = timings.start(seq.arrivalNanos);
-    while (true) {
-      Sequence.Event e = scheduler.nextEvent(seq);
-      if (!e.admitted()) timing.event(e.isEnd(), System.nanoTime(), seq.generated());
-      if (e.admitted() && !chat) continue; // completions have no role chunk
-      ObjectNode chunk;
-      if (e.admitted()) {
-        chunk = completion.roleChunk();
-      } else if (e.isEnd()) {
-        chunk = completion.finishChunk(e.finishReason());
-      } else {
-        chunk = completion.textChunk(e.text(), e.reasoning(), firstOfCall);
-        if (!e.reasoning()) firstOfCall = false;
-      }
-      if (!events.chunk(chunk, e.isEnd())) return;
-      if (e.isEnd()) break;
-    }
-    if (includeUsage) events.chunk(completion.usageChunk(seq), false);
-    events.done();
-  }
-
-  private void respondWhole(Exchange ex, Sequence seq, String id, boolean chat, StructuredReplies.Reply reply)
-      throws IOException, InterruptedException {
-    StringBuilder content = new StringBuilder();
-    StringBuilder reasoning = new StringBuilder();
-    String finish;
-    RequestTimings.Request timing = timings.start(seq.arrivalNanos);
-    while (true) {
-      Sequence.Event e = scheduler.nextEvent(seq);
-      if (!e.admitted()) timing.event(e.isEnd(), System.nanoTime(), seq.generated());
-      if (e.isEnd()) {
-        finish = e.finishReason();
-        break;
-      }
-      (e.reasoning() ? reasoning : content).append(e.text());
-    }
-    OpenAiResponses.Completion completion = responses.completion(id, chat, toolName(reply),
-        System.currentTimeMillis() / 1000);
-    OpenAiResponses.send(ex, 200, completion.whole(content.toString(), reasoning.toString(), finish, seq));
-  }
-
-  /** The tool a structured reply calls, or null when there is none or it is a JSON answer. */
-  private static String toolName(StructuredReplies.Reply reply) {
-    return reply != null && reply.isToolCall() ? reply.toolName() : null;
+    embeddings.embed(ex);
   }
 
   @Override
