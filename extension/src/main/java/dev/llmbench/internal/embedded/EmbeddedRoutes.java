@@ -79,11 +79,10 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
       switch (path) {
         case "/health" -> {
           requireReady();
-          OpenAiResponses.send(ex, 200, OpenAiResponses.JSON.createObjectNode().put("status", "ok"));
+          OpenAiResponses.send(ex, 200, OpenAiResponses.healthy());
         }
         case "/v1/models" -> OpenAiResponses.send(ex, 200, responses.models());
-        case "/version" -> OpenAiResponses.send(ex, 200,
-            OpenAiResponses.JSON.createObjectNode().put("version", "llmbench-embedded/" + options.profile().name()));
+        case "/version" -> OpenAiResponses.send(ex, 200, OpenAiResponses.version(options.profile().name()));
         case "/metrics" -> metrics.handle(ex);
         case CHAT -> generate(ex, true);
         case COMPLETIONS -> generate(ex, false);

@@ -83,6 +83,15 @@ final class OpenAiResponses {
     ex.respond(404, "application/json", NOT_FOUND);
   }
 
+  /** {@code /health} when the model is up, as vLLM answers. */
+  static ObjectNode healthy() {
+    return JSON.createObjectNode().put("status", "ok");
+  }
+
+  static ObjectNode version(String profileName) {
+    return JSON.createObjectNode().put("version", "llmbench-embedded/" + profileName);
+  }
+
   ObjectNode models() {
     ObjectNode body = JSON.createObjectNode().put("object", "list");
     body.putArray("data").addObject().put("id", model).put("object", "model").put("owned_by", "llmbench-embedded");
@@ -129,10 +138,6 @@ final class OpenAiResponses {
       this.chat = chat;
       this.toolName = toolName;
       this.created = created;
-    }
-
-    boolean chat() {
-      return chat;
     }
 
     private ObjectNode envelope(boolean chunk) {
