@@ -2,50 +2,34 @@ package dev.llmbench.internal.embedded;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import org.apiguardian.api.API;
 
 /**
  * An OpenAI-compatible server inside the JVM, on 127.0.0.1, driven by a {@link BatchScheduler}: the
- * default endpoint when no URL is configured, so benchmarks run on a machine with nothing installed.
- *
- * <p>Serves {@code /v1/chat/completions}, {@code /v1/completions} (streaming and not; a chat request with
- * {@code tools} or a JSON {@code response_format} gets a tool call or a JSON answer, {@link StructuredReplies}),
- * {@code /v1/embeddings} (deterministic vectors, timed by their tokens), vLLM's {@code POST /tokenize}
- * (counting exactly as {@code usage.prompt_tokens} bills, chat template included), {@code /v1/models},
- * {@code /health} (503 until the startup delay has passed), {@code /version} and {@code /metrics}
- * (Prometheus text with vLLM's metric names, plus {@code llmbench:} counters of what the server received
- * and injected).
- *
- * <p>It can misbehave on purpose, so that clients and assertions can be tested against failures
- * (see {@link EmbeddedOptions}):
+ * default endpoint when no URL is configured, so benchmarks run on a machine with nothing installed. This class
+ * puts the parts together, as OkHttp's MockWebServer does its dispatcher, and tells what they did (the accessors
+ * below and {@code /metrics}); the parts do the work:
  * <ul>
- *   <li>per-request faults from a {@link FaultPlan}, deterministic for a seed and countable on both sides;</li>
- *   <li>{@link ServerMode#NEVER_READY} and {@link ServerMode#NOT_FOUND};</li>
- *   <li>an API key: like vLLM's {@code --api-key}, it guards {@code /v1/...} only, while {@code /health},
- *       {@code /version} and {@code /metrics} stay open; the 401 body is OpenAI-style (vLLM's own is
- *       {@code {"error":"Unauthorized"}}). Or, laid out as a gateway ({@link KeyedRoutes#ALL}), it guards every
- *       route and answers 403 to a key that is given but wrong.</li>
+ *   <li>{@link EmbeddedRoutes}: which part answers a request, after the checks (not-found mode, API key, method,
+ *       readiness, the fault draw);</li>
+ *   <li>{@link Generation}: {@code /v1/chat/completions} and {@code /v1/completions} (streaming and not; a chat
+ *       request with {@code tools} or a JSON {@code response_format} gets a tool call or a JSON answer,
+ *       {@link StructuredReplies}) and vLLM's {@code POST /tokenize} (counting exactly as {@code usage.prompt_tokens}
+ *       bills, chat template included);</li>
+ *   <li>{@link Embeddings}: {@code /v1/embeddings} (deterministic vectors, timed by their tokens);</li>
+ *   <li>{@link OpenAiResponses}: every JSON body, error bodies included;</li>
+ *   <li>{@link FaultInjector}: per-request faults from a {@link FaultPlan}, deterministic for a seed and countable on
+ *       both sides (see {@link EmbeddedOptions} for the other misbehaviours: {@link ServerMode}, an API key).</li>
  * </ul>
- * Checks run in this order: not-found mode, API key, method, readiness, then the fault draw, so only
- * requests the engine would serve are numbered for faults.
+ * It also serves {@code /v1/models}, {@code /health} (503 until the startup delay has passed), {@code /version} and
+ * {@code /metrics} (Prometheus text with vLLM's metric names, plus {@code llmbench:} counters of what the server
+ * received and injected).
  *
  * <p>Engine behaviours beside the profile's timing:
  * <ul>
@@ -63,56 +47,28 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class EmbeddedLlmServer implements AutoCloseable {
 
-  static final String CHAT = "/v1/chat/completions";
-  static final String COMPLETIONS = "/v1/completions";
-  static final String EMBEDDINGS = "/v1/embeddings";
-  /** Dimensions of the embedded engine's vectors. */
-  static final int EMBEDDING_DIMENSIONS = 32;
-  /** POSTs to any other path are counted under this route label. */
-  static final String OTHER_ROUTE = "other";
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int DEFAULT_MAX_TOKENS = 1024;
-  private static final List<String> TEMPLATE_TOKENS = List.of("<|start|>", "<|role|>", "<|content|>", "<|end|>");
-  private static final String RESET_PREFIX_CACHE = "/reset_prefix_cache";
-  static final String TOKENIZE = "/tokenize";
-  /** The context length {@code /tokenize} reports, as vLLM's {@code max_model_len}. */
-  static final int MAX_MODEL_LEN = 131_072;
-  private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS,
-      RESET_PREFIX_CACHE, TOKENIZE, EMBEDDINGS);
-  private static final byte[] NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
-      + "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
-      .getBytes(StandardCharsets.US_ASCII);
-
   private final EmbeddedOptions options;
   private final PerformanceProfile profile;
   private final LoopbackHttpServer http;
   private final BatchScheduler scheduler;
-  private final PrefixCache prefixCache;
-  private final long readyAtNanos;
-  private final byte[] expectedAuthorization;
-  private final AtomicLong ids = new AtomicLong();
-  private final AtomicLong generationRequests = new AtomicLong();
-  private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
-  private final Map<FaultKind, LongAdder> faults = new EnumMap<>(FaultKind.class);
+  private final EmbeddedRoutes routes;
+  private final FaultInjector faults;
   /** The engine's own timing of the requests it finished, summed as vLLM's histograms sum them. */
   private final RequestTimings timings = new RequestTimings();
-  /** One pooling pass at a time, as on one GPU: concurrent embeddings requests queue for it. */
-  private final Object embeddingDevice = new Object();
 
   private EmbeddedLlmServer(EmbeddedOptions options) throws IOException {
     this.options = options;
     this.profile = options.profile();
-    this.readyAtNanos = System.nanoTime() + options.startupDelay().toNanos();
-    this.expectedAuthorization = options.apiKey() == null ? null
-        : ("Bearer " + options.apiKey()).getBytes(StandardCharsets.UTF_8);
-    for (FaultKind kind : FaultKind.values()) faults.put(kind, new LongAdder());
-    posts.put(CHAT, new LongAdder());
-    posts.put(COMPLETIONS, new LongAdder());
-    this.prefixCache = options.prefixCache() ? new PrefixCache(PrefixCache.DEFAULT_CAPACITY_BLOCKS) : null;
+    long readyAtNanos = System.nanoTime() + options.startupDelay().toNanos();
+    this.faults = new FaultInjector(options.faults(), options.faultSeed());
+    PrefixCache prefixCache = options.prefixCache() ? new PrefixCache(PrefixCache.DEFAULT_CAPACITY_BLOCKS) : null;
+    OpenAiResponses responses = new OpenAiResponses(profile.model(), prefixCache != null);
     this.scheduler = new BatchScheduler(profile, options.slowdown(), options.coldBatchStall(), prefixCache);
+    this.routes = new EmbeddedRoutes(options, readyAtNanos, responses,
+        new Generation(options, scheduler, prefixCache, timings, responses, faults),
+        new Embeddings(profile, options.slowdown(), responses), faults, this::metrics);
     try {
-      this.http = new LoopbackHttpServer(options.port(), options.keepAlive(), this::route);
+      this.http = new LoopbackHttpServer(options.port(), options.keepAlive(), routes);
     } catch (IOException e) {
       scheduler.close();
       throw e;
@@ -145,22 +101,22 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     return options;
   }
 
-  /** POST requests received on {@code route} (e.g. {@code /v1/chat/completions}, or {@link #OTHER_ROUTE}), whatever became of them. */
+  /**
+   * POST requests received on {@code route} (e.g. {@code /v1/chat/completions}, or
+   * {@link EmbeddedRoutes#OTHER_ROUTE}), whatever became of them.
+   */
   public long postsReceived(String route) {
-    LongAdder n = posts.get(route);
-    return n == null ? 0 : n.sum();
+    return routes.postsReceived(route);
   }
 
   /** POST requests received, by route. */
   public Map<String, Long> postsReceived() {
-    Map<String, Long> counts = new LinkedHashMap<>();
-    posts.forEach((route, n) -> counts.put(route, n.sum()));
-    return Collections.unmodifiableMap(counts);
+    return routes.postsReceived();
   }
 
   /** Generation requests that passed the API-key and readiness checks: the ones numbered for faults. */
   public long generationRequests() {
-    return generationRequests.get();
+    return faults.generationRequests();
   }
 
   /**
@@ -173,14 +129,12 @@ public final class EmbeddedLlmServer implements AutoCloseable {
 
   /** Faults of {@code kind} acted out so far. */
   public long faultsInjected(FaultKind kind) {
-    return faults.get(kind).sum();
+    return faults.injected(kind);
   }
 
   /** Faults acted out so far, by kind, for every kind. */
   public Map<FaultKind, Long> faultsInjected() {
-    Map<FaultKind, Long> counts = new EnumMap<>(FaultKind.class);
-    faults.forEach((kind, n) -> counts.put(kind, n.sum()));
-    return Collections.unmodifiableMap(counts);
+    return faults.injected();
   }
 
   /** Prompt tokens looked up in the prefix cache ({@code vllm:prefix_cache_queries_total}). */
@@ -217,79 +171,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     return scheduler.runningCount();
   }
 
-  private boolean ready() {
-    return options.mode() != ServerMode.NEVER_READY && System.nanoTime() - readyAtNanos >= 0;
-  }
-
-  private void route(Exchange ex) throws IOException, InterruptedException {
-    String path = ex.request.path();
-    boolean post = "POST".equals(ex.request.method());
-    if (post) posts.computeIfAbsent(ROUTES.contains(path) ? path : OTHER_ROUTE, k -> new LongAdder()).increment();
-    if (options.mode() == ServerMode.NOT_FOUND) {
-      ex.respond(404, "application/json", "{\"detail\":\"Not Found\"}".getBytes(StandardCharsets.US_ASCII));
-      return;
-    }
-    if (expectedAuthorization != null && options.keyedRoutes().guards(path) && !authorized(ex)) {
-      boolean given = ex.request.header("authorization").isPresent();
-      if (options.keyedRoutes() == KeyedRoutes.ALL && given) {
-        sendJson(ex, 403, error("Forbidden: the API key is not valid for this gateway", "permission_error"));
-        return;
-      }
-      ObjectNode body = error("Incorrect or missing API key: send the header 'Authorization: Bearer <key>'",
-          "invalid_request_error");
-      ((ObjectNode) body.get("error")).putNull("param").put("code", "invalid_api_key");
-      sendJson(ex, 401, body);
-      return;
-    }
-    switch (path) {
-      case "/health" -> health(ex);
-      case "/v1/models" -> models(ex);
-      case "/version" -> version(ex);
-      case "/metrics" -> metrics(ex);
-      case CHAT -> generate(ex, true);
-      case COMPLETIONS -> generate(ex, false);
-      case RESET_PREFIX_CACHE -> resetPrefixCache(ex);
-      case TOKENIZE -> tokenize(ex);
-      case EMBEDDINGS -> embeddings(ex);
-      default -> sendJson(ex, 404, error("no route for " + path, "not_found"));
-    }
-  }
-
-  private boolean authorized(Exchange ex) {
-    Optional<String> given = ex.request.header("authorization");
-    if (given.isEmpty()) return false;
-    String value = given.get();
-    // The scheme is case-insensitive (RFC 9110); the key is compared in constant time.
-    String normalised = value.regionMatches(true, 0, "Bearer ", 0, 7) ? "Bearer " + value.substring(7) : value;
-    return MessageDigest.isEqual(normalised.getBytes(StandardCharsets.UTF_8), expectedAuthorization);
-  }
-
-  private void health(Exchange ex) throws IOException {
-    if (ready()) sendJson(ex, 200, JSON.createObjectNode().put("status", "ok"));
-    else sendJson(ex, 503, error("Loading model", "unavailable_error"));
-  }
-
-  private void models(Exchange ex) throws IOException {
-    ObjectNode body = JSON.createObjectNode().put("object", "list");
-    body.putArray("data").addObject().put("id", profile.model()).put("object", "model")
-        .put("owned_by", "llmbench-embedded");
-    sendJson(ex, 200, body);
-  }
-
-  private void version(Exchange ex) throws IOException {
-    sendJson(ex, 200, JSON.createObjectNode().put("version", "llmbench-embedded/" + profile.name()));
-  }
-
-  /** vLLM's dev-mode route: POST forgets every cached block. */
-  private void resetPrefixCache(Exchange ex) throws IOException {
-    if (!"POST".equals(ex.request.method())) {
-      sendJson(ex, 405, error("use POST", "invalid_request_error"));
-      return;
-    }
-    if (prefixCache != null) prefixCache.clear();
-    ex.respond(200, "application/json", new byte[0]);
-  }
-
+  /** {@code /metrics}: what the parts did, under vLLM's metric names where vLLM has one, else {@code llmbench:}. */
   private void metrics(Exchange ex) throws IOException {
     String model = "{model_name=\"" + profile.model() + "\"}";
     StringBuilder text = new StringBuilder(2048);
@@ -303,355 +185,18 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     sample(text, "vllm:prefix_cache_hits_total", "counter", model, scheduler.prefixCacheHits.get());
     sample(text, "llmbench:cold_batch_stalls_total", "counter", model, scheduler.coldStalls.get());
     sample(text, "llmbench:decode_steps_total", "counter", model, scheduler.steps.get());
-    sample(text, "llmbench:generation_requests_total", "counter", model, generationRequests.get());
+    sample(text, "llmbench:generation_requests_total", "counter", model, faults.generationRequests());
     timings.appendTo(text, model);
     text.append("# TYPE llmbench:http_requests_total counter\n");
     postsReceived().forEach((route, n) ->
         text.append("llmbench:http_requests_total{method=\"POST\",route=\"").append(route).append("\"} ").append(n).append('\n'));
-    if (!options.faults().isEmpty()) {
-      text.append("# TYPE llmbench:faults_injected_total counter\n");
-      for (FaultKind kind : options.faults().kinds()) {
-        text.append("llmbench:faults_injected_total{kind=\"").append(kind.spec()).append("\"} ")
-            .append(faultsInjected(kind)).append('\n');
-      }
-    }
+    faults.appendMetrics(text);
     ex.respond(200, "text/plain; version=0.0.4", text.toString().getBytes(StandardCharsets.UTF_8));
   }
 
   private static void sample(StringBuilder text, String name, String type, String labels, long value) {
     text.append("# TYPE ").append(name).append(' ').append(type).append('\n')
         .append(name).append(labels).append(' ').append(value).append('\n');
-  }
-
-  private void generate(Exchange ex, boolean chat) throws IOException, InterruptedException {
-    long arrival = System.nanoTime();
-    if (!"POST".equals(ex.request.method())) {
-      sendJson(ex, 405, error("use POST", "invalid_request_error"));
-      return;
-    }
-    if (!ready()) {
-      sendJson(ex, 503, error("Loading model", "unavailable_error"));
-      return;
-    }
-    FaultKind fault = options.faults().faultFor(generationRequests.incrementAndGet(), options.faultSeed()).orElse(null);
-    if (fault != null && fault.beforeResponse()) {
-      injectBeforeResponse(ex, fault);
-      return;
-    }
-    JsonNode body;
-    try {
-      body = JSON.readTree(ex.request.body());
-    } catch (IOException e) {
-      sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
-      return;
-    }
-    if (body == null || !body.isObject()) {
-      sendJson(ex, 400, error("request body must be a JSON object", "invalid_request_error"));
-      return;
-    }
-    String prompt;
-    int promptTokens;
-    List<String> tokens;
-    if (chat) {
-      JsonNode messages = body.path("messages");
-      if (!messages.isArray() || messages.isEmpty()) {
-        sendJson(ex, 400, error("'messages' must be a non-empty array", "invalid_request_error"));
-        return;
-      }
-      String last = "";
-      for (JsonNode m : messages) last = m.path("content").asText("");
-      prompt = last;
-      tokens = chatTokens(messages);
-      promptTokens = tokens.size();
-    } else {
-      JsonNode p = body.path("prompt");
-      prompt = p.isArray() ? p.path(0).asText("") : p.asText("");
-      tokens = TextModel.tokenize(prompt);
-      promptTokens = tokens.size();
-      if (prompt.isEmpty()) {
-        sendJson(ex, 400, error("'prompt' must be a non-empty string", "invalid_request_error"));
-        return;
-      }
-    }
-    int maxTokens = body.path("max_completion_tokens").asInt(body.path("max_tokens").asInt(DEFAULT_MAX_TOKENS));
-    if (maxTokens < 1) {
-      sendJson(ex, 400, error("max_tokens must be at least 1", "invalid_request_error"));
-      return;
-    }
-    boolean stream = body.path("stream").asBoolean(false);
-    boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
-    boolean ignoreEos = body.path("ignore_eos").asBoolean(false);
-    long seed = body.path("seed").asLong(0);
-    long n = ids.incrementAndGet();
-    String id = (chat ? "chatcmpl-" : "cmpl-") + n;
-    long[] blocks = prefixCache == null ? new long[0] : PrefixCache.blockHashes(tokens);
-    StructuredReplies.Reply reply = chat ? StructuredReplies.of(body).orElse(null) : null;
-    // A serving bug that shows under load only: with more than so many sequences in the engine, the JSON comes out cut.
-    if (reply != null && options.malformedAbove() > 0
-        && scheduler.runningCount() + scheduler.waitingCount() > options.malformedAbove()) {
-      reply = reply.cut();
-    }
-    Sequence seq = new Sequence(arrival, promptTokens, blocks, maxTokens, ignoreEos,
-        chat ? profile.reasoningTokens() : 0, reply != null ? TextModel.tokenize(reply.json())
-            : TextModel.answer(prompt, seed, profile.accuracy()), seed ^ n);
-    scheduler.submit(seq);
-    boolean answered = false;
-    try {
-      if (stream) stream(ex, seq, id, chat, includeUsage, fault, reply);
-      else respondWhole(ex, seq, id, chat, reply);
-      answered = true;
-    } finally {
-      if (!answered) seq.cancel(); // the client went away, or the server is closing: free the batch slot
-    }
-  }
-
-  /**
-   * A chat request's prompt tokens, as billed in {@code usage.prompt_tokens} and counted by {@code /tokenize}: the
-   * messages' text with the chat template's tokens ahead of each message, as a real template puts them, so that a
-   * conversation's next turn starts with every token of the turn before (but its last) and hits its cache blocks.
-   */
-  private static List<String> chatTokens(JsonNode messages) {
-    StringBuilder all = new StringBuilder();
-    int[] starts = new int[messages.size()];
-    int i = 0;
-    for (JsonNode m : messages) {
-      starts[i++] = all.length();
-      all.append(m.path("content").asText("")).append('\n');
-    }
-    return TextModel.tokenize(all.toString(), starts, TEMPLATE_TOKENS);
-  }
-
-  /**
-   * vLLM's {@code POST /tokenize}: {@code {"messages": [...]}} (chat template applied, as the chat route bills it)
-   * or {@code {"prompt": "..."}}; answers {@code {"count", "max_model_len", "tokens"}}, the ids being each token's
-   * hash, so that its count is the one {@code usage.prompt_tokens} of the same request says.
-   */
-  private void tokenize(Exchange ex) throws IOException {
-    if (!"POST".equals(ex.request.method())) {
-      sendJson(ex, 405, error("use POST", "invalid_request_error"));
-      return;
-    }
-    JsonNode body;
-    try {
-      body = JSON.readTree(ex.request.body());
-    } catch (IOException e) {
-      sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
-      return;
-    }
-    List<String> tokens;
-    if (body != null && body.path("messages").isArray() && !body.get("messages").isEmpty()) {
-      tokens = chatTokens(body.get("messages"));
-    } else if (body != null && body.path("prompt").isTextual()) {
-      tokens = TextModel.tokenize(body.get("prompt").asText());
-    } else {
-      sendJson(ex, 400, error("give 'messages' (a non-empty array) or 'prompt' (a string)", "invalid_request_error"));
-      return;
-    }
-    ObjectNode answer = JSON.createObjectNode().put("count", tokens.size()).put("max_model_len", MAX_MODEL_LEN);
-    var ids = answer.putArray("tokens");
-    for (String t : tokens) ids.add(t.hashCode() & 0x7fff_ffff);
-    sendJson(ex, 200, answer);
-  }
-
-  /**
-   * {@code POST /v1/embeddings}: {@code input} a string or an array of strings; each gets a unit vector drawn from its
-   * text's hash (the same text, the same vector), after one pooling pass over all the batch's tokens timed as a
-   * prefill step of the profile. 404 when the route is off, as a server that does not serve embeddings answers.
-   */
-  private void embeddings(Exchange ex) throws IOException, InterruptedException {
-    if (!options.embeddingsRoute()) {
-      ex.respond(404, "application/json", "{\"detail\":\"Not Found\"}".getBytes(StandardCharsets.US_ASCII));
-      return;
-    }
-    if (!"POST".equals(ex.request.method())) {
-      sendJson(ex, 405, error("use POST", "invalid_request_error"));
-      return;
-    }
-    if (!ready()) {
-      sendJson(ex, 503, error("Loading model", "unavailable_error"));
-      return;
-    }
-    JsonNode body;
-    try {
-      body = JSON.readTree(ex.request.body());
-    } catch (IOException e) {
-      sendJson(ex, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
-      return;
-    }
-    JsonNode input = body == null ? null : body.get("input");
-    List<String> inputs = new java.util.ArrayList<>();
-    if (input != null && input.isTextual()) {
-      inputs.add(input.asText());
-    } else if (input != null && input.isArray()) {
-      for (JsonNode i : input) {
-        if (!i.isTextual()) {
-          sendJson(ex, 400, error("'input' must be a string or an array of strings", "invalid_request_error"));
-          return;
-        }
-        inputs.add(i.asText());
-      }
-    }
-    if (inputs.isEmpty()) {
-      sendJson(ex, 400, error("'input' must be a non-empty string or array of strings", "invalid_request_error"));
-      return;
-    }
-    long tokens = 0;
-    for (String i : inputs) tokens += TextModel.countTokens(i);
-    long nanos = Math.round(profile.stepTime(inputs.size(), tokens).toNanos() * options.slowdown());
-    synchronized (embeddingDevice) {
-      long until = System.nanoTime() + nanos;
-      for (long left = nanos; left > 0; left = until - System.nanoTime()) java.util.concurrent.locks.LockSupport.parkNanos(left);
-    }
-    ObjectNode answer = JSON.createObjectNode().put("object", "list").put("model", profile.model());
-    var data = answer.putArray("data");
-    for (int i = 0; i < inputs.size(); i++) {
-      ObjectNode item = data.addObject().put("object", "embedding").put("index", i);
-      var vector = item.putArray("embedding");
-      for (double v : vector(inputs.get(i))) vector.add(v);
-    }
-    answer.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens);
-    sendJson(ex, 200, answer);
-  }
-
-  /** A unit vector of {@value #EMBEDDING_DIMENSIONS} numbers drawn from the text's hash. */
-  static double[] vector(String text) {
-    java.util.SplittableRandom random = new java.util.SplittableRandom(text.hashCode() * 0x9E3779B97F4A7C15L);
-    double[] v = new double[EMBEDDING_DIMENSIONS];
-    double norm = 0;
-    for (int i = 0; i < v.length; i++) {
-      v[i] = random.nextDouble(-1, 1);
-      norm += v[i] * v[i];
-    }
-    norm = Math.sqrt(norm);
-    for (int i = 0; i < v.length; i++) v[i] /= norm;
-    return v;
-  }
-
-  /** The faults that replace the response: the request was read, and never reaches the engine. */
-  private void injectBeforeResponse(Exchange ex, FaultKind fault) throws IOException {
-    faults.get(fault).increment();
-    switch (fault) {
-      case HTTP500 -> sendJson(ex, 500, error("llmbench fault injection: internal server error", "internal_server_error"));
-      case HTTP429 -> ex.respond(429, "application/json", JSON.writeValueAsBytes(
-          error("llmbench fault injection: rate limit reached, retry after 1 s", "rate_limit_error")), "Retry-After", "1");
-      case HTTP503 -> sendJson(ex, 503, error("llmbench fault injection: server overloaded", "unavailable_error"));
-      case HTML -> ex.respond(502, "text/html", NGINX_502);
-      case DROP -> ex.closeNow();
-      case SILENT -> ex.goSilent();
-      default -> throw new IllegalStateException(fault + " acts inside a stream");
-    }
-  }
-
-  private ObjectNode envelope(String id, boolean chat, boolean chunk, long created) {
-    String object = chat ? (chunk ? "chat.completion.chunk" : "chat.completion") : "text_completion";
-    return JSON.createObjectNode().put("id", id).put("object", object).put("created", created).put("model", profile.model());
-  }
-
-  private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage, FaultKind fault,
-      StructuredReplies.Reply reply) throws IOException, InterruptedException {
-    boolean toolCall = reply != null && reply.isToolCall();
-    boolean firstCall = true;
-    EventStream events = new EventStream(ex, fault, chat, seq::cancel, kind -> faults.get(kind).increment());
-    events.open();
-    long created = System.currentTimeMillis() / 1000;
-    RequestTimings.Request timing = timings.start(seq.arrivalNanos);
-    while (true) {
-      Sequence.Event e = scheduler.nextEvent(seq);
-      if (!e.admitted()) timing.event(e.isEnd(), System.nanoTime(), seq.generated());
-      if (e.admitted() && !chat) continue; // completions have no role chunk
-      ObjectNode chunk = envelope(id, chat, true, created);
-      ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
-      if (e.admitted()) {
-        choice.putObject("delta").put("role", "assistant").put("content", "");
-        choice.putNull("finish_reason");
-      } else if (e.isEnd()) {
-        if (chat) choice.putObject("delta");
-        else choice.put("text", "");
-        choice.put("finish_reason", toolCall && e.finishReason().equals("stop") ? "tool_calls" : e.finishReason());
-      } else if (toolCall && !e.reasoning()) {
-        // As vLLM and llama-server stream a call: id, type and name in its first delta, then pieces of the arguments.
-        ObjectNode call = choice.putObject("delta").putArray("tool_calls").addObject().put("index", 0);
-        if (firstCall) call.put("id", "call_" + id).put("type", "function");
-        ObjectNode function = call.putObject("function");
-        if (firstCall) function.put("name", reply.toolName());
-        function.put("arguments", e.text());
-        firstCall = false;
-        choice.putNull("finish_reason");
-      } else {
-        if (chat) choice.putObject("delta").put(e.reasoning() ? "reasoning_content" : "content", e.text());
-        else choice.put("text", e.text());
-        choice.putNull("finish_reason");
-      }
-      if (!events.chunk(chunk, e.isEnd())) return;
-      if (e.isEnd()) break;
-    }
-    if (includeUsage) {
-      ObjectNode usage = envelope(id, chat, true, created);
-      usage.putArray("choices");
-      usage.set("usage", usage(seq));
-      events.chunk(usage, false);
-    }
-    events.done();
-  }
-
-  private void respondWhole(Exchange ex, Sequence seq, String id, boolean chat, StructuredReplies.Reply reply)
-      throws IOException, InterruptedException {
-    StringBuilder content = new StringBuilder();
-    StringBuilder reasoning = new StringBuilder();
-    String finish;
-    RequestTimings.Request timing = timings.start(seq.arrivalNanos);
-    while (true) {
-      Sequence.Event e = scheduler.nextEvent(seq);
-      if (!e.admitted()) timing.event(e.isEnd(), System.nanoTime(), seq.generated());
-      if (e.isEnd()) {
-        finish = e.finishReason();
-        break;
-      }
-      (e.reasoning() ? reasoning : content).append(e.text());
-    }
-    ObjectNode body = envelope(id, chat, false, System.currentTimeMillis() / 1000);
-    ObjectNode choice = body.putArray("choices").addObject().put("index", 0);
-    boolean toolCall = reply != null && reply.isToolCall();
-    if (chat) {
-      ObjectNode message = choice.putObject("message").put("role", "assistant");
-      if (toolCall) {
-        message.putNull("content");
-        ObjectNode call = message.putArray("tool_calls").addObject().put("id", "call_" + id).put("type", "function");
-        call.putObject("function").put("name", reply.toolName()).put("arguments", content.toString());
-      } else {
-        message.put("content", content.toString());
-      }
-      if (reasoning.length() > 0) message.put("reasoning_content", reasoning.toString());
-    } else {
-      choice.put("text", content.toString());
-    }
-    choice.put("finish_reason", toolCall && finish.equals("stop") ? "tool_calls" : finish);
-    body.set("usage", usage(seq));
-    sendJson(ex, 200, body);
-  }
-
-  private ObjectNode usage(Sequence seq) {
-    ObjectNode usage = JSON.createObjectNode()
-        .put("prompt_tokens", seq.promptTokens)
-        .put("completion_tokens", seq.generated())
-        .put("total_tokens", seq.promptTokens + seq.generated());
-    // Always there while the cache is on, 0 included (as llama-server); vLLM sends it only with
-    // --enable-prompt-tokens-details, and only when it is above 0.
-    if (prefixCache != null) usage.putObject("prompt_tokens_details").put("cached_tokens", seq.cachedTokens);
-    if (seq.reasoningBudget > 0) {
-      usage.putObject("completion_tokens_details").put("reasoning_tokens", seq.reasoningGenerated());
-    }
-    return usage;
-  }
-
-  private static ObjectNode error(String message, String type) {
-    ObjectNode body = JSON.createObjectNode();
-    body.putObject("error").put("message", message).put("type", type);
-    return body;
-  }
-
-  private static void sendJson(Exchange ex, int status, JsonNode body) throws IOException {
-    ex.respond(status, "application/json", JSON.writeValueAsBytes(body));
   }
 
   @Override
