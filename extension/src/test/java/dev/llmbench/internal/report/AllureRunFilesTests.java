@@ -54,6 +54,33 @@ class AllureRunFilesTests {
   }
 
   @Test
+  void aSecondJvmWritingTheSameFolderAtTheSameTimeKeepsBothJvmsEndpoints() throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process other = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        OtherJvm.class.getName(), results.toString()).redirectErrorStream(true).start();
+    for (int i = 1; i <= 4; i++) writerOf("http://127.0.0.1:" + (9000 + i) + "/", "here-" + i).write();
+    assertThat(other.waitFor(2, TimeUnit.MINUTES)).as("the other JVM ended").isTrue();
+    assertThat(other.exitValue()).as(new String(other.getInputStream().readAllBytes())).isZero();
+
+    Properties env = read();
+    List<String> models = new ArrayList<>();
+    for (int i = 1; i <= 8; i++) models.add(env.getProperty("endpoint_" + i + "_model"));
+    assertThat(models).as(env.toString()).containsExactlyInAnyOrder(
+        "here-1", "here-2", "here-3", "here-4", "there-5", "there-6", "there-7", "there-8");
+  }
+
+  /** The other JVM: four writers, one after another, of endpoints 5 to 8. */
+  static final class OtherJvm {
+    public static void main(String[] args) {
+      for (int i = 5; i <= 8; i++) {
+        AllureRunFiles files = new AllureRunFiles(Path.of(args[0]), Optional.empty());
+        files.endpointReady(endpoint("http://127.0.0.1:" + (9000 + i) + "/", "there-" + i));
+        files.write();
+      }
+    }
+  }
+
+  @Test
   void aWriterKeepsWhatAnotherWroteAndNamesAnEndpointBothSawOnce() throws IOException {
     Files.writeString(results.resolve("environment.properties"),
         "endpoint=http://127.0.0.1:9001/\nmodel=a\napi=chat\nshards=2\nJVM=other\n");
