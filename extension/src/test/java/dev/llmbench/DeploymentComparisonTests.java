@@ -136,11 +136,13 @@ class DeploymentComparisonTests {
   @Deployment(name = "slow", embeddedProfile = "fixed-20ms")
   static class TwoDeploymentsTestCases {
     @ConcurrencySweep({2, 4})
-    @Workload(maxTokens = 4)
+    // 16 tokens, so that a request of the 20 ms engine (320 ms) outlasts anything a busy client adds to one of the
+    // 1 ms engine's (with 4, its HTTP round trip and a few stalls on a loaded 2-core runner made it the slower).
+    @Workload(maxTokens = 16)
     @Measurement(requests = 12)
     @Warmup(requests = 1)
     // The 20 ms engine can never meet it; the 1 ms one only misses it if stalls of the machine add 14 ms
-    // to each of 3 token gaps of most requests.
+    // to each of 15 token gaps of most requests.
     @Slo(tpot = "15ms", percentile = 50)
     void compare(SweepLevelResult level, EarlierLevels earlier, DeploymentLevels atThisLoad) {
       assertThat(level).hasNoErrors();
@@ -155,7 +157,8 @@ class DeploymentComparisonTests {
   @Deployment(name = "slow", embeddedProfile = "fixed-20ms")
   static class SlowMustKeepUpTestCases {
     @ConcurrencySweep({2, 4})
-    @Workload(maxTokens = 4)
+    // As TwoDeploymentsTestCases: long enough that the engines' difference dwarfs what a busy client adds.
+    @Workload(maxTokens = 16)
     @Measurement(requests = 12)
     @Warmup(requests = 1)
     void compare(DeploymentLevels atThisLoad) {

@@ -5,18 +5,26 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.EndpointInfo;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Writes the run-wide files Allure reads from its results folder when the run ends:
@@ -27,6 +35,12 @@ import java.util.TreeMap;
 final class AllureRunFiles {
 
   static final String BUNDLED_CATEGORIES = "/META-INF/llmbench/allure/categories.json";
+
+  /** The keys of one endpoint, unprefixed when the file names one endpoint. */
+  private static final Set<String> ENDPOINT_FIELDS = Set.of("endpoint", "model", "api", "embedded_profile", "server_version");
+  private static final Pattern NUMBERED = Pattern.compile("endpoint_(\\d+)_(endpoint|model|api|embedded_profile|server_version)");
+  /** File locks belong to the whole JVM (a second one in it throws), so its writers take turns here first. */
+  private static final Object IN_THIS_JVM = new Object();
 
   private final Path resultsDir;
   private final Optional<Path> configDir;
@@ -49,17 +63,57 @@ final class AllureRunFiles {
   /** The environment entries, in a stable order. */
   synchronized Map<String, String> environment() {
     Map<String, String> env = new LinkedHashMap<>();
-    int i = 0;
-    for (EndpointInfo e : endpoints) {
-      String prefix = endpoints.size() == 1 ? "" : "endpoint_" + (++i) + "_";
-      env.put(prefix + "endpoint", e.url());
-      env.put(prefix + "model", e.model());
-      env.put(prefix + "api", e.api().name().toLowerCase(Locale.ROOT));
-      e.embedded().ifPresent(p -> env.put(prefix + "embedded_profile", p));
-      e.serverVersion().ifPresent(v -> env.put(prefix + "server_version", v));
-    }
+    numbered(endpoints.stream().map(AllureRunFiles::fields).toList(), env);
     env.put("JVM", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     env.put("LLMBench", version());
+    return env;
+  }
+
+  /** One endpoint's entries, without the {@code endpoint_N_} prefix. */
+  private static Map<String, String> fields(EndpointInfo e) {
+    Map<String, String> f = new LinkedHashMap<>();
+    f.put("endpoint", e.url());
+    f.put("model", e.model());
+    f.put("api", e.api().name().toLowerCase(Locale.ROOT));
+    e.embedded().ifPresent(p -> f.put("embedded_profile", p));
+    e.serverVersion().ifPresent(v -> f.put("server_version", v));
+    return f;
+  }
+
+  /** Puts the endpoints' entries into {@code env}: unprefixed for one, {@code endpoint_1_...} onwards for several. */
+  private static void numbered(List<Map<String, String>> groups, Map<String, String> env) {
+    int i = 0;
+    for (Map<String, String> g : groups) {
+      String prefix = groups.size() == 1 ? "" : "endpoint_" + (++i) + "_";
+      g.forEach((k, v) -> env.put(prefix + k, v));
+    }
+  }
+
+  /**
+   * This JVM's entries merged into what another JVM writing the same results folder (surefire forks, a user's own
+   * forks) already wrote: every endpoint either saw, each once, then the other keys, this JVM's winning.
+   */
+  synchronized Map<String, String> mergedWith(Properties existing) {
+    Map<Integer, Map<String, String>> theirs = new TreeMap<>();
+    Map<String, String> rest = new TreeMap<>();
+    for (String key : existing.stringPropertyNames()) {
+      Matcher m = NUMBERED.matcher(key);
+      if (m.matches()) {
+        theirs.computeIfAbsent(Integer.parseInt(m.group(1)), n -> new LinkedHashMap<>()).put(m.group(2), existing.getProperty(key));
+      } else if (ENDPOINT_FIELDS.contains(key)) {
+        theirs.computeIfAbsent(0, n -> new LinkedHashMap<>()).put(key, existing.getProperty(key));
+      } else {
+        rest.put(key, existing.getProperty(key));
+      }
+    }
+    Set<Map<String, String>> groups = new LinkedHashSet<>(theirs.values());
+    endpoints.forEach(e -> groups.add(fields(e)));
+    Map<String, String> env = new LinkedHashMap<>();
+    numbered(List.copyOf(groups), env);
+    env.putAll(rest);
+    environment().forEach((k, v) -> {
+      if (!ENDPOINT_FIELDS.contains(k) && !NUMBERED.matcher(k).matches()) env.put(k, v);
+    });
     return env;
   }
 
@@ -77,17 +131,53 @@ final class AllureRunFiles {
   void write() {
     if (!inUse()) return;
     try {
-      StringBuilder props = new StringBuilder();
-      environment().forEach((k, v) -> props.append(k).append('=').append(escape(v)).append('\n'));
-      Files.writeString(resultsDir.resolve("environment.properties"), props);
-      Files.writeString(resultsDir.resolve("executor.json"), executor());
+      writeEnvironment();
+      replace("executor.json", executor().getBytes(StandardCharsets.UTF_8));
       Optional<Path> custom = configDir.map(d -> d.resolve("categories.json")).filter(Files::isRegularFile);
       try (InputStream in = custom.isPresent() ? Files.newInputStream(custom.get())
           : AllureRunFiles.class.getResourceAsStream(BUNDLED_CATEGORIES)) {
-        if (in != null) Files.copy(in, resultsDir.resolve("categories.json"), StandardCopyOption.REPLACE_EXISTING);
+        if (in != null) replace("categories.json", in.readAllBytes());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("could not write Allure run files into " + resultsDir, e);
+    }
+  }
+
+  /**
+   * Merges into {@code environment.properties} under a file lock, which other JVMs of the same results folder respect
+   * (a lock is the JVM's, so threads of one JVM queue on {@link #IN_THIS_JVM} first), then replaces it by an atomic
+   * move, so that Allure never reads half a file.
+   */
+  private void writeEnvironment() throws IOException {
+    Path file = resultsDir.resolve("environment.properties");
+    synchronized (IN_THIS_JVM) {
+      try (FileChannel lock = FileChannel.open(resultsDir.resolve(".environment.properties.lock"),
+          StandardOpenOption.CREATE, StandardOpenOption.WRITE); FileLock held = lock.lock()) {
+        Properties existing = new Properties();
+        if (Files.isRegularFile(file)) {
+          try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            existing.load(in);
+          }
+        }
+        StringBuilder props = new StringBuilder();
+        mergedWith(existing).forEach((k, v) -> props.append(k).append('=').append(escape(v)).append('\n'));
+        replace(file.getFileName().toString(), props.toString().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+  }
+
+  /**
+   * Replaces a file of the results folder by an atomic move of a complete temp file: another JVM writing it at the
+   * same time (a copy with REPLACE_EXISTING deletes, then creates, and fails when the other created it in between)
+   * and Allure reading it see the old file or the new one, never a part.
+   */
+  private void replace(String name, byte[] content) throws IOException {
+    Path temp = Files.createTempFile(resultsDir, "." + name, ".tmp");
+    try {
+      Files.write(temp, content);
+      Files.move(temp, resultsDir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(temp);
     }
   }
 
