@@ -72,10 +72,13 @@ class RateSweepExtensionTests {
       }
       // Uncapped: nothing waits in the client. A send is late only by how late the client's threads woke in
       // this same level; the worst one stays far below the waits a cap causes (over 300 ms in the capped case
-      // below), beyond the level's own worst wake-up.
+      // below), beyond the level's own worst wake-up. The median is bounded by the worst wake-up too: one stall
+      // of this JVM makes every send due during it late by up to its length (at 20/s a stall of half a second
+      // holds up half the level), yet it is a single sample of the wake-up probe's 2 ms beat, out of its p90:
+      // with two CPU hogs at load 20 the median send was 384 ms late against a wake-up p90 of 24 ms.
       ClientLoad lag = r.clientLoad().orElseThrow();
-      assertThat(r.queueTime().percentile(50).orElseThrow()).as("median dispatch lag (wake-up lag p90 %s)", lag.wakeupLagP90())
-          .isLessThan(Duration.ofMillis(15).plus(lag.wakeupLagP90()));
+      assertThat(r.queueTime().percentile(50).orElseThrow()).as("median dispatch lag (worst wake-up %s)", lag.wakeupLagMax())
+          .isLessThan(Duration.ofMillis(15).plus(lag.wakeupLagMax()));
       assertThat(r.queueTime().max().orElseThrow()).as("worst dispatch lag (worst wake-up %s)", lag.wakeupLagMax())
           .isLessThan(Duration.ofMillis(100).plus(lag.wakeupLagMax()));
     }

@@ -28,7 +28,9 @@ final class StreamRecorder {
   private String serverError;
   /** Tool calls by index: name and arguments, as far as the capture keeps them; null until the first. */
   private java.util.List<StringBuilder[]> tools;
+  /** Each call's name and argument lengths at the last event's start, reused from event to event: see markEvent. */
   private int[] toolMarks;
+  private int toolMarkCount;
   private long toolChars;
 
   StreamRecorder(TextCapture capture, long scheduledNanos, long startNanos, int promptTokensEstimate) {
@@ -126,8 +128,10 @@ final class StreamRecorder {
     contentMark = content == null ? 0 : content.length();
     reasoningMark = reasoning == null ? 0 : reasoning.length();
     if (tools != null) {
-      toolMarks = new int[tools.size() * 2];
-      for (int i = 0; i < tools.size(); i++) {
+      // Grown only when a call is added: a new array every event would be garbage on the hot path.
+      if (toolMarks == null || toolMarks.length < tools.size() * 2) toolMarks = new int[tools.size() * 2];
+      toolMarkCount = tools.size();
+      for (int i = 0; i < toolMarkCount; i++) {
         toolMarks[2 * i] = tools.get(i)[0].length();
         toolMarks[2 * i + 1] = tools.get(i)[1].length();
       }
@@ -138,7 +142,7 @@ final class StreamRecorder {
     if (content != null) content.setLength(contentMark);
     if (reasoning != null) reasoning.setLength(reasoningMark);
     if (tools != null) {
-      int kept = toolMarks == null ? 0 : toolMarks.length / 2;
+      int kept = toolMarkCount;
       while (tools.size() > kept) tools.remove(tools.size() - 1);
       for (int i = 0; i < kept; i++) {
         tools.get(i)[0].setLength(toolMarks[2 * i]);
