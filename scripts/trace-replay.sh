@@ -11,7 +11,9 @@
 # Needs: Java 17, Maven (offline once dependencies are cached), nginx (Debian nginx-light, installed when
 # missing and run as root, without starting the system's service). Settings (environment):
 #   PORT=18093  REPEAT=3  ROWS=10000  RATE=1000  WARMUP=3000  TOKENS=64 (chunks per response)  SKIP_BUILD=
-#   JAVA_OPTS= (added to the JVM's options, e.g. -Xlog:gc,safepoint:file=/tmp/gc.log to see its pauses)
+#   JAVA_OPTS=-XX:MaxTenuringThreshold=0 (the JVM's options beside -Xms256m -Xmx1g; the default promotes
+#   survivors at once, which shortens G1's pauses at 1,000 requests/s: see benchmarks/README.md; JAVA_OPTS= for
+#   the JVM's defaults, or add e.g. -Xlog:gc,safepoint:file=/tmp/gc.log to see its pauses)
 #   NICE= (e.g. -10, as root: the replaying JVM's nice value, so that other work on a shared machine does not
 #   stretch its collector's pauses and preempt its sending thread; the figures say which was used)
 set -eu
@@ -50,7 +52,7 @@ echo "# $(date -u +%FT%TZ) $(nproc) cores; java: $(java -version 2>&1 | head -n 
 echo "# $rows rows at $rate requests/s after $warmup warm-up rows, $tokens-chunk responses from fast-sse on :$port; nice ${NICE:-0}"
 for i in $(seq "$repeat"); do
   # shellcheck disable=SC2086
-  nice -n "${NICE:-0}" java -Xms256m -Xmx1g ${JAVA_OPTS:-} -cp "$jar" dev.llmbench.internal.trace.TraceReplayRun --url "http://127.0.0.1:$port/c$tokens" \
+  nice -n "${NICE:-0}" java -Xms256m -Xmx1g ${JAVA_OPTS--XX:MaxTenuringThreshold=0} -cp "$jar" dev.llmbench.internal.trace.TraceReplayRun --url "http://127.0.0.1:$port/c$tokens" \
     --rows "$rows" --rate "$rate" --warmup-rows "$warmup" --json | tee -a "$out/runs.jsonl" >/dev/null
   echo "run $i done" >&2
 done
