@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Pooled connections per {@link NettyRoute}, as OkHttp's connection pool keeps them, and what the pool learns of
@@ -49,6 +50,7 @@ final class NettyConnectionPool implements AutoCloseable {
   private static final AttributeKey<Long> SERVER_LIMIT = AttributeKey.valueOf("llmbench.server-keep-alive");
 
   private final AbstractChannelPoolMap<NettyRoute, SimpleChannelPool> pools;
+  private final AtomicInteger returning = new AtomicInteger();
   /** Servers seen closing connections right after a response: not pooled any more. */
   private final Set<NettyRoute> closesAfterResponse = ConcurrentHashMap.newKeySet();
   private final long keepAliveNanos;
@@ -143,8 +145,18 @@ final class NettyConnectionPool implements AutoCloseable {
       pool.release(ch);
     } else {
       ch.attr(RELEASED_AT).set(System.nanoTime());
-      ch.eventLoop().schedule(() -> pool.release(ch), RELEASE_HOLD.toNanos(), TimeUnit.NANOSECONDS);
+      returning.incrementAndGet();
+      ch.eventLoop().schedule(() -> pool.release(ch).addListener(f -> returning.decrementAndGet()), RELEASE_HOLD.toNanos(),
+          TimeUnit.NANOSECONDS);
     }
+  }
+
+  /**
+   * How many connections are held before they go back to their pool ({@link #RELEASE_HOLD}): an event to wait on
+   * where a sleep would guess how late a busy machine runs the hold's task.
+   */
+  int returning() {
+    return returning.get();
   }
 
   /** A connection serving no exchange closed: soon after its last response, its server closes after each. */

@@ -89,6 +89,11 @@ public final class NettyStreamTransport implements StreamTransport {
         new StreamFailure(StreamFailure.Cause.CANCELLED, 0, "cancelled while in flight"), System.nanoTime()));
   }
 
+  /** Connections between their last response and their return to the pool (see {@link NettyConnectionPool#returning()}). */
+  int connectionsReturning() {
+    return connections.returning();
+  }
+
   @Override
   public int inFlight() {
     return watchdog.size();
