@@ -57,7 +57,11 @@ class LlamaServerBenchmarkTest {
       assertThat(level).hasNoErrors().hasServerTokenCountsMatching().hasDecodeRateMatchingServer();
       // llama-server answers keep-alive, then closes the connection after each stream: the level says so.
       assertThat(level.warnings()).anyMatch(w -> w.startsWith("the server closes its connection after each response"));
-      assertThat(level.ttft().percentile(50).orElseThrow()).isLessThan(halfAGeneration(level));
+      // No request waits for another's generation (SingleSlot's do). At C=1 nothing can wait: its TTFT is the
+      // prefill alone, which on this model is as long as half a generation, so the claim is about C > 1.
+      if (level.concurrency() > 1) {
+        assertThat(level.ttft().percentile(50).orElseThrow()).isLessThan(halfAGeneration(level));
+      }
       // More load never costs aggregate throughput (10% for noise on 2 cores).
       earlier.last().ifPresent(previous -> assertThat(level).outputThroughput()
           .isGreaterThanOrEqualTo(0.9 * previous.outputThroughput().perSecond()));
