@@ -15,6 +15,11 @@ import org.apiguardian.api.API;
  * @param clientCpu        CPU time of the threads that sent and read the level's requests, from each one's
  *                         first send to its last completion
  * @param clientCpuShare   {@code clientCpu} over (window x cores), 0..1
+ * @param clientWaitShare  how long the threads of {@code clientCpu} were ready to run but waited for a core
+ *                         (Linux's run-queue wait) over (window x cores); {@code clientCpuShare} plus this is
+ *                         what the client asked of the cores; NaN when the JVM cannot tell (off Linux)
+ * @param clientWaitPerRun how long those threads waited for a core, on average, each time they were ready to run:
+ *                         how late the client took its times whenever it was, ZERO when the JVM cannot tell
  * @param processCpuShare  CPU time of the whole JVM over (wall time x cores) while the level ran, 0..1; an
  *                         embedded engine runs in this JVM too
  * @param machineCpuShare  how busy the machine's CPUs were while the level ran, every process included, 0..1;
@@ -25,5 +30,5 @@ import org.apiguardian.api.API;
  * @param eventsPerSecond  streamed events (chunks) the client read per second of the window
  */
 @API(status = EXPERIMENTAL, since = "0.1")
-public record ClientLoad(int cores, Duration clientCpu, double clientCpuShare, double processCpuShare,
-    double machineCpuShare, Duration wakeupLagP50, Duration wakeupLagP90, Duration wakeupLagMax, double eventsPerSecond) {}
+public record ClientLoad(int cores, Duration clientCpu, double clientCpuShare, double clientWaitShare,
+    Duration clientWaitPerRun, double processCpuShare, double machineCpuShare, Duration wakeupLagP50, Duration wakeupLagP90, Duration wakeupLagMax, double eventsPerSecond) {}

@@ -13,7 +13,8 @@ import org.apiguardian.api.API;
 
 /**
  * Whether the client, not the server, may have set a level's figures: this JVM, or the whole machine,
- * had no CPU left, the client's own threads used a large share of the machine, or its threads ran so late
+ * had no CPU left, the client's own threads used a large share of the machine (or asked for it and waited,
+ * when other processes kept the cores), or its threads ran so late
  * that the times it took are off by a good part of the gaps it measured (judged against the level's own
  * median ITL, above {@link #LAG_MIN}), naming other processes' load when they kept the machine busy.
  */
@@ -27,8 +28,14 @@ public final class ClientCheck {
    * least {@link #LAG_FLOOR} late: the client waited for a core.
    */
   public static final double MACHINE_BUSY = 0.9;
-  /** The client's own threads used at least this share of all cores. */
+  /**
+   * The client's own threads ran, or were ready to run and waited for a core, at least this share of all
+   * cores' time: on a quiet machine the CPU they used; beside other busy processes also the time those kept
+   * them waiting, which the CPU they got cannot show.
+   */
   public static final double CLIENT_BUSY = 0.5;
+  /** A wait for a core under this share of the cores' time goes unsaid in a reason. */
+  static final double WAIT_WORTH_SAYING = 0.01;
   /** A wake-up lag (p90) at least this share of the level's median ITL blurs every time the client took. */
   public static final double LAG_SHARE_OF_ITL = 0.25;
   /**
@@ -60,24 +67,42 @@ public final class ClientCheck {
           + " busy (this JVM " + Formats.percent(c.processCpuShare()) + " of them) and its threads woke "
           + Formats.duration(c.wakeupLagP90()) + " late (p90): the client waited for a core");
     }
-    if (c.clientCpuShare() >= CLIENT_BUSY) {
+    if (clientDemand(c) >= CLIENT_BUSY) {
       reasons.add("the client's own threads used " + Formats.percent(c.clientCpuShare()) + " of the " + c.cores()
-          + " cores reading " + Math.round(c.eventsPerSecond()) + " events/s");
+          + " cores" + (c.clientWaitShare() >= WAIT_WORTH_SAYING
+              ? " and waited for one another " + Formats.percent(c.clientWaitShare()) + " of the time" : "")
+          + " reading " + Math.round(c.eventsPerSecond()) + " events/s"
+          + (c.clientWaitShare() >= WAIT_WORTH_SAYING ? otherProcesses(c).map(o -> "; " + o).orElse("") : ""));
     }
     if (blurred) {
       Duration itl = l.itl().percentile(50).orElseThrow();
-      reasons.add("its threads woke " + Formats.duration(c.wakeupLagP90()) + " late (p90) against a median ITL of "
-          + Formats.duration(itl) + ", so every time it took may be off by about as much"
+      String late = c.clientWaitPerRun().compareTo(c.wakeupLagP90()) > 0
+          ? "its threads waited " + Formats.duration(c.clientWaitPerRun()) + " for a core each time they were ready (mean)"
+          : "its threads woke " + Formats.duration(c.wakeupLagP90()) + " late (p90)";
+      reasons.add(late + " against a median ITL of " + Formats.duration(itl) + ", so every time it took may be off by about as much"
           + otherProcesses(c).map(o -> "; " + o + ", which may have made it late").orElse(""));
     }
     return reasons;
   }
 
-  /** The wake-up lag was a good part of the gaps the level measured, and more than the clock's own grain. */
+  /** What the client's threads asked of the cores: the share they ran plus the share they waited (when known). */
+  static double clientDemand(ClientLoad c) {
+    return c.clientCpuShare() + (Double.isNaN(c.clientWaitShare()) ? 0 : c.clientWaitShare());
+  }
+
+  /**
+   * How late the client took its times: the probe's wake-up lag (p90), or the client's own threads' mean wait for
+   * a core when that is longer (a probe that sleeps is woken first, a busy event loop waits its turn).
+   */
+  static Duration lateness(ClientLoad c) {
+    return c.clientWaitPerRun().compareTo(c.wakeupLagP90()) > 0 ? c.clientWaitPerRun() : c.wakeupLagP90();
+  }
+
+  /** The client's lateness was a good part of the gaps the level measured, and more than the clock's own grain. */
   static boolean blurred(SweepLevelResult l, ClientLoad c) {
     Duration itl = l.itl().percentile(50).orElse(null);
-    return itl != null && c.wakeupLagP90().compareTo(LAG_MIN) >= 0
-        && c.wakeupLagP90().toNanos() >= LAG_SHARE_OF_ITL * itl.toNanos();
+    Duration late = lateness(c);
+    return itl != null && late.compareTo(LAG_MIN) >= 0 && late.toNanos() >= LAG_SHARE_OF_ITL * itl.toNanos();
   }
 
   /**

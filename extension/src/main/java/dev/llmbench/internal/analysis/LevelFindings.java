@@ -218,6 +218,8 @@ public final class LevelFindings {
         .evidence("JVM CPU share", c.processCpuShare(), "fraction")
         .evidence("machine CPU share", c.machineCpuShare(), "fraction")
         .evidence("client threads' CPU share", c.clientCpuShare(), "fraction")
+        .evidence("client threads' wait for a core, share", c.clientWaitShare(), "fraction")
+        .evidence("client threads' wait for a core, each time", ms(c.clientWaitPerRun()), "ms")
         .evidence("wake-up lag p90", ms(c.wakeupLagP90()), "ms")
         .evidence("ITL median", Figures.medianMs(l, Metric.ITL), "ms")
         .evidence("events read per second", c.eventsPerSecond(), "events/s");

@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Watches the client while a level runs: the CPU of the threads that send and read requests (the level's
  * own thread, read when told of a send and of a completion, and the client's I/O event loops, which parse
- * every stream), the whole JVM's CPU, the whole machine's CPU (from {@code /proc/stat} at the level's start
+ * every stream), how long those threads waited for a core, the whole JVM's CPU, the whole machine's CPU (from {@code /proc/stat} at the level's start
  * and end on Linux, every process included; else the JVM's sampled {@code getCpuLoad()}), events read, and a
  * probe thread that asks to wake every 2 ms and records how late it ran.
  */
@@ -38,6 +38,8 @@ final class ClientMonitor implements LoadRunner.Observer {
   private final long processCpuStart = processCpu();
   private final long[] machineStart = procStat();
   private final String ioThreads;
+  private final String levelThread = currentTid();
+  private final Map<String, long[]> schedStart;
   private final Map<Long, Long> ioCpuStart;
   private final long wallStart = System.nanoTime();
   private final Thread probe;
@@ -46,6 +48,7 @@ final class ClientMonitor implements LoadRunner.Observer {
 
   private ClientMonitor(String ioThreads) {
     this.ioThreads = ioThreads;
+    this.schedStart = clientThreads();
     this.ioCpuStart = ioThreadsCpu();
     probe = new Thread(this::probe, "llmbench-lag-probe");
     probe.setDaemon(true);
@@ -99,9 +102,63 @@ final class ClientMonitor implements LoadRunner.Observer {
     long client = cpuByThread.values().stream().mapToLong(v -> v[1] - v[0]).sum() + io;
     long process = processCpu() - processCpuStart;
     double windowNanos = Math.max(1, window.toNanos());
+    long[] sched = clientScheduling(); // {run ns, wait ns, runs}, or null off Linux
     return new ClientLoad(cores, Duration.ofNanos(client), client / (windowNanos * cores),
-        processCpuStart < 0 ? Double.NaN : (double) process / ((double) wall * cores), machineShare(), lag(50), lag(90),
-        Duration.ofNanos(lagMax), events.sum() * 1e9 / windowNanos);
+        sched == null ? Double.NaN : sched[1] / (windowNanos * cores),
+        Duration.ofNanos(sched == null || sched[2] == 0 ? 0 : sched[1] / sched[2]),
+        processCpuStart < 0 ? Double.NaN : (double) process / ((double) wall * cores), machineShare(), lag(50), lag(90), Duration.ofNanos(lagMax), events.sum() * 1e9 / windowNanos);
+  }
+
+  /**
+   * How long the client's threads (the level's own thread, which sends, and the event loops, which read every
+   * stream) ran, were ready to run but waited for a core, and got one, while the level ran, from Linux's
+   * {@code /proc/self/task/<tid>/schedstat}; NaN off Linux. The CPU a thread got cannot tell a thread that
+   * wanted no more from one that other processes kept waiting; its wait can. The lag probe cannot either: a
+   * waking sleeper is put first, while a busy event loop waits behind the other runnable threads.
+   */
+  private long[] clientScheduling() {
+    Map<String, long[]> end = clientThreads();
+    if (end.isEmpty()) return null;
+    // A thread started during the level counts from 0; one that ended took its wait with it (too low, never too high).
+    long[] sum = new long[3];
+    end.forEach((tid, e) -> {
+      long[] b = schedStart.getOrDefault(tid, new long[3]);
+      for (int i = 0; i < 3; i++) sum[i] += Math.max(0, e[i] - b[i]);
+    });
+    return sum;
+  }
+
+  /** Scheduling counters ({@code run ns, wait ns, runs}) of the level's thread and the client's event loops, by tid. */
+  private Map<String, long[]> clientThreads() {
+    Map<String, long[]> found = new HashMap<>();
+    java.nio.file.Path tasks = java.nio.file.Path.of("/proc/self/task");
+    if (!java.nio.file.Files.isDirectory(tasks)) return found;
+    // Linux keeps 15 characters of a thread's name.
+    String loops = ioThreads.substring(0, Math.min(15, ioThreads.length()));
+    try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.list(tasks)) {
+      all.forEach(task -> {
+        try {
+          String tid = task.getFileName().toString();
+          if (!tid.equals(levelThread) && !java.nio.file.Files.readString(task.resolve("comm")).startsWith(loops)) return;
+          String[] f = java.nio.file.Files.readString(task.resolve("schedstat")).trim().split(" ");
+          if (f.length >= 3) found.put(tid, new long[] {Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])});
+        } catch (java.io.IOException | RuntimeException gone) {
+          // the thread ended between the listing and the read: its counters are gone with it
+        }
+      });
+    } catch (java.io.IOException | RuntimeException e) {
+      found.clear();
+    }
+    return found;
+  }
+
+  /** The calling thread's id in /proc/self/task, or empty off Linux. */
+  private static String currentTid() {
+    try {
+      return java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/thread-self")).getFileName().toString();
+    } catch (java.io.IOException | RuntimeException e) {
+      return "";
+    }
   }
 
   /**

@@ -72,9 +72,10 @@ public final class HtmlSummary {
     r.inputAlignment().ifPresent(a -> row(h, "input length", a.describe()));
     r.prefixCache().ifPresent(p -> row(h, "prefix cache", p.cachedTokens() + " of " + p.promptTokens()
         + " prompt tokens cached (" + Formats.percent(p.hitRate()) + ", " + p.source() + ")"));
-    r.clientLoad().ifPresent(c -> row(h, "client", String.format(Locale.ROOT, "CPU %s of %d cores (JVM %s, machine %s), "
+    r.clientLoad().ifPresent(c -> row(h, "client", String.format(Locale.ROOT, "CPU %s of %d cores and waiting for a core %s (%s each time, mean; JVM %s, machine %s), "
         + "wake-up lag p50 %s p90 %s max %s, %.0f events/s", Formats.percent(c.clientCpuShare()), c.cores(),
-        Formats.percent(c.processCpuShare()), Formats.percent(c.machineCpuShare()), Formats.duration(c.wakeupLagP50()),
+        Formats.percent(c.clientWaitShare()), Formats.duration(c.clientWaitPerRun()), Formats.percent(c.processCpuShare()), Formats.percent(c.machineCpuShare()),
+        Formats.duration(c.wakeupLagP50()),
         Formats.duration(c.wakeupLagP90()), Formats.duration(c.wakeupLagMax()), c.eventsPerSecond())));
     r.deploymentDescription().ifPresent(d -> row(h, "deployment", d.describe()));
     r.gpuTelemetry().ifPresent(g -> {

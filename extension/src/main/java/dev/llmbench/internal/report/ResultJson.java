@@ -271,6 +271,8 @@ public final class ResultJson {
       n.put("cores", c.cores());
       n.put("client_cpu_ms", ms(c.clientCpu()));
       n.put("client_cpu_share", c.clientCpuShare());
+      n.put("client_wait_share", c.clientWaitShare());
+      n.put("client_wait_per_run_ms", ms(c.clientWaitPerRun()));
       n.put("process_cpu_share", c.processCpuShare());
       n.put("machine_cpu_share", c.machineCpuShare());
       n.put("wakeup_lag_p50_ms", ms(c.wakeupLagP50()));
@@ -351,7 +353,9 @@ public final class ResultJson {
   private static Optional<ClientLoad> clientLoad(JsonNode n) {
     if (!n.isObject()) return Optional.empty();
     return Optional.of(new ClientLoad(n.path("cores").asInt(), msIn(n.path("client_cpu_ms")), n.path("client_cpu_share").asDouble(),
-        n.path("process_cpu_share").asDouble(Double.NaN), n.path("machine_cpu_share").asDouble(Double.NaN),
+        n.path("client_wait_share").asDouble(Double.NaN), msIn(n.path("client_wait_per_run_ms")),
+        n.path("process_cpu_share").asDouble(Double.NaN),
+        n.path("machine_cpu_share").asDouble(Double.NaN),
         msIn(n.path("wakeup_lag_p50_ms")), msIn(n.path("wakeup_lag_p90_ms")), msIn(n.path("wakeup_lag_max_ms")),
         n.path("events_per_second").asDouble()));
   }

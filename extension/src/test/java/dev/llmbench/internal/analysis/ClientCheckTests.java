@@ -17,7 +17,11 @@ class ClientCheckTests {
   }
 
   static ClientLoad load(double client, double jvm, double machine, long lagP90Micros) {
-    return new ClientLoad(2, Duration.ofMillis(100), client, jvm, machine, Duration.ofMillis(0), Duration.ofNanos(lagP90Micros * 1000),
+    return load(client, 0.01, jvm, machine, lagP90Micros);
+  }
+
+  static ClientLoad load(double client, double clientWait, double jvm, double machine, long lagP90Micros) {
+    return new ClientLoad(2, Duration.ofMillis(100), client, clientWait, Duration.ofNanos(20_000), jvm, machine, Duration.ofMillis(0), Duration.ofNanos(lagP90Micros * 1000),
         Duration.ofMillis(50), 1000);
   }
 
@@ -40,6 +44,32 @@ class ClientCheckTests {
     assertThat(ClientCheck.reasons(level(load(0.05, 0.3, 0.5, 2500)))).singleElement().asString()
         .startsWith("its threads woke 2.5 ms late (p90) against a median ITL of 10.0 ms");
     assertThat(ClientCheck.reasons(level(load(0.05, 0.3, 0.5, 2000)))).isEmpty();
+  }
+
+  @Test
+  void aClientKeptWaitingForACoreBesideOtherProcessesIsSuspected() {
+    // Two CPU hogs beside a client that reads as fast as it may: it got 18% of the cores and waited for them
+    // another 45%; this JVM 60%, the machine full. The CPU it got says nothing, the probe (a sleeper, woken
+    // first) woke on time; the wait tells.
+    assertThat(ClientCheck.reasons(level(load(0.18, 0.45, 0.6, 1.0, 100)))).singleElement().asString()
+        .isEqualTo("the client's own threads used 18.0% of the 2 cores and waited for one another 45.0% of the time "
+            + "reading 1000 events/s; other processes on the machine used 40.0% of its 2 cores (the machine 100.0% "
+            + "busy by /proc/stat, this JVM 60.0%)");
+    // A light client on the same machine waits too, each time it wakes, but asks little of the cores.
+    assertThat(ClientCheck.reasons(level(load(0.03, 0.35, 0.15, 1.0, 100)))).isEmpty();
+    // Off Linux the wait is not known: the CPU alone decides, as before.
+    assertThat(ClientCheck.reasons(level(load(0.18, Double.NaN, 0.6, 1.0, 100)))).isEmpty();
+  }
+
+  @Test
+  void aClientWhoseThreadsWaitedForACoreEachTimeIsBlurredThoughTheProbeWokeOnTime() {
+    // 10 ms between tokens; the probe woke 100 µs late (p90), the event loops waited 3 ms for a core each time.
+    ClientLoad waited = new ClientLoad(2, Duration.ofMillis(100), 0.05, 0.2, Duration.ofMillis(3), 0.3, 1.0,
+        Duration.ZERO, Duration.ofNanos(100_000), Duration.ofMillis(5), 1000);
+    assertThat(ClientCheck.reasons(level(waited))).singleElement().asString()
+        .isEqualTo("its threads waited 3.0 ms for a core each time they were ready (mean) against a median ITL of "
+            + "10.0 ms, so every time it took may be off by about as much; other processes on the machine used 70.0% "
+            + "of its 2 cores (the machine 100.0% busy by /proc/stat, this JVM 30.0%), which may have made it late");
   }
 
   /** Tokens 1 ms apart, as a fast server streams them. */

@@ -204,7 +204,7 @@ class FindingsTests {
   @Test
   void aClientBoundLevelSaysSoAndTheServerIsNotBlamed() {
     SweepLevelResult c1 = closed(1, 10, 100, 1000).build();
-    ClientLoad busy = new ClientLoad(2, Duration.ofSeconds(3), 0.7, 0.97, 0.99, Duration.ZERO, Duration.ofMillis(30),
+    ClientLoad busy = new ClientLoad(2, Duration.ofSeconds(3), 0.7, 0.02, Duration.ofNanos(20_000), 0.97, 0.99, Duration.ZERO, Duration.ofMillis(30),
         Duration.ofMillis(200), 90_000);
     SweepLevelResult c64 = closed(64, 3, 100, 4000).clientLoad(busy).build();
     List<Finding> findings = of(c1, c64);

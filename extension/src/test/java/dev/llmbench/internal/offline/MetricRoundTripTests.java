@@ -14,6 +14,7 @@ import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.internal.session.TurnFigures;
 import dev.llmbench.internal.shard.LevelFile;
 import dev.llmbench.internal.vllm.VllmResultFiles;
+import dev.llmbench.result.ClientLoad;
 import dev.llmbench.result.Distribution;
 import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.testkit.Levels;
@@ -119,6 +120,16 @@ class MetricRoundTripTests {
     assertThat(violations).as("every metric through every format").isEmpty();
     // 4 formats; the level document carries all 16 metrics merged and 14 offline, vLLM's result and the table 8.
     assertThat(checked).isEqualTo(16 + 14 + 8 + 8);
+  }
+
+  /** What the level cost the client, its run-queue wait included, is read back as it was written. */
+  @Test
+  void theClientsLoadReadsBackEqualThroughTheLevelDocument() throws IOException {
+    ClientLoad load = new ClientLoad(2, Duration.ofMillis(530), 0.18, 0.45, Duration.ofMillis(2), 0.6, 1.0, Duration.ofMillis(1),
+        Duration.ofMillis(3), Duration.ofMillis(20), 21_000);
+    SweepLevelResult read = formats().get(0).trip().apply(Levels.closed(2).request(Traces.at(0).content(20, 45).usage(12, 2)
+        .build()).clientLoad(load).build(), Files.createDirectories(dir.resolve("client-load")));
+    assertThat(read.clientLoad()).hasValue(load);
   }
 
   /** The sessions feature's per-turn figures are read off the requests: the two formats that keep them give them back. */
