@@ -28,12 +28,12 @@ class ToolCallSweepTests {
 
   @Test
   void everyToolCallIsCheckedAndTheLevelReportsItsUnparsedRateAndTimeToFirstToolCall() {
-    BenchKit.run(AgentTestCases.class).assertAllPass(2);
+    assertThat(BenchKit.run(AgentTestCases.class)).passed("C=1", "C=4");
   }
 
   @Test
   void argumentsCutUnderLoadRaiseTheUnparsedRateOfTheHeavierLevelOnly() {
-    BenchKit.run(CutUnderLoadTestCases.class, "llmbench.embedded.malformed-above", "1").assertAllPass(2);
+    assertThat(BenchKit.run(CutUnderLoadTestCases.class, "llmbench.embedded.malformed-above", "1")).passed("C=1", "C=4");
   }
 
   @Test
@@ -54,13 +54,13 @@ class ToolCallSweepTests {
 
   @Test
   void aJsonAnswerIsCheckedAgainstItsSchema() {
-    BenchKit.run(StructuredTestCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(StructuredTestCases.class)).passed("C=2");
   }
 
   @Test
   void theWorkloadsToolsReachEveryRequestWithTheirChoiceAndWithoutIgnoreEos() {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.run(StubToolTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      assertThat(BenchKit.run(StubToolTestCases.class, "llmbench.base-url", stub.url())).passed("C=1");
       List<JsonNode> bodies = stub.bodies().stream().filter(b -> b.has("tools")).toList();
       assertThat(bodies).hasSize(3);
       assertThat(bodies).allSatisfy(b -> {
