@@ -59,7 +59,8 @@ class BaselineTests {
     aThirdSlower = EmbeddedLlmServer.start(steady(1.35), 0, Duration.ZERO);
     twoPercentSlower = EmbeddedLlmServer.start(steady(1.02), 0, Duration.ZERO);
     baselines = Files.createTempDirectory(Files.createDirectories(Path.of("target", "testkit-reports")), "baselines-");
-    BenchKit.Run first = run(base).assertAllPass(2);
+    BenchKit.Run first = run(base);
+    assertThat(first).passed("C=4", "C=8");
     baselineEngineGapMillis = engineMedianGapMillisByLevel(base.finishedRequests());
     assertThat(table(first)).contains("baseline: this run is saved as " + baselineFile());
     JsonNode saved = JSON.readTree(baselineFile().toFile());
@@ -105,7 +106,8 @@ class BaselineTests {
 
   @Test
   void anUnchangedRerunPassesAndReportsItsDeltas() throws IOException {
-    BenchKit.Run rerun = run(base).assertAllPass(2);
+    BenchKit.Run rerun = run(base);
+    assertThat(rerun).passed("C=4", "C=8");
     assertThat(table(rerun)).contains("C= 4 | vs baseline: ITL p50 ")
         .contains("2 of 2 levels compared; no figure regressed");
     for (String level : LEVELS) {
@@ -164,7 +166,8 @@ class BaselineTests {
    */
   @Test
   void aTwoPercentChangePasses() throws IOException {
-    BenchKit.Run slightly = run(twoPercentSlower).assertAllPass(2);
+    BenchKit.Run slightly = run(twoPercentSlower);
+    assertThat(slightly).passed("C=4", "C=8");
     Map<String, Double> engineGaps = engineMedianGapMillisByLevel(twoPercentSlower.finishedRequests());
     for (String level : LEVELS) {
       double engineChange = engineGaps.get(level) / baselineEngineGapMillis.get(level) - 1;
@@ -182,7 +185,8 @@ class BaselineTests {
     Path file = dir.resolve(baselineFile().getFileName());
     Files.copy(baselineFile(), file);
     BenchKit.Run saved = BenchKit.run(SweepTestCases.class, "llmbench.base-url", aThirdSlower.baseUrl().toString(),
-        "llmbench.baseline.dir", dir.toString(), "llmbench.baseline.save", "true", "llmbench.sweep.levels", "8").assertAllPass(1);
+        "llmbench.baseline.dir", dir.toString(), "llmbench.baseline.save", "true", "llmbench.sweep.levels", "8");
+    assertThat(saved).passed("C=8");
     assertThat(table(saved)).contains("baseline: this run is saved as " + file);
     JsonNode levels = JSON.readTree(file.toFile()).path("levels");
     // The level that ran is replaced; the one that did not is kept.

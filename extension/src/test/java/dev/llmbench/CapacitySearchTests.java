@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -76,10 +77,11 @@ class CapacitySearchTests {
         if (probes.get(i).path("meets_slo").asBoolean()) held = Math.max(held, c);
         else failed = Math.min(failed, c);
       }
-      assertThat(run).allTestsPassed(probes.size() + 1);
-      assertThat(run).test("probe 1: C=2").succeeded();
-      assertThat(run).test("probe 2: C=16").succeeded();
-      assertThat(run).test("capacity: C=" + answer).succeeded();
+      // Each probe the report lists is a test of its own, in the order searched, then the answer's.
+      List<String> tests = new ArrayList<>();
+      for (int i = 0; i < probes.size(); i++) tests.add("probe " + (i + 1) + ": " + probes.get(i).path("label").asText());
+      tests.add("capacity: C=" + answer);
+      assertThat(run).passed(tests.toArray(String[]::new));
     }
   }
 
@@ -123,7 +125,8 @@ class CapacitySearchTests {
 
   @Test
   void aSearchOfSessionsReportsEachProbesFiguresByTurn() throws IOException {
-    BenchKit.Run run = BenchKit.run(SessionsTestCases.class).assertAllPass(3);
+    BenchKit.Run run = BenchKit.run(SessionsTestCases.class);
+    assertThat(run).passed("probe 1: C=1", "probe 2: C=2", "capacity: at least C=2");
     Path dir = run.sweepDir(SessionsTestCases.class, "capacity");
     // Each probe's document has the sessions feature's section, as a sweep's level has.
     for (String probe : List.of("C=1", "C=2")) {

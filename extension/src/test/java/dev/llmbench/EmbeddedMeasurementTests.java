@@ -41,10 +41,10 @@ class EmbeddedMeasurementTests {
   /** The engine the fixtures measure, started by the test that runs them (a fixture cannot be handed it otherwise). */
   static volatile EmbeddedLlmServer engine;
 
-  private static void runAgainstOwnEngine(Class<?> fixture, int levels) {
+  private static void runAgainstOwnEngine(Class<?> fixture, String... levels) {
     try (EmbeddedLlmServer server = EmbeddedLlmServer.start(PerformanceProfile.FIXED_20MS, 0, Duration.ZERO)) {
       engine = server;
-      BenchKit.run(fixture, "llmbench.base-url", server.baseUrl().toString()).assertAllPass(levels);
+      assertThat(BenchKit.run(fixture, "llmbench.base-url", server.baseUrl().toString())).passed(levels);
     } finally {
       engine = null;
     }
@@ -52,7 +52,7 @@ class EmbeddedMeasurementTests {
 
   @Test
   void fixedTwentyMillisecondProfileIsMeasuredAsSuch() {
-    runAgainstOwnEngine(FixedStepTestCases.class, 2);
+    runAgainstOwnEngine(FixedStepTestCases.class, "C=1", "C=4");
   }
 
   /**
@@ -65,12 +65,12 @@ class EmbeddedMeasurementTests {
   @Test
   @Tag(ABSOLUTE)
   void theEngineKeepsToItsProfile() {
-    runAgainstOwnEngine(EngineClockTestCases.class, 1);
+    runAgainstOwnEngine(EngineClockTestCases.class, "C=1");
   }
 
   @Test
   void reasoningComesFirstAndIsCountedApart() {
-    BenchKit.run(ReasoningTestCases.class).assertAllPass(2);
+    assertThat(BenchKit.run(ReasoningTestCases.class)).passed("C=2", "smokeReplyKeepsReasoningApart(LlmClient)");
   }
 
   /** Median time to a complete {@code /health} answer over a kept-alive connection, after a warm-up. */

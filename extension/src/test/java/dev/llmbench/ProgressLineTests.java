@@ -42,8 +42,8 @@ class ProgressLineTests {
 
   @Test
   void aRunningLevelPrintsDoneOkFailedInFlightTimeLeftAndRollingLatencies() {
-    String out = captured(() -> BenchKit.run(TwoSecondLevelTestCases.class, "llmbench.progress-interval", "300ms",
-        "llmbench.progress", "lines").assertAllPass(1));
+    String out = captured(() -> assertThat(BenchKit.run(TwoSecondLevelTestCases.class, "llmbench.progress-interval", "300ms",
+        "llmbench.progress", "lines")).passed("C=2"));
     assertThat(out).doesNotContain("\r");
     List<Matcher> lines = out.lines().map(LINE::matcher).filter(Matcher::matches).toList();
     assertThat(lines).as("progress lines of a ~2 s level every 300 ms in:%n%s", out).hasSizeGreaterThanOrEqualTo(3);
@@ -78,8 +78,8 @@ class ProgressLineTests {
 
   @Test
   void onAnInteractiveTerminalOneLineIsRedrawnInPlace() {
-    String out = captured(() -> BenchKit.run(TwoSecondLevelTestCases.class, "llmbench.progress-interval", "300ms",
-        "llmbench.progress", "redraw").assertAllPass(1));
+    String out = captured(() -> assertThat(BenchKit.run(TwoSecondLevelTestCases.class, "llmbench.progress-interval", "300ms",
+        "llmbench.progress", "redraw")).passed("C=2"));
     int first = out.indexOf("\r[llmbench] C=2: ");
     assertThat(first).as("a redrawn line in:%n%s", out).isNotNegative();
     int table = out.indexOf("[llmbench] TwoSecondLevelTestCases.sweep");
@@ -112,8 +112,8 @@ class ProgressLineTests {
 
   @Test
   void aDurationBoundedLevelSaysHowMuchOfItsTimeIsLeft() {
-    String out = captured(() -> BenchKit.run(DurationLevelTestCases.class, "llmbench.progress-interval", "300ms",
-        "llmbench.progress", "lines").assertAllPass(1));
+    String out = captured(() -> assertThat(BenchKit.run(DurationLevelTestCases.class, "llmbench.progress-interval", "300ms",
+        "llmbench.progress", "lines")).passed("C=2"));
     Pattern timed = Pattern.compile("\\[llmbench] C=2: (\\d+) requests done \\((\\d+) ok, 0 failed\\), \\d in flight, " + MS
         + " in, (" + MS + ") of 1.500 s left; .*");
     List<Matcher> lines = out.lines().map(timed::matcher).filter(Matcher::matches).toList();

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 import org.assertj.core.api.AbstractThrowableAssert;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
@@ -28,12 +30,12 @@ class ToolCallSweepTests {
 
   @Test
   void everyToolCallIsCheckedAndTheLevelReportsItsUnparsedRateAndTimeToFirstToolCall() {
-    BenchKit.run(AgentTestCases.class).assertAllPass(2);
+    assertThat(BenchKit.run(AgentTestCases.class)).passed("C=1", "C=4");
   }
 
   @Test
   void argumentsCutUnderLoadRaiseTheUnparsedRateOfTheHeavierLevelOnly() {
-    BenchKit.run(CutUnderLoadTestCases.class, "llmbench.embedded.malformed-above", "1").assertAllPass(2);
+    assertThat(BenchKit.run(CutUnderLoadTestCases.class, "llmbench.embedded.malformed-above", "1")).passed("C=1", "C=4");
   }
 
   @Test
@@ -54,13 +56,13 @@ class ToolCallSweepTests {
 
   @Test
   void aJsonAnswerIsCheckedAgainstItsSchema() {
-    BenchKit.run(StructuredTestCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(StructuredTestCases.class)).passed("C=2");
   }
 
   @Test
   void theWorkloadsToolsReachEveryRequestWithTheirChoiceAndWithoutIgnoreEos() {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.run(StubToolTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      assertThat(BenchKit.run(StubToolTestCases.class, "llmbench.base-url", stub.url())).passed("C=1");
       List<JsonNode> bodies = stub.bodies().stream().filter(b -> b.has("tools")).toList();
       assertThat(bodies).hasSize(3);
       assertThat(bodies).allSatisfy(b -> {
@@ -71,39 +73,42 @@ class ToolCallSweepTests {
     }
   }
 
-  // ----- bad input: refused before any request, naming the file and the field
+  @Nested
+  @DisplayName("bad input is refused before any request, naming the file and the field")
+  class BadInput {
 
-  @Test
-  void aToolsFileThatIsNotJsonFailsBeforeAnyRequest() {
-    assertNoLoad(NotJsonTestCases.class,
-        "Configuration error: sweep on method [NotJsonTestCases#sweep]: @ToolCalls 'file': "
-        + AGENTS + "tools-not-json.json is not JSON (line 3, column 80: Unexpected "
-        + "character ('}' (code 125)): was expecting double-quote to start field name); write it as JSON, "
-        + "e.g. [{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"parameters\": {\"type\": "
-        + "\"object\"}}}] for tools or {\"type\": \"object\", \"properties\": {...}} for a schema");
-  }
+    @Test
+    void aToolsFileThatIsNotJsonFailsBeforeAnyRequest() {
+      assertNoLoad(NotJsonTestCases.class,
+          "Configuration error: sweep on method [NotJsonTestCases#sweep]: @ToolCalls 'file': "
+          + AGENTS + "tools-not-json.json is not JSON (line 3, column 80: Unexpected "
+          + "character ('}' (code 125)): was expecting double-quote to start field name); write it as JSON, "
+          + "e.g. [{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"parameters\": {\"type\": "
+          + "\"object\"}}}] for tools or {\"type\": \"object\", \"properties\": {...}} for a schema");
+    }
 
-  @Test
-  void aToolSchemaThatIsNotASchemaFailsBeforeAnyRequest() {
-    // After "it is not a JSON Schema:", the schema validator's own findings: its words and order to choose.
-    assertNoLoadMatching(BadSchemaTestCases.class, Messages.pattern("Configuration error: sweep on method "
-        + "[BadSchemaTestCases#sweep]: @ToolCalls file " + AGENTS + "tools-bad-schema.json: tools[0].function.parameters "
-        + "(tool 'get_weather'): it is not a JSON Schema: {*}; fix the file so that every schema is a JSON Schema"));
-  }
+    @Test
+    void aToolSchemaThatIsNotASchemaFailsBeforeAnyRequest() {
+      // After "it is not a JSON Schema:", the schema validator's own findings: its words and order to choose.
+      assertNoLoadMatching(BadSchemaTestCases.class, Messages.pattern("Configuration error: sweep on method "
+          + "[BadSchemaTestCases#sweep]: @ToolCalls file " + AGENTS + "tools-bad-schema.json: tools[0].function.parameters "
+          + "(tool 'get_weather'): it is not a JSON Schema: {*}; fix the file so that every schema is a JSON Schema"));
+    }
 
-  @Test
-  void aRowsToolSchemaThatIsNotASchemaFailsBeforeAnyRequestNamingItsLine() {
-    assertNoLoadMatching(BadRowTestCases.class, Messages.pattern("Configuration error: sweep on method [BadRowTestCases#sweep]: "
-        + "openai-chat:chat-bad-tool-schema.jsonl line 2: tools[0].function.parameters (tool 'get_weather'): it is not a "
-        + "JSON Schema: {*}; fix the row so that its schemas are JSON Schemas"));
-  }
+    @Test
+    void aRowsToolSchemaThatIsNotASchemaFailsBeforeAnyRequestNamingItsLine() {
+      assertNoLoadMatching(BadRowTestCases.class, Messages.pattern("Configuration error: sweep on method "
+          + "[BadRowTestCases#sweep]: openai-chat:chat-bad-tool-schema.jsonl line 2: tools[0].function.parameters "
+          + "(tool 'get_weather'): it is not a JSON Schema: {*}; fix the row so that its schemas are JSON Schemas"));
+    }
 
-  @Test
-  void aToolChoiceNamingNoToolFailsBeforeAnyRequest() {
-    assertNoLoad(UnknownChoiceTestCases.class,
-        "Configuration error: sweep on method [UnknownChoiceTestCases#sweep]: @ToolCalls file "
-        + AGENTS + "tools.json: \"tool_choice\" names 'send_mail', which is none of the "
-        + "tools (get_weather, get_time); set @ToolCalls(choice) to one of them, or to auto, required or none");
+    @Test
+    void aToolChoiceNamingNoToolFailsBeforeAnyRequest() {
+      assertNoLoad(UnknownChoiceTestCases.class,
+          "Configuration error: sweep on method [UnknownChoiceTestCases#sweep]: @ToolCalls file "
+          + AGENTS + "tools.json: \"tool_choice\" names 'send_mail', which is none of the "
+          + "tools (get_weather, get_time); set @ToolCalls(choice) to one of them, or to auto, required or none");
+    }
   }
 
   private static void assertNoLoad(Class<?> fixture, String message) {
