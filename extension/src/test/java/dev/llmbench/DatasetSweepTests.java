@@ -48,7 +48,8 @@ class DatasetSweepTests {
   @Test
   void shareGptRowsAreSentWithTheirRepliesLengthsAndTheLevelReportsWhichRows() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(ShareGptTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(ShareGptTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=2");
       JsonNode w = level(run, ShareGptTestCases.class, "C=2").path("workload");
       JsonNode ds = w.path("dataset");
       assertThat(ds.path("format").asText()).isEqualTo("sharegpt");
@@ -86,7 +87,8 @@ class DatasetSweepTests {
   @Test
   void openAiChatRowsSendTheirOwnMaxTokensTemperatureToolsAndResponseFormat() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(ChatTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(ChatTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=1");
       List<JsonNode> bodies = measured(stub);
       assertThat(bodies).hasSize(4);
       JsonNode france = find(bodies, "capital of France");
@@ -109,7 +111,8 @@ class DatasetSweepTests {
   @Test
   void vllmCustomRowsUpToTheLimitAreSentAndTheRestNever() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(CustomTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(CustomTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=1");
       assertThat(measured(stub)).extracting(b -> b.path("max_tokens").asInt()).containsExactlyInAnyOrder(9, 5, 14, 9, 5, 14);
       JsonNode ds = level(run, CustomTestCases.class, "C=1").path("workload").path("dataset");
       assertThat(ds.path("sampling").asText()).isEqualTo("first 3");
@@ -121,7 +124,7 @@ class DatasetSweepTests {
   @Test
   void aFixedOutputLengthOverridesTheRowsAsVllmsShareGptOutputLenDoes() {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.run(FixedOutputTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      assertThat(BenchKit.run(FixedOutputTestCases.class, "llmbench.base-url", stub.url())).passed("C=1");
       assertThat(measured(stub)).extracting(b -> b.path("max_tokens").asInt()).containsOnly(7).hasSize(4);
     }
   }
@@ -129,7 +132,8 @@ class DatasetSweepTests {
   @Test
   void drawnLengthsReachTheServerAndTheLevelReportsRequestedAndActual() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=2");
       List<JsonNode> bodies = measured(stub);
       assertThat(bodies).hasSize(20);
       assertThat(bodies).extracting(b -> b.path("max_tokens").asInt()).containsOnly(4, 8);
@@ -164,7 +168,8 @@ class DatasetSweepTests {
     List<List<Integer>> sent = new ArrayList<>();
     for (Class<?> fixture : List.of(RandomSampleTestCases.class, RandomSampleTestCases.class, OtherSeedTestCases.class)) {
       try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-        BenchKit.Run run = BenchKit.run(fixture, "llmbench.base-url", stub.url()).assertAllPass(1);
+        BenchKit.Run run = BenchKit.run(fixture, "llmbench.base-url", stub.url());
+        assertThat(run).passed("C=1");
         List<Integer> rows = measured(stub).stream().map(b -> b.path("max_tokens").asInt()).toList();
         assertThat(rows).hasSize(5).doesNotHaveDuplicates().allSatisfy(r -> assertThat(r).isBetween(1, 50));
         JsonNode ds = level(run, fixture, "C=1").path("workload").path("dataset");
@@ -185,7 +190,8 @@ class DatasetSweepTests {
   @Test
   void normalLogNormalAndFixedLengthsReachTheServerWithinTheirBoundsAndTheLevelReportsThem() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(NormalTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(NormalTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=2");
       List<JsonNode> bodies = measured(stub);
       assertThat(bodies).hasSize(30);
       List<Integer> words = bodies.stream().map(b -> b.path("messages").get(0).path("content").asText().split(" ").length - 1)
@@ -204,7 +210,8 @@ class DatasetSweepTests {
           .isCloseTo(outputs.stream().mapToInt(i -> i).average().orElseThrow(), org.assertj.core.api.Assertions.within(1e-9));
     }
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(FixedLengthTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(FixedLengthTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=1");
       List<JsonNode> bodies = measured(stub);
       assertThat(bodies).hasSize(6);
       assertThat(bodies).extracting(b -> b.path("messages").get(0).path("content").asText().split(" ").length - 1)
@@ -219,8 +226,8 @@ class DatasetSweepTests {
   @Test
   void aSettingOverridesTheAnnotationsDistribution() {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url(), "llmbench.workload.output-length", "3")
-          .assertAllPass(1);
+      assertThat(BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url(), "llmbench.workload.output-length", "3"))
+          .passed("C=2");
       assertThat(measured(stub)).extracting(b -> b.path("max_tokens").asInt()).containsOnly(3);
     }
   }
