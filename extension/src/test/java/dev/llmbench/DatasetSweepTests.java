@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.StreamSupport;
 import org.assertj.core.api.AbstractThrowableAssert;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
@@ -232,104 +234,107 @@ class DatasetSweepTests {
     }
   }
 
-  // ----- bad input: each fails the sweep, naming the method, the file, line and field, before any request
+  @Nested
+  @DisplayName("bad input fails the sweep before any request, naming the method, the file, line and field")
+  class BadInput {
 
-  @Test
-  void aRowThatIsNotJsonFailsBeforeAnyRequest() {
-    // In parentheses, the JSON parser's own words: Jackson's to choose.
-    assertNoLoad(NotJsonTestCases.class, thrown -> thrown.hasMessageMatching(Messages.pattern(
-        "Configuration error: sweep on method [NotJsonTestCases#sweep]: @Dataset(format = OPENAI_CHAT): "
-        + "src/test/resources/datasets/bad/chat-not-json.jsonl line 3: not JSON ({*}); expected one JSON object per "
-        + "line, like "
-        + "{\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} (max_tokens, "
-        + "temperature, tools, response_format optional)")));
-  }
-
-  @Test
-  void aMissingFieldFailsBeforeAnyRequest() {
-    assertNoLoad(MissingFieldTestCases.class,
-        "Configuration error: sweep on method [MissingFieldTestCases#sweep]: @Dataset(format = "
-        + "OPENAI_CHAT): src/test/resources/datasets/bad/chat-missing-messages.jsonl line 2, field "
-        + "\"messages\": missing (the row has \"prompt\": it looks like vLLM custom (format VLLM_CUSTOM)); "
-        + "expected a row like {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} "
-        + "(max_tokens, temperature, tools, response_format optional)");
-  }
-
-  @Test
-  void aNegativeLengthFailsBeforeAnyRequest() {
-    assertNoLoad(NegativeLengthTestCases.class,
-        "Configuration error: sweep on method [NegativeLengthTestCases#sweep]: @Dataset(format = "
-        + "VLLM_CUSTOM): src/test/resources/datasets/bad/custom-negative-length.jsonl line 2, field "
-        + "\"output_tokens\": -5 is negative; expected a whole number of at least 1");
-  }
-
-  @Test
-  void anEmptyFileFailsBeforeAnyRequest() {
-    assertNoLoad(EmptyFileTestCases.class,
-        "Configuration error: sweep on method [EmptyFileTestCases#sweep]: @Dataset(format = "
-        + "VLLM_CUSTOM): src/test/resources/datasets/bad/empty.jsonl: holds no rows; expected at least "
-        + "one row like {\"prompt\": \"...\", \"output_tokens\": 128} (output_tokens optional)");
-    assertNoLoad(BlankShareGptTestCases.class,
-        "Configuration error: sweep on method [BlankShareGptTestCases#sweep]: @Dataset(format = "
-        + "SHAREGPT): src/test/resources/datasets/bad/blank.json: is empty; expected a ShareGPT file: "
-        + "[{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}, ...]");
-  }
-
-  @Test
-  void aFileThatIsNotItsFormatFailsBeforeAnyRequest() {
-    assertNoLoad(ShareGptAsChatTestCases.class,
-        "Configuration error: sweep on method [ShareGptAsChatTestCases#sweep]: @Dataset(format = "
-        + "OPENAI_CHAT): src/test/resources/datasets/sharegpt-small.json line 1: starts a JSON array, so "
-        + "it is not JSON Lines (a ShareGPT file is one JSON array: format SHAREGPT); expected one JSON "
-        + "object per line, like {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} "
-        + "(max_tokens, temperature, tools, response_format optional)");
-    assertNoLoad(ChatAsShareGptTestCases.class,
-        "Configuration error: sweep on method [ChatAsShareGptTestCases#sweep]: @Dataset(format = "
-        + "SHAREGPT): src/test/resources/datasets/chat.jsonl line 1: is not a JSON array (it starts with "
-        + "an object: JSON Lines are format OPENAI_CHAT or VLLM_CUSTOM); expected a ShareGPT file: "
-        + "[{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}, ...]");
-  }
-
-  @Test
-  void aMissingFileFailsBeforeAnyRequest() {
-    assertNoLoad(MissingFileTestCases.class,
-        "Configuration error: sweep on method [MissingFileTestCases#sweep]: @Dataset(format = OPENAI_CHAT): "
-        + Path.of("src/test/resources/datasets/no-such-file.jsonl").toAbsolutePath() + ": no such file; expected a path "
-        + "relative to " + Path.of("").toAbsolutePath() + " or an absolute one");
-  }
-
-  @Test
-  void aDistributionThatDoesNotParseFailsBeforeAnyRequest() {
-    assertNoLoad(BadDistributionTestCases.class,
-        "Configuration error: sweep on method [BadDistributionTestCases#sweep]: @Workload "
-        + "'inputLength': 'normal(480)' is not a length distribution: normal takes 2 numbers (and min=, "
-        + "max=), got 1, e.g. normal(480,240,min=1,max=2048); write e.g. 128, uniform(64,512), "
-        + "normal(480,240,min=1,max=2048), lognormal(512,400,max=8192) or empirical(128:50,512:30,2048:20)");
-  }
-
-  @Test
-  void aDistributionSettingThatDoesNotParseNamesTheSetting() {
-    try (StubEngine stub = StubEngine.builder().start()) {
-      BenchKit.Run run = BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url(),
-          "llmbench.workload.output-length", "lognormal(100,200)");
-      assertThat(run).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
-          .hasMessage("Configuration error: sweep on method [DistributionTestCases#sweep]: "
-            + "llmbench.workload.output-length 'lognormal(100,200)' (from configuration parameter "
-            + "llmbench.workload.output-length) is not usable: 'lognormal(100,200)' is not a length "
-            + "distribution: lognormal(mean,median) needs mean >= median > 0 (a right tail), was 100, 200; "
-            + "write e.g. 128, uniform(64,512), normal(480,240,min=1,max=2048), lognormal(512,400,max=8192) "
-            + "or empirical(128:50,512:30,2048:20)");
-      assertThat(run.tests().started().count()).isZero();
-      assertThat(stub.bodies()).isEmpty();
+    @Test
+    void aRowThatIsNotJsonFailsBeforeAnyRequest() {
+      // In parentheses, the JSON parser's own words: Jackson's to choose.
+      assertNoLoad(NotJsonTestCases.class, thrown -> thrown.hasMessageMatching(Messages.pattern(
+          "Configuration error: sweep on method [NotJsonTestCases#sweep]: @Dataset(format = OPENAI_CHAT): "
+          + "src/test/resources/datasets/bad/chat-not-json.jsonl line 3: not JSON ({*}); expected one JSON object per "
+          + "line, like "
+          + "{\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} (max_tokens, "
+          + "temperature, tools, response_format optional)")));
     }
-  }
 
-  @Test
-  void aDatasetBesidePromptsIsAConfigurationError() {
-    assertNoLoad(DatasetAndPromptsTestCases.class,
-        "Configuration error: sweep on method [DatasetAndPromptsTestCases#sweep]: @Dataset gives the "
-        + "prompts, so @Workload's 'prompt', 'prompts', 'inputTokens' and 'inputLength' (or "
-        + "llmbench.workload.input-length) must stay unset; remove them or the @Dataset");
+    @Test
+    void aMissingFieldFailsBeforeAnyRequest() {
+      assertNoLoad(MissingFieldTestCases.class,
+          "Configuration error: sweep on method [MissingFieldTestCases#sweep]: @Dataset(format = "
+          + "OPENAI_CHAT): src/test/resources/datasets/bad/chat-missing-messages.jsonl line 2, field "
+          + "\"messages\": missing (the row has \"prompt\": it looks like vLLM custom (format VLLM_CUSTOM)); "
+          + "expected a row like {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} "
+          + "(max_tokens, temperature, tools, response_format optional)");
+    }
+
+    @Test
+    void aNegativeLengthFailsBeforeAnyRequest() {
+      assertNoLoad(NegativeLengthTestCases.class,
+          "Configuration error: sweep on method [NegativeLengthTestCases#sweep]: @Dataset(format = "
+          + "VLLM_CUSTOM): src/test/resources/datasets/bad/custom-negative-length.jsonl line 2, field "
+          + "\"output_tokens\": -5 is negative; expected a whole number of at least 1");
+    }
+
+    @Test
+    void anEmptyFileFailsBeforeAnyRequest() {
+      assertNoLoad(EmptyFileTestCases.class,
+          "Configuration error: sweep on method [EmptyFileTestCases#sweep]: @Dataset(format = "
+          + "VLLM_CUSTOM): src/test/resources/datasets/bad/empty.jsonl: holds no rows; expected at least "
+          + "one row like {\"prompt\": \"...\", \"output_tokens\": 128} (output_tokens optional)");
+      assertNoLoad(BlankShareGptTestCases.class,
+          "Configuration error: sweep on method [BlankShareGptTestCases#sweep]: @Dataset(format = "
+          + "SHAREGPT): src/test/resources/datasets/bad/blank.json: is empty; expected a ShareGPT file: "
+          + "[{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}, ...]");
+    }
+
+    @Test
+    void aFileThatIsNotItsFormatFailsBeforeAnyRequest() {
+      assertNoLoad(ShareGptAsChatTestCases.class,
+          "Configuration error: sweep on method [ShareGptAsChatTestCases#sweep]: @Dataset(format = "
+          + "OPENAI_CHAT): src/test/resources/datasets/sharegpt-small.json line 1: starts a JSON array, so "
+          + "it is not JSON Lines (a ShareGPT file is one JSON array: format SHAREGPT); expected one JSON "
+          + "object per line, like {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} "
+          + "(max_tokens, temperature, tools, response_format optional)");
+      assertNoLoad(ChatAsShareGptTestCases.class,
+          "Configuration error: sweep on method [ChatAsShareGptTestCases#sweep]: @Dataset(format = "
+          + "SHAREGPT): src/test/resources/datasets/chat.jsonl line 1: is not a JSON array (it starts with "
+          + "an object: JSON Lines are format OPENAI_CHAT or VLLM_CUSTOM); expected a ShareGPT file: "
+          + "[{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}, ...]");
+    }
+
+    @Test
+    void aMissingFileFailsBeforeAnyRequest() {
+      assertNoLoad(MissingFileTestCases.class,
+          "Configuration error: sweep on method [MissingFileTestCases#sweep]: @Dataset(format = OPENAI_CHAT): "
+          + Path.of("src/test/resources/datasets/no-such-file.jsonl").toAbsolutePath() + ": no such file; expected a path "
+          + "relative to " + Path.of("").toAbsolutePath() + " or an absolute one");
+    }
+
+    @Test
+    void aDistributionThatDoesNotParseFailsBeforeAnyRequest() {
+      assertNoLoad(BadDistributionTestCases.class,
+          "Configuration error: sweep on method [BadDistributionTestCases#sweep]: @Workload "
+          + "'inputLength': 'normal(480)' is not a length distribution: normal takes 2 numbers (and min=, "
+          + "max=), got 1, e.g. normal(480,240,min=1,max=2048); write e.g. 128, uniform(64,512), "
+          + "normal(480,240,min=1,max=2048), lognormal(512,400,max=8192) or empirical(128:50,512:30,2048:20)");
+    }
+
+    @Test
+    void aDistributionSettingThatDoesNotParseNamesTheSetting() {
+      try (StubEngine stub = StubEngine.builder().start()) {
+        BenchKit.Run run = BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url(),
+            "llmbench.workload.output-length", "lognormal(100,200)");
+        assertThat(run).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
+            .hasMessage("Configuration error: sweep on method [DistributionTestCases#sweep]: "
+              + "llmbench.workload.output-length 'lognormal(100,200)' (from configuration parameter "
+              + "llmbench.workload.output-length) is not usable: 'lognormal(100,200)' is not a length "
+              + "distribution: lognormal(mean,median) needs mean >= median > 0 (a right tail), was 100, 200; "
+              + "write e.g. 128, uniform(64,512), normal(480,240,min=1,max=2048), lognormal(512,400,max=8192) "
+              + "or empirical(128:50,512:30,2048:20)");
+        assertThat(run.tests().started().count()).isZero();
+        assertThat(stub.bodies()).isEmpty();
+      }
+    }
+
+    @Test
+    void aDatasetBesidePromptsIsAConfigurationError() {
+      assertNoLoad(DatasetAndPromptsTestCases.class,
+          "Configuration error: sweep on method [DatasetAndPromptsTestCases#sweep]: @Dataset gives the "
+          + "prompts, so @Workload's 'prompt', 'prompts', 'inputTokens' and 'inputLength' (or "
+          + "llmbench.workload.input-length) must stay unset; remove them or the @Dataset");
+    }
   }
 
   /** {@code fixture} fails before any level starts or any request is sent, with {@code message}. */
