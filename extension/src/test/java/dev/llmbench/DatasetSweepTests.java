@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.StreamSupport;
 import org.assertj.core.api.AbstractThrowableAssert;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
@@ -48,7 +50,8 @@ class DatasetSweepTests {
   @Test
   void shareGptRowsAreSentWithTheirRepliesLengthsAndTheLevelReportsWhichRows() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(ShareGptTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(ShareGptTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=2");
       JsonNode w = level(run, ShareGptTestCases.class, "C=2").path("workload");
       JsonNode ds = w.path("dataset");
       assertThat(ds.path("format").asText()).isEqualTo("sharegpt");
@@ -86,7 +89,8 @@ class DatasetSweepTests {
   @Test
   void openAiChatRowsSendTheirOwnMaxTokensTemperatureToolsAndResponseFormat() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(ChatTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(ChatTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=1");
       List<JsonNode> bodies = measured(stub);
       assertThat(bodies).hasSize(4);
       JsonNode france = find(bodies, "capital of France");
@@ -109,7 +113,8 @@ class DatasetSweepTests {
   @Test
   void vllmCustomRowsUpToTheLimitAreSentAndTheRestNever() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(CustomTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(CustomTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=1");
       assertThat(measured(stub)).extracting(b -> b.path("max_tokens").asInt()).containsExactlyInAnyOrder(9, 5, 14, 9, 5, 14);
       JsonNode ds = level(run, CustomTestCases.class, "C=1").path("workload").path("dataset");
       assertThat(ds.path("sampling").asText()).isEqualTo("first 3");
@@ -121,7 +126,7 @@ class DatasetSweepTests {
   @Test
   void aFixedOutputLengthOverridesTheRowsAsVllmsShareGptOutputLenDoes() {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.run(FixedOutputTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      assertThat(BenchKit.run(FixedOutputTestCases.class, "llmbench.base-url", stub.url())).passed("C=1");
       assertThat(measured(stub)).extracting(b -> b.path("max_tokens").asInt()).containsOnly(7).hasSize(4);
     }
   }
@@ -129,7 +134,8 @@ class DatasetSweepTests {
   @Test
   void drawnLengthsReachTheServerAndTheLevelReportsRequestedAndActual() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=2");
       List<JsonNode> bodies = measured(stub);
       assertThat(bodies).hasSize(20);
       assertThat(bodies).extracting(b -> b.path("max_tokens").asInt()).containsOnly(4, 8);
@@ -164,7 +170,8 @@ class DatasetSweepTests {
     List<List<Integer>> sent = new ArrayList<>();
     for (Class<?> fixture : List.of(RandomSampleTestCases.class, RandomSampleTestCases.class, OtherSeedTestCases.class)) {
       try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-        BenchKit.Run run = BenchKit.run(fixture, "llmbench.base-url", stub.url()).assertAllPass(1);
+        BenchKit.Run run = BenchKit.run(fixture, "llmbench.base-url", stub.url());
+        assertThat(run).passed("C=1");
         List<Integer> rows = measured(stub).stream().map(b -> b.path("max_tokens").asInt()).toList();
         assertThat(rows).hasSize(5).doesNotHaveDuplicates().allSatisfy(r -> assertThat(r).isBetween(1, 50));
         JsonNode ds = level(run, fixture, "C=1").path("workload").path("dataset");
@@ -185,7 +192,8 @@ class DatasetSweepTests {
   @Test
   void normalLogNormalAndFixedLengthsReachTheServerWithinTheirBoundsAndTheLevelReportsThem() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(NormalTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(NormalTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=2");
       List<JsonNode> bodies = measured(stub);
       assertThat(bodies).hasSize(30);
       List<Integer> words = bodies.stream().map(b -> b.path("messages").get(0).path("content").asText().split(" ").length - 1)
@@ -204,7 +212,8 @@ class DatasetSweepTests {
           .isCloseTo(outputs.stream().mapToInt(i -> i).average().orElseThrow(), org.assertj.core.api.Assertions.within(1e-9));
     }
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.Run run = BenchKit.run(FixedLengthTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      BenchKit.Run run = BenchKit.run(FixedLengthTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=1");
       List<JsonNode> bodies = measured(stub);
       assertThat(bodies).hasSize(6);
       assertThat(bodies).extracting(b -> b.path("messages").get(0).path("content").asText().split(" ").length - 1)
@@ -219,110 +228,113 @@ class DatasetSweepTests {
   @Test
   void aSettingOverridesTheAnnotationsDistribution() {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url(), "llmbench.workload.output-length", "3")
-          .assertAllPass(1);
+      assertThat(BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url(), "llmbench.workload.output-length", "3"))
+          .passed("C=2");
       assertThat(measured(stub)).extracting(b -> b.path("max_tokens").asInt()).containsOnly(3);
     }
   }
 
-  // ----- bad input: each fails the sweep, naming the method, the file, line and field, before any request
+  @Nested
+  @DisplayName("bad input fails the sweep before any request, naming the method, the file, line and field")
+  class BadInput {
 
-  @Test
-  void aRowThatIsNotJsonFailsBeforeAnyRequest() {
-    // In parentheses, the JSON parser's own words: Jackson's to choose.
-    assertNoLoad(NotJsonTestCases.class, thrown -> thrown.hasMessageMatching(Messages.pattern(
-        "Configuration error: sweep on method [NotJsonTestCases#sweep]: @Dataset(format = OPENAI_CHAT): "
-        + "src/test/resources/datasets/bad/chat-not-json.jsonl line 3: not JSON ({*}); expected one JSON object per "
-        + "line, like "
-        + "{\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} (max_tokens, "
-        + "temperature, tools, response_format optional)")));
-  }
-
-  @Test
-  void aMissingFieldFailsBeforeAnyRequest() {
-    assertNoLoad(MissingFieldTestCases.class,
-        "Configuration error: sweep on method [MissingFieldTestCases#sweep]: @Dataset(format = "
-        + "OPENAI_CHAT): src/test/resources/datasets/bad/chat-missing-messages.jsonl line 2, field "
-        + "\"messages\": missing (the row has \"prompt\": it looks like vLLM custom (format VLLM_CUSTOM)); "
-        + "expected a row like {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} "
-        + "(max_tokens, temperature, tools, response_format optional)");
-  }
-
-  @Test
-  void aNegativeLengthFailsBeforeAnyRequest() {
-    assertNoLoad(NegativeLengthTestCases.class,
-        "Configuration error: sweep on method [NegativeLengthTestCases#sweep]: @Dataset(format = "
-        + "VLLM_CUSTOM): src/test/resources/datasets/bad/custom-negative-length.jsonl line 2, field "
-        + "\"output_tokens\": -5 is negative; expected a whole number of at least 1");
-  }
-
-  @Test
-  void anEmptyFileFailsBeforeAnyRequest() {
-    assertNoLoad(EmptyFileTestCases.class,
-        "Configuration error: sweep on method [EmptyFileTestCases#sweep]: @Dataset(format = "
-        + "VLLM_CUSTOM): src/test/resources/datasets/bad/empty.jsonl: holds no rows; expected at least "
-        + "one row like {\"prompt\": \"...\", \"output_tokens\": 128} (output_tokens optional)");
-    assertNoLoad(BlankShareGptTestCases.class,
-        "Configuration error: sweep on method [BlankShareGptTestCases#sweep]: @Dataset(format = "
-        + "SHAREGPT): src/test/resources/datasets/bad/blank.json: is empty; expected a ShareGPT file: "
-        + "[{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}, ...]");
-  }
-
-  @Test
-  void aFileThatIsNotItsFormatFailsBeforeAnyRequest() {
-    assertNoLoad(ShareGptAsChatTestCases.class,
-        "Configuration error: sweep on method [ShareGptAsChatTestCases#sweep]: @Dataset(format = "
-        + "OPENAI_CHAT): src/test/resources/datasets/sharegpt-small.json line 1: starts a JSON array, so "
-        + "it is not JSON Lines (a ShareGPT file is one JSON array: format SHAREGPT); expected one JSON "
-        + "object per line, like {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} "
-        + "(max_tokens, temperature, tools, response_format optional)");
-    assertNoLoad(ChatAsShareGptTestCases.class,
-        "Configuration error: sweep on method [ChatAsShareGptTestCases#sweep]: @Dataset(format = "
-        + "SHAREGPT): src/test/resources/datasets/chat.jsonl line 1: is not a JSON array (it starts with "
-        + "an object: JSON Lines are format OPENAI_CHAT or VLLM_CUSTOM); expected a ShareGPT file: "
-        + "[{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}, ...]");
-  }
-
-  @Test
-  void aMissingFileFailsBeforeAnyRequest() {
-    assertNoLoad(MissingFileTestCases.class,
-        "Configuration error: sweep on method [MissingFileTestCases#sweep]: @Dataset(format = OPENAI_CHAT): "
-        + Path.of("src/test/resources/datasets/no-such-file.jsonl").toAbsolutePath() + ": no such file; expected a path "
-        + "relative to " + Path.of("").toAbsolutePath() + " or an absolute one");
-  }
-
-  @Test
-  void aDistributionThatDoesNotParseFailsBeforeAnyRequest() {
-    assertNoLoad(BadDistributionTestCases.class,
-        "Configuration error: sweep on method [BadDistributionTestCases#sweep]: @Workload "
-        + "'inputLength': 'normal(480)' is not a length distribution: normal takes 2 numbers (and min=, "
-        + "max=), got 1, e.g. normal(480,240,min=1,max=2048); write e.g. 128, uniform(64,512), "
-        + "normal(480,240,min=1,max=2048), lognormal(512,400,max=8192) or empirical(128:50,512:30,2048:20)");
-  }
-
-  @Test
-  void aDistributionSettingThatDoesNotParseNamesTheSetting() {
-    try (StubEngine stub = StubEngine.builder().start()) {
-      BenchKit.Run run = BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url(),
-          "llmbench.workload.output-length", "lognormal(100,200)");
-      assertThat(run).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
-          .hasMessage("Configuration error: sweep on method [DistributionTestCases#sweep]: "
-            + "llmbench.workload.output-length 'lognormal(100,200)' (from configuration parameter "
-            + "llmbench.workload.output-length) is not usable: 'lognormal(100,200)' is not a length "
-            + "distribution: lognormal(mean,median) needs mean >= median > 0 (a right tail), was 100, 200; "
-            + "write e.g. 128, uniform(64,512), normal(480,240,min=1,max=2048), lognormal(512,400,max=8192) "
-            + "or empirical(128:50,512:30,2048:20)");
-      assertThat(run.tests().started().count()).isZero();
-      assertThat(stub.bodies()).isEmpty();
+    @Test
+    void aRowThatIsNotJsonFailsBeforeAnyRequest() {
+      // In parentheses, the JSON parser's own words: Jackson's to choose.
+      assertNoLoad(NotJsonTestCases.class, thrown -> thrown.hasMessageMatching(Messages.pattern(
+          "Configuration error: sweep on method [NotJsonTestCases#sweep]: @Dataset(format = OPENAI_CHAT): "
+          + "src/test/resources/datasets/bad/chat-not-json.jsonl line 3: not JSON ({*}); expected one JSON object per "
+          + "line, like "
+          + "{\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} (max_tokens, "
+          + "temperature, tools, response_format optional)")));
     }
-  }
 
-  @Test
-  void aDatasetBesidePromptsIsAConfigurationError() {
-    assertNoLoad(DatasetAndPromptsTestCases.class,
-        "Configuration error: sweep on method [DatasetAndPromptsTestCases#sweep]: @Dataset gives the "
-        + "prompts, so @Workload's 'prompt', 'prompts', 'inputTokens' and 'inputLength' (or "
-        + "llmbench.workload.input-length) must stay unset; remove them or the @Dataset");
+    @Test
+    void aMissingFieldFailsBeforeAnyRequest() {
+      assertNoLoad(MissingFieldTestCases.class,
+          "Configuration error: sweep on method [MissingFieldTestCases#sweep]: @Dataset(format = "
+          + "OPENAI_CHAT): src/test/resources/datasets/bad/chat-missing-messages.jsonl line 2, field "
+          + "\"messages\": missing (the row has \"prompt\": it looks like vLLM custom (format VLLM_CUSTOM)); "
+          + "expected a row like {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} "
+          + "(max_tokens, temperature, tools, response_format optional)");
+    }
+
+    @Test
+    void aNegativeLengthFailsBeforeAnyRequest() {
+      assertNoLoad(NegativeLengthTestCases.class,
+          "Configuration error: sweep on method [NegativeLengthTestCases#sweep]: @Dataset(format = "
+          + "VLLM_CUSTOM): src/test/resources/datasets/bad/custom-negative-length.jsonl line 2, field "
+          + "\"output_tokens\": -5 is negative; expected a whole number of at least 1");
+    }
+
+    @Test
+    void anEmptyFileFailsBeforeAnyRequest() {
+      assertNoLoad(EmptyFileTestCases.class,
+          "Configuration error: sweep on method [EmptyFileTestCases#sweep]: @Dataset(format = "
+          + "VLLM_CUSTOM): src/test/resources/datasets/bad/empty.jsonl: holds no rows; expected at least "
+          + "one row like {\"prompt\": \"...\", \"output_tokens\": 128} (output_tokens optional)");
+      assertNoLoad(BlankShareGptTestCases.class,
+          "Configuration error: sweep on method [BlankShareGptTestCases#sweep]: @Dataset(format = "
+          + "SHAREGPT): src/test/resources/datasets/bad/blank.json: is empty; expected a ShareGPT file: "
+          + "[{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}, ...]");
+    }
+
+    @Test
+    void aFileThatIsNotItsFormatFailsBeforeAnyRequest() {
+      assertNoLoad(ShareGptAsChatTestCases.class,
+          "Configuration error: sweep on method [ShareGptAsChatTestCases#sweep]: @Dataset(format = "
+          + "OPENAI_CHAT): src/test/resources/datasets/sharegpt-small.json line 1: starts a JSON array, so "
+          + "it is not JSON Lines (a ShareGPT file is one JSON array: format SHAREGPT); expected one JSON "
+          + "object per line, like {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}], \"max_tokens\": 128} "
+          + "(max_tokens, temperature, tools, response_format optional)");
+      assertNoLoad(ChatAsShareGptTestCases.class,
+          "Configuration error: sweep on method [ChatAsShareGptTestCases#sweep]: @Dataset(format = "
+          + "SHAREGPT): src/test/resources/datasets/chat.jsonl line 1: is not a JSON array (it starts with "
+          + "an object: JSON Lines are format OPENAI_CHAT or VLLM_CUSTOM); expected a ShareGPT file: "
+          + "[{\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}, ...]");
+    }
+
+    @Test
+    void aMissingFileFailsBeforeAnyRequest() {
+      assertNoLoad(MissingFileTestCases.class,
+          "Configuration error: sweep on method [MissingFileTestCases#sweep]: @Dataset(format = OPENAI_CHAT): "
+          + Path.of("src/test/resources/datasets/no-such-file.jsonl").toAbsolutePath() + ": no such file; expected a path "
+          + "relative to " + Path.of("").toAbsolutePath() + " or an absolute one");
+    }
+
+    @Test
+    void aDistributionThatDoesNotParseFailsBeforeAnyRequest() {
+      assertNoLoad(BadDistributionTestCases.class,
+          "Configuration error: sweep on method [BadDistributionTestCases#sweep]: @Workload "
+          + "'inputLength': 'normal(480)' is not a length distribution: normal takes 2 numbers (and min=, "
+          + "max=), got 1, e.g. normal(480,240,min=1,max=2048); write e.g. 128, uniform(64,512), "
+          + "normal(480,240,min=1,max=2048), lognormal(512,400,max=8192) or empirical(128:50,512:30,2048:20)");
+    }
+
+    @Test
+    void aDistributionSettingThatDoesNotParseNamesTheSetting() {
+      try (StubEngine stub = StubEngine.builder().start()) {
+        BenchKit.Run run = BenchKit.run(DistributionTestCases.class, "llmbench.base-url", stub.url(),
+            "llmbench.workload.output-length", "lognormal(100,200)");
+        assertThat(run).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
+            .hasMessage("Configuration error: sweep on method [DistributionTestCases#sweep]: "
+              + "llmbench.workload.output-length 'lognormal(100,200)' (from configuration parameter "
+              + "llmbench.workload.output-length) is not usable: 'lognormal(100,200)' is not a length "
+              + "distribution: lognormal(mean,median) needs mean >= median > 0 (a right tail), was 100, 200; "
+              + "write e.g. 128, uniform(64,512), normal(480,240,min=1,max=2048), lognormal(512,400,max=8192) "
+              + "or empirical(128:50,512:30,2048:20)");
+        assertThat(run.tests().started().count()).isZero();
+        assertThat(stub.bodies()).isEmpty();
+      }
+    }
+
+    @Test
+    void aDatasetBesidePromptsIsAConfigurationError() {
+      assertNoLoad(DatasetAndPromptsTestCases.class,
+          "Configuration error: sweep on method [DatasetAndPromptsTestCases#sweep]: @Dataset gives the "
+          + "prompts, so @Workload's 'prompt', 'prompts', 'inputTokens' and 'inputLength' (or "
+          + "llmbench.workload.input-length) must stay unset; remove them or the @Dataset");
+    }
   }
 
   /** {@code fixture} fails before any level starts or any request is sent, with {@code message}. */

@@ -72,7 +72,8 @@ class GpuTelemetryTests {
   void aLevelGetsItsGpuFiguresAndJoulesPerTokenFromADcgmExporter() throws Exception {
     try (RecordedExporter dcgm = new RecordedExporter(page("h100x2-before"), page("h100x2-after"))) {
       BenchKit.Run run = BenchKit.run(OneLevelTestCases.class, "llmbench.telemetry.urls", dcgm.url(),
-          "llmbench.telemetry.interval", "100ms").assertAllPass(1);
+          "llmbench.telemetry.interval", "100ms");
+      assertThat(run).passed("C=2");
       assertThat(dcgm.scrapes.get()).as("scrapes: before, during and after the level").isGreaterThanOrEqualTo(2);
       Path dir = run.sweepDir(OneLevelTestCases.class, "sweep");
       JsonNode level = JSON.readTree(dir.resolve("C=2.json").toFile());
@@ -108,7 +109,8 @@ class GpuTelemetryTests {
       closed = s.getLocalPort();
     }
     String url = "http://127.0.0.1:" + closed + "/metrics";
-    BenchKit.Run run = BenchKit.run(OneLevelTestCases.class, "llmbench.telemetry.urls", url).assertAllPass(1);
+    BenchKit.Run run = BenchKit.run(OneLevelTestCases.class, "llmbench.telemetry.urls", url);
+    assertThat(run).passed("C=2");
     JsonNode level = JSON.readTree(run.sweepDir(OneLevelTestCases.class, "sweep").resolve("C=2.json").toFile());
     assertThat(level.path("llmbench").has("gpu_telemetry")).isFalse();
     assertThat(level.path("completed").asInt()).isEqualTo(4);
@@ -118,11 +120,9 @@ class GpuTelemetryTests {
   @Test
   void aTelemetryUrlThatIsNoUrlIsAConfigurationError() {
     BenchKit.Run run = BenchKit.run(OneLevelTestCases.class, "llmbench.telemetry.urls", "gpu-node-1:9400");
-    assertThat(run.tests().failed().count()).isEqualTo(1);
-    String message = run.tests().failed().stream().findFirst().orElseThrow()
-        .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow().getMessage();
-    assertThat(message).contains("llmbench.telemetry.urls").contains("'gpu-node-1:9400'")
-        .contains("http://127.0.0.1:9400/metrics");
+    assertThat(run).hasConfigurationError("Configuration error: llmbench.telemetry.urls 'gpu-node-1:9400' (from "
+        + "configuration parameter llmbench.telemetry.urls) is not usable: 'gpu-node-1:9400': it needs an http or https "
+        + "scheme and a host; write it like http://127.0.0.1:9400/metrics (OneLevelTestCases#sweep)");
   }
 
   @LlmEndpoint(embeddedProfile = "fixed-20ms")

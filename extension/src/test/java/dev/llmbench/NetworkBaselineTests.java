@@ -13,7 +13,8 @@ class NetworkBaselineTests {
 
   @Test
   void theEndpointCarriesItsRoundTripAndTheTableSetsItBesideTtft() throws IOException {
-    BenchKit.Run run = BenchKit.run(TimedTestCases.class).assertAllPass(1);
+    BenchKit.Run run = BenchKit.run(TimedTestCases.class);
+    assertThat(run).passed("C=1");
     String table = Files.readString(run.sweepDir(TimedTestCases.class, "sweep").resolve("table.txt"));
     assertThat(table).containsPattern("network round trip to embedded fixed-20ms: median [0-9.]+ (µs|ms) \\(min .*\\) over 5 × "
         + "GET /health; lowest TTFT p50 [0-9.]+ ms at C= 1, of which the network is at most [0-9.]+%");
@@ -23,7 +24,7 @@ class NetworkBaselineTests {
 
   @Test
   void noSamplesMeansNoRoundTrip() {
-    BenchKit.run(UntimedTestCases.class, "llmbench.network.samples", "0").assertAllPass(1);
+    assertThat(BenchKit.run(UntimedTestCases.class, "llmbench.network.samples", "0")).passed("C=1");
   }
 
   @LlmEndpoint(embeddedProfile = "fixed-20ms")

@@ -35,7 +35,8 @@ class ReadingsTests {
     LEVELS.clear();
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(5)).perExtraInFlight(Duration.ofMillis(5))
         .coldStall(Duration.ofMillis(600)).start()) {
-      BenchKit.Run run = BenchKit.run(ColdC2TestCases.class, "llmbench.base-url", stub.url()).assertAllPass(2);
+      BenchKit.Run run = BenchKit.run(ColdC2TestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=1", "C=2");
       List<Finding> findings = ScalingAnalysis.all(LEVELS, DeploymentDescription.NONE);
       Finding drop = findings.stream().filter(f -> f.kind() == FindingKind.THROUGHPUT_DROP).findFirst()
           .orElseThrow(() -> new AssertionError("no throughput drop among " + findings));
@@ -61,7 +62,7 @@ class ReadingsTests {
   void latencyThatFallsWithLoadIsReportedWithThePrefixCacheAsItsCause() {
     LEVELS.clear();
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(5)).prefillPerToken(Duration.ofMillis(2)).start()) {
-      BenchKit.run(ReuseTestCases.class, "llmbench.base-url", stub.url()).assertAllPass(2);
+      assertThat(BenchKit.run(ReuseTestCases.class, "llmbench.base-url", stub.url())).passed("C=1", "C=2");
       List<Finding> findings = ScalingAnalysis.all(LEVELS, DeploymentDescription.NONE);
       Finding falls = findings.stream().filter(f -> f.kind() == FindingKind.LATENCY_FALLS_WITH_LOAD).findFirst()
           .orElseThrow(() -> new AssertionError("no falling latency among " + findings));

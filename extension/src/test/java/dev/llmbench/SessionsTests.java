@@ -42,7 +42,7 @@ class SessionsTests {
 
   @Test
   void eachTurnResendsItsHistoryAndTheCachedTokensGrowWithTheTurn() {
-    BenchKit.run(CacheCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(CacheCases.class)).passed("C=2");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
@@ -84,7 +84,7 @@ class SessionsTests {
     // detector rightly saw no effect beyond noise in 2 of 6 runs; at 10 ms it saw it in 6 of 6 beside them.
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).prefillPerToken(Duration.ofMillis(10))
         .blockSize(100_000).start()) {
-      BenchKit.run(SlowerCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      assertThat(BenchKit.run(SlowerCases.class, "llmbench.base-url", stub.url())).passed("C=4");
     }
   }
 
@@ -111,7 +111,7 @@ class SessionsTests {
   @Test
   void everyTurnOfASessionCarriesItsAffinityHeaderAndResendsItsHistory() {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
-      BenchKit.run(AffinityCases.class, "llmbench.base-url", stub.url()).assertAllPass(1);
+      assertThat(BenchKit.run(AffinityCases.class, "llmbench.base-url", stub.url())).passed("C=2");
       Map<String, List<JsonNode>> bySession = new TreeMap<>();
       for (StubEngine.Received r : stub.received()) {
         String id = r.headers().get("x-session-id");
@@ -144,7 +144,7 @@ class SessionsTests {
 
   @Test
   void aShareGptFileSendsEveryHumanTurnOfEachConversation() {
-    BenchKit.run(ShareGptCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(ShareGptCases.class)).passed("C=1");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
@@ -161,7 +161,7 @@ class SessionsTests {
 
   @Test
   void aJsonlFileSendsEveryUserTurnAfterItsSystemPrompt() {
-    BenchKit.run(JsonlCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(JsonlCases.class)).passed("C=2");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
@@ -177,7 +177,7 @@ class SessionsTests {
 
   @Test
   void anOpenLoopStartsSessionsAtTheRate() {
-    BenchKit.run(OpenCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(OpenCases.class)).passed("rate=40/s");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")

@@ -83,10 +83,14 @@ class OfflineAnalysisTests {
   void aTableWithoutLoadOrThroughputSaysWhatItNeeds() throws IOException {
     Path noLoad = Files.writeString(dir.resolve("a.csv"), "requests,wall,tok/s\n10,1.0,50\n");
     assertThatThrownBy(() -> SweepAnalysis.read(noLoad)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("a.csv row 2: no concurrency or rate column; expected a header like concurrency,requests");
+        .hasMessage(noLoad + " row 2: no concurrency or rate column; expected a header like "
+            + "concurrency,requests,failed,wall_s,output_throughput,mean_e2el_ms,p99_e2el_ms,mean_ttft_ms");
     Path noThroughput = Files.writeString(dir.resolve("b.csv"), "concurrency,requests,wall\n1,10,1.0\n");
-    assertThatThrownBy(() -> SweepAnalysis.read(noThroughput)).hasMessageContaining("no tok/s (output_throughput)");
-    assertThatThrownBy(() -> SweepAnalysis.read(dir.resolve("missing"))).hasMessageContaining("missing does not exist");
+    assertThatThrownBy(() -> SweepAnalysis.read(noThroughput)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(noThroughput + " row 2: no tok/s (output_throughput) or total_output_tokens column");
+    Path missing = dir.resolve("missing");
+    assertThatThrownBy(() -> SweepAnalysis.read(missing)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(missing + " does not exist");
   }
 
   /** vLLM result files as a concurrency loop writes them, one per level, without --save-detailed. */
@@ -174,7 +178,8 @@ class OfflineAnalysisTests {
   @Test
   void anEarlierLlmbenchSweepReadsAsItDid() {
     LIVE.clear();
-    BenchKit.Run run = BenchKit.run(LiveTestCases.class, "llmbench.report.chunk-timings", "true").assertAllPass(2);
+    BenchKit.Run run = BenchKit.run(LiveTestCases.class, "llmbench.report.chunk-timings", "true");
+    assertThat(run).passed("C=1", "C=2");
     SweepResult read = SweepAnalysis.read(run.sweepDir(LiveTestCases.class, "sweep"));
     assertThat(read.levels()).extracting(SweepLevelResult::label).containsExactly("C=1", "C=2");
     for (int i = 0; i < 2; i++) {
