@@ -12,13 +12,13 @@ import org.junit.jupiter.api.Test;
  * (which shares the JVM with the engine) saturates, and the level says so rather than passing the figures
  * off as the server's.
  */
-// Saturation is read from this machine's CPU and wake-up lag: another test JVM beside it would be read too.
+// Saturation is read from this machine's CPU, wake-up lag and run-queue wait: another test JVM beside it would be read too.
 @Tag("timing")
 class InstantProfileClientTests {
 
   @Test
   void aClientSaturatedByTheInstantProfileSaysSo() {
-    BenchKit.run(InstantTestCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(InstantTestCases.class)).passed("C=256");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
