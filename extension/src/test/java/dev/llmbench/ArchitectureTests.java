@@ -148,6 +148,11 @@ class ArchitectureTests {
   static final ArchRule exceptionsAreThrowable = classes().that().haveSimpleNameEndingWith("Exception")
       .should().beAssignableTo(Exception.class);
 
+  @ArchTest
+  static final ArchRule throwablesAreExceptions = classes().that().areAssignableTo(Exception.class)
+      .should().haveSimpleNameEndingWith("Exception")
+      .because("an exception says it is one by its name (docs/glossary.md)");
+
   static ArchCondition<JavaClass> exposeNoInternalType() {
     return new ArchCondition<>("expose no type of " + INTERNAL + " in a public signature") {
       @Override

@@ -34,18 +34,18 @@ final class CompletionProbe implements ReadinessProbe {
       String answered = "answered " + t.failure();
       rules.refused(status, "POST " + config.api().path());
       if (status == 404 || status == 400 || status == 422) {
-        throw new CannotBecomeReady("a 1-token completion to " + config.api().path() + " for model '" + state.model
+        throw new CannotBecomeReadyException("a 1-token completion to " + config.api().path() + " for model '" + state.model
             + "' " + answered + "; check llmbench.model (the server lists " + listedModels() + ") and llmbench.api (chat "
             + "or completions); a server that only embeds has no such route (vLLM's pooling runner, TEI): measure it with "
             + "@Embeddings sweeps", null, answered);
       }
       if (ReadinessRules.clientError(status)) {
-        throw new CannotBecomeReady("a 1-token completion to " + config.api().path() + " " + answered
+        throw new CannotBecomeReadyException("a 1-token completion to " + config.api().path() + " " + answered
             + ", a client error that waiting does not change; check llmbench.base-url and llmbench.api (chat or "
             + "completions)", null, answered);
       }
       if (ReadinessRules.refusesRoute(t.failure())) {
-        throw new CannotBecomeReady("a 1-token completion to " + config.api().path() + " " + answered + ": the server "
+        throw new CannotBecomeReadyException("a 1-token completion to " + config.api().path() + " " + answered + ": the server "
             + "does not generate, which waiting does not change (vLLM serving an embedding model, the pooling runner, "
             + "answers so); measure its embeddings with @Embeddings sweeps, or set llmbench.base-url to a server that "
             + "generates", null, answered);

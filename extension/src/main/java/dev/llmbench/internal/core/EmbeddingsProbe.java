@@ -29,7 +29,7 @@ final class EmbeddingsProbe implements ReadinessProbe {
       rules.refused(t.failure().status(), "POST " + OpenAiClient.EMBEDDINGS);
       if (!ReadinessRules.refusesRoute(t.failure())) return false;
     }
-    throw new CannotBecomeReady("a 1-input embeddings request to POST " + OpenAiClient.EMBEDDINGS + " for model '"
+    throw new CannotBecomeReadyException("a 1-input embeddings request to POST " + OpenAiClient.EMBEDDINGS + " for model '"
         + state.model + "' " + answered + ", which waiting does not change; serve embeddings there (llama-server "
         + "--embeddings --pooling mean; vLLM with an embedding model, --runner pooling), or remove @Embeddings", null,
         answered);

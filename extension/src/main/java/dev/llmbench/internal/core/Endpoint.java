@@ -42,7 +42,7 @@ public final class Endpoint implements AutoCloseable {
   /** A health route answers at once or not at all: a TLS handshake with a plain-HTTP server must not wait a minute. */
   private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(10);
 
-  private final EndpointSpec config;
+  private final EndpointSpec spec;
   private final BenchListener listener;
   private final Path reportDir;
   private EmbeddedLlmServer embedded;
@@ -60,8 +60,8 @@ public final class Endpoint implements AutoCloseable {
   private EndpointNotReadyException lost;
 
   /** @param reportDir where a launched server's log goes unless the launch names a file */
-  public Endpoint(EndpointSpec config, BenchListener listener, Path reportDir) {
-    this.config = config;
+  public Endpoint(EndpointSpec spec, BenchListener listener, Path reportDir) {
+    this.spec = spec;
     this.listener = listener;
     this.reportDir = reportDir;
   }
@@ -70,30 +70,30 @@ public final class Endpoint implements AutoCloseable {
     return client;
   }
 
-  public EndpointSpec config() {
-    return config;
+  public EndpointSpec spec() {
+    return spec;
   }
 
   /** Starts the server when the run owns one, and the clients. */
   private void start() {
     URI url;
-    if (config.launch().isPresent()) {
-      url = launch(config.launch().get());
-    } else if (config.container().isPresent()) {
-      url = startContainer(config.container().get());
-    } else if (config.isEmbedded()) {
-      embedded = EmbeddedLlmServer.start(config.embedded());
+    if (spec.launch().isPresent()) {
+      url = launch(spec.launch().get());
+    } else if (spec.container().isPresent()) {
+      url = startContainer(spec.container().get());
+    } else if (spec.isEmbedded()) {
+      embedded = EmbeddedLlmServer.start(spec.embedded());
       url = embedded.baseUrl();
     } else {
-      url = config.baseUrl();
+      url = spec.baseUrl();
     }
-    if (startupLog == null) startupLog = config.serverLogFile().map(ServerLog::follow).orElse(null);
-    String key = System.getenv(config.apiKeyEnv());
-    Duration probeTimeout = PROBE_TIMEOUT.compareTo(config.readyTimeout()) <= 0 ? PROBE_TIMEOUT : config.readyTimeout();
-    Timeouts load = Timeouts.of(config.requestTimeout(), config.idleTimeout());
+    if (startupLog == null) startupLog = spec.serverLogFile().map(ServerLog::follow).orElse(null);
+    String key = System.getenv(spec.apiKeyEnv());
+    Duration probeTimeout = PROBE_TIMEOUT.compareTo(spec.readyTimeout()) <= 0 ? PROBE_TIMEOUT : spec.readyTimeout();
+    Timeouts load = Timeouts.of(spec.requestTimeout(), spec.idleTimeout());
     ConnectionOptions options;
     try {
-      options = ConnectionOptions.of(url, key, config.connection(), System::getenv, load.connect());
+      options = ConnectionOptions.of(url, key, spec.connection(), System::getenv, load.connect());
     } catch (IllegalArgumentException e) {
       throw new EndpointNotReadyException("LLM endpoint " + ConnectionOptions.redactUrl(url.toString())
           + " cannot be reached as configured: " + e.getMessage(), e);
@@ -105,36 +105,36 @@ public final class Endpoint implements AutoCloseable {
     this.health = new OpenAiClient(options, Timeouts.of(healthTimeout, healthTimeout), 1);
   }
 
-  private URI launch(LaunchSpec spec) {
-    String port = spec.command().placeholders().contains("port") ? Integer.toString(LaunchCommand.freeLocalPort()) : null;
-    if (port == null && config.baseUrl() == null) {
+  private URI launch(LaunchSpec launch) {
+    String port = launch.command().placeholders().contains("port") ? Integer.toString(LaunchCommand.freeLocalPort()) : null;
+    if (port == null && spec.baseUrl() == null) {
       throw new ServerLaunchException("the launch command has no ${port} and llmbench.base-url is unset, so LLMBench "
           + "cannot know where the server listens; add --port ${port} (or the engine's own flag) to the command, or "
           + "set llmbench.base-url", null);
     }
-    LaunchCommand command = spec.command().resolve(port == null ? Map.of() : Map.of("port", port));
-    Path log = spec.logFile().orElse(reportDir.resolve("server-" + (port == null ? "launched" : port) + ".log"));
-    LaunchedServer process = LaunchedServer.launch(command, log, ServerLog.DEFAULT_RECENT_LINES, spec.stopGrace());
+    LaunchCommand command = launch.command().resolve(port == null ? Map.of() : Map.of("port", port));
+    Path log = launch.logFile().orElse(reportDir.resolve("server-" + (port == null ? "launched" : port) + ".log"));
+    LaunchedServer process = LaunchedServer.launch(command, log, ServerLog.DEFAULT_RECENT_LINES, launch.stopGrace());
     launched = process;
-    startupLog = config.serverLogFile().map(ServerLog::follow).orElse(launched.log());
+    startupLog = spec.serverLogFile().map(ServerLog::follow).orElse(launched.log());
     listener.serverLaunched(command.describe(), process.pid(), log);
-    return config.baseUrl() != null ? config.baseUrl() : URI.create("http://127.0.0.1:" + port);
+    return spec.baseUrl() != null ? spec.baseUrl() : URI.create("http://127.0.0.1:" + port);
   }
 
   /** Starts the container (host network) as {@link #launch} starts a process: {@code ${port}} a free port. */
-  private URI startContainer(ContainerSpec spec) {
-    String port = spec.placeholders().contains("port") ? Integer.toString(LaunchCommand.freeLocalPort()) : null;
-    if (port == null && config.baseUrl() == null) {
+  private URI startContainer(ContainerSpec container) {
+    String port = container.placeholders().contains("port") ? Integer.toString(LaunchCommand.freeLocalPort()) : null;
+    if (port == null && spec.baseUrl() == null) {
       throw new ServerLaunchException("the container's command and environment have no ${port} and llmbench.base-url is "
           + "unset, so LLMBench cannot know where the server listens; add --port ${port} to the command (or the engine's "
           + "own way, e.g. OLLAMA_HOST=127.0.0.1:${port} in the environment), or set llmbench.base-url", null);
     }
-    URI url = config.baseUrl() != null ? config.baseUrl() : URI.create("http://127.0.0.1:" + port);
+    URI url = spec.baseUrl() != null ? spec.baseUrl() : URI.create("http://127.0.0.1:" + port);
     if (port == null) requireFreeLocalPort(url);
-    ContainerSpec resolved = spec.resolve(port == null ? Map.of() : Map.of("port", port));
-    Path log = spec.logFile().orElse(reportDir.resolve("container-" + (port == null ? portOf(url) : port) + ".log"));
+    ContainerSpec resolved = container.resolve(port == null ? Map.of() : Map.of("port", port));
+    Path log = container.logFile().orElse(reportDir.resolve("container-" + (port == null ? portOf(url) : port) + ".log"));
     launched = Containers.start(resolved, log, ServerLog.DEFAULT_RECENT_LINES);
-    startupLog = config.serverLogFile().map(ServerLog::follow).orElse(launched.log());
+    startupLog = spec.serverLogFile().map(ServerLog::follow).orElse(launched.log());
     listener.containerStarted(launched.describe(), log);
     return url;
   }
@@ -177,7 +177,7 @@ public final class Endpoint implements AutoCloseable {
       asked.removeAll(probed);
       if (!asked.isEmpty()) {
         probed.addAll(asked);
-        String requests = String.join(" and ", asked.stream().map(r -> r.request(config.api())).toList());
+        String requests = String.join(" and ", asked.stream().map(r -> r.request(spec.api())).toList());
         refused.putAll(Listeners.step(listener, "Probe " + requests + " of " + client.baseUrl(),
             () -> readinessWait(asked).awaitRoutes(info.model())));
       }
@@ -204,7 +204,7 @@ public final class Endpoint implements AutoCloseable {
   }
 
   private ReadinessWait readinessWait(Set<EndpointRoute> routes) {
-    return new ReadinessWait(config, listener, client.baseUrl(), health, probe, launched, startupLog,
+    return new ReadinessWait(spec, listener, client.baseUrl(), health, probe, launched, startupLog,
         embedded == null ? Optional.empty() : Optional.of(embedded.profile().name()), routes);
   }
 
@@ -255,6 +255,6 @@ public final class Endpoint implements AutoCloseable {
 
   @Override
   public String toString() {
-    return client == null ? "endpoint " + ConnectionOptions.redactUrl(String.valueOf(config.baseUrl())) : client.toString();
+    return client == null ? "endpoint " + ConnectionOptions.redactUrl(String.valueOf(spec.baseUrl())) : client.toString();
   }
 }

@@ -25,7 +25,7 @@ final class HealthProbe implements ReadinessProbe {
       health = this.health.get(route);
       if (health.isPresent() && health.get().status() == 404) {
         log.saw("GET /health and GET /v1/models answered 404");
-        throw new CannotBecomeReady("GET /health and GET /v1/models both answered 404, so no OpenAI-compatible "
+        throw new CannotBecomeReadyException("GET /health and GET /v1/models both answered 404, so no OpenAI-compatible "
             + "server is at this address; set llmbench.base-url to the server's root, e.g. http://host:8000", null);
       }
     }

@@ -64,7 +64,7 @@ public final class LevelRunner {
     ServiceLevels slo = level.slo();
     BenchListener listener = sweep.listener();
     // A count-bounded level waits for its last requests as long as a request may take.
-    Duration countGrace = endpoint.config().requestTimeout().plusSeconds(5);
+    Duration countGrace = endpoint.spec().requestTimeout().plusSeconds(5);
     // Through the same loop as the level, so its first measured request does not pay for a cold code path.
     Optional<WarmupReport> warmup = WarmupRun.run(plan, maxTokens -> new LoadRunner(sender(endpoint, info, plan, maxTokens),
         endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE), listener);

@@ -28,7 +28,7 @@ final class ModelProbe implements ReadinessProbe {
           : probe.get("/v1/models");
       if (list.isPresent() && list.get().status() == 404) {
         log.saw("GET /v1/models answered 404");
-        throw new CannotBecomeReady("GET " + state.healthRoute + " answered 200 but GET /v1/models answered 404, so the "
+        throw new CannotBecomeReadyException("GET " + state.healthRoute + " answered 200 but GET /v1/models answered 404, so the "
             + "server lists no model to send requests for; set llmbench.model to the model id it serves", null);
       }
       if (!rules.answeredOk(log, "GET /v1/models", list)) return false;
@@ -51,7 +51,7 @@ final class ModelProbe implements ReadinessProbe {
       data = null;
     }
     if (data == null || !data.isArray()) {
-      throw new CannotBecomeReady("GET /v1/models answered 200 with " + Excerpt.of(body, 120) + ", which is not an "
+      throw new CannotBecomeReadyException("GET /v1/models answered 200 with " + Excerpt.of(body, 120) + ", which is not an "
           + "OpenAI model list ({\"data\": [{\"id\": ...}]}), so no OpenAI-compatible server is at this address; set "
           + "llmbench.base-url to the server's root, e.g. http://host:8000", null);
     }

@@ -11,7 +11,7 @@ interface ReadinessProbe {
 
   /**
    * @return whether the server passed; false polls again
-   * @throws CannotBecomeReady for an answer that waiting cannot change
+   * @throws CannotBecomeReadyException for an answer that waiting cannot change
    * @throws IOException a server that does not answer yet, or a TLS or protocol mismatch, which the wait reads
    */
   boolean passes(ReadinessState state) throws IOException;

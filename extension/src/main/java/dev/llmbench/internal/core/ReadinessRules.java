@@ -11,7 +11,7 @@ import javax.net.ssl.SSLException;
 
 /**
  * What waiting cannot change, on every route the probes call: a refused key (401, 403), a client error but the
- * few that clear (408, 425, 429), an untrusted certificate. Each rule throws {@link CannotBecomeReady} with the
+ * few that clear (408, 425, 429), an untrusted certificate. Each rule throws {@link CannotBecomeReadyException} with the
  * cause and the fix.
  */
 final class ReadinessRules {
@@ -35,7 +35,7 @@ final class ReadinessRules {
     log.saw(request + " answered " + status + " " + body);
     refused(status, request);
     if (clientError(status)) {
-      throw new CannotBecomeReady(request + " answered " + status + " " + body + ", a client error that waiting does not "
+      throw new CannotBecomeReadyException(request + " answered " + status + " " + body + ", a client error that waiting does not "
           + "change; check llmbench.base-url (" + (baseUrl.getScheme().equals("https") ? "https:// to a "
           + "plain-HTTP port, or the wrong server" : "http:// to a TLS port answers 400, or the wrong server")
           + ") and llmbench.headers", null);
@@ -78,15 +78,15 @@ final class ReadinessRules {
     String found = key == null || key.isBlank() ? "which is not set" : "which is set (" + key.length() + " characters)";
     String headers = config.connection().headers().isEmpty() ? "" : "; the headers of llmbench.headers went too, check "
         + "their variables";
-    throw new CannotBecomeReady(request + " answered " + status + (status == 401 ? " Unauthorized" : " Forbidden")
+    throw new CannotBecomeReadyException(request + " answered " + status + (status == 401 ? " Unauthorized" : " Forbidden")
         + ": the bearer key comes from the environment variable " + variable + ", " + found
         + "; set it to the server's key, or name another variable with llmbench.api-key-env" + headers, null);
   }
 
   /** A TLS error: an untrusted certificate, or a TLS client talking to a plain-HTTP server (or the reverse). */
-  static CannotBecomeReady tls(SSLException e) {
+  static CannotBecomeReadyException tls(SSLException e) {
     if (untrustedCertificate(e)) {
-      return new CannotBecomeReady("the server's TLS certificate is not trusted (" + e.getClass().getSimpleName() + ": "
+      return new CannotBecomeReadyException("the server's TLS certificate is not trusted (" + e.getClass().getSimpleName() + ": "
           + e.getMessage() + "); set llmbench.tls.trust to its CA's PEM file or a trust store, and check that the "
           + "host in llmbench.base-url is the one the certificate names", e);
     }
@@ -94,8 +94,8 @@ final class ReadinessRules {
   }
 
   /** An answer in another protocol than the URL's. */
-  static CannotBecomeReady protocol(IOException e) {
-    return new CannotBecomeReady("the connection does not speak the URL's protocol (" + e.getClass().getSimpleName() + ": "
+  static CannotBecomeReadyException protocol(IOException e) {
+    return new CannotBecomeReadyException("the connection does not speak the URL's protocol (" + e.getClass().getSimpleName() + ": "
         + e.getMessage() + "); use http:// for a plain-HTTP server and https:// for a TLS one", e);
   }
 }

@@ -22,7 +22,7 @@ final class ReadinessState {
   /** The routes whose probe passed. */
   final Set<EndpointRoute> passed = ConcurrentHashMap.newKeySet();
   /** The routes the server refused for good, each with the refusal. */
-  final Map<EndpointRoute, CannotBecomeReady> refused = new ConcurrentHashMap<>();
+  final Map<EndpointRoute, CannotBecomeReadyException> refused = new ConcurrentHashMap<>();
 
   ReadinessState(String model) {
     this.model = model;

@@ -100,7 +100,7 @@ final class ReadinessWait {
     } catch (ServerExitedException e) {
       listener.endpointNotReady(url, log.lines());
       throw new EndpointNotReadyException("LLM endpoint " + url + " cannot become ready: " + e.getMessage(), e);
-    } catch (CannotBecomeReady e) {
+    } catch (CannotBecomeReadyException e) {
       listener.endpointNotReady(url, log.lines());
       throw new EndpointNotReadyException("LLM endpoint " + url + " cannot become ready: " + e.getMessage()
           + givenUp(log), e);
@@ -130,12 +130,12 @@ final class ReadinessWait {
     ReadinessState state = new ReadinessState(model);
     try {
       awaitUntil(state, false);
-    } catch (ServerExitedException | CannotBecomeReady | ConditionTimeoutException e) {
+    } catch (ServerExitedException | CannotBecomeReadyException | ConditionTimeoutException e) {
       String why = e instanceof ConditionTimeoutException ? "was not answered after " + Formats.duration(state.log.elapsed())
           + " (limit " + Formats.duration(config.readyTimeout()) + "); last status: " + state.log.last() : e.getMessage();
       for (EndpointRoute route : routeProbes.keySet()) {
         if (state.passed.contains(route) || state.refused.containsKey(route)) continue;
-        state.refused.put(route, new CannotBecomeReady(route.request(config.api()) + " " + why, e, why));
+        state.refused.put(route, new CannotBecomeReadyException(route.request(config.api()) + " " + why, e, why));
       }
     }
     return refusals(state);
@@ -197,7 +197,7 @@ final class ReadinessWait {
         try {
           if (p.getValue().passes(state)) state.passed.add(route);
           else settled = false;
-        } catch (CannotBecomeReady refused) {
+        } catch (CannotBecomeReadyException refused) {
           state.refused.put(route, refused);
         }
       }
@@ -205,7 +205,7 @@ final class ReadinessWait {
       log.saw(state.refused.isEmpty() ? "ready" : "ready, but " + String.join(" and ", state.refused.keySet().stream()
           .map(r -> r.request(config.api())).toList()) + " refused for good");
       return true;
-    } catch (CannotBecomeReady e) {
+    } catch (CannotBecomeReadyException e) {
       throw e;
     } catch (SSLException e) {
       log.saw(e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -23,11 +23,11 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class DeploymentsFeature implements SweepFeature {
 
-  private final DeploymentSweep deployments;
+  private final ComparedDeployments deployments;
 
   /** @param names the deployments compared, in the order declared */
   public DeploymentsFeature(List<String> names) {
-    this.deployments = new DeploymentSweep(names);
+    this.deployments = new ComparedDeployments(names);
   }
 
   /** For levels measured elsewhere (a merge of shards): their deployments, in order of first appearance. */

@@ -30,10 +30,10 @@ record HttpRequest(String method, String path, String version, Map<String, List<
   static final int MAX_BODY = 32 * 1024 * 1024;
 
   /** A request the server refuses with {@code status}, after which it closes the connection. */
-  static final class BadRequest extends IOException {
+  static final class BadRequestException extends IOException {
     final int status;
 
-    BadRequest(int status, String message) {
+    BadRequestException(int status, String message) {
       super(message);
       this.status = status;
     }
@@ -62,15 +62,15 @@ record HttpRequest(String method, String path, String version, Map<String, List<
     } while (requestLine.isEmpty()); // RFC 9112 2.2: ignore empty lines before a request line
     String[] parts = requestLine.split(" ");
     if (parts.length != 3 || !parts[2].startsWith("HTTP/1.")) {
-      throw new BadRequest(400, "malformed request line: " + abbreviate(requestLine));
+      throw new BadRequestException(400, "malformed request line: " + abbreviate(requestLine));
     }
     Map<String, List<String>> headers = new LinkedHashMap<>();
     int headerBytes = 0;
     for (String line; !(line = readLine(in, MAX_LINE, false)).isEmpty(); ) {
       headerBytes += line.length();
-      if (headerBytes > MAX_HEADER_BYTES) throw new BadRequest(431, "request headers exceed " + MAX_HEADER_BYTES + " bytes");
+      if (headerBytes > MAX_HEADER_BYTES) throw new BadRequestException(431, "request headers exceed " + MAX_HEADER_BYTES + " bytes");
       int colon = line.indexOf(':');
-      if (colon <= 0) throw new BadRequest(400, "malformed header line: " + abbreviate(line));
+      if (colon <= 0) throw new BadRequestException(400, "malformed header line: " + abbreviate(line));
       headers.computeIfAbsent(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
           .add(line.substring(colon + 1).strip());
     }
@@ -96,10 +96,10 @@ record HttpRequest(String method, String path, String version, Map<String, List<
     try {
       n = Long.parseLong(length.get());
     } catch (NumberFormatException e) {
-      throw new BadRequest(400, "Content-Length is not a number: " + abbreviate(length.get()));
+      throw new BadRequestException(400, "Content-Length is not a number: " + abbreviate(length.get()));
     }
-    if (n < 0) throw new BadRequest(400, "negative Content-Length " + n);
-    if (n > MAX_BODY) throw new BadRequest(413, "request body of " + n + " bytes exceeds " + MAX_BODY);
+    if (n < 0) throw new BadRequestException(400, "negative Content-Length " + n);
+    if (n > MAX_BODY) throw new BadRequestException(413, "request body of " + n + " bytes exceeds " + MAX_BODY);
     byte[] body = in.readNBytes((int) n);
     if (body.length < n) throw new EOFException("body ended after " + body.length + " of " + n + " bytes");
     return body;
@@ -115,14 +115,14 @@ record HttpRequest(String method, String path, String version, Map<String, List<
       try {
         size = Integer.parseInt(hex, 16);
       } catch (NumberFormatException e) {
-        throw new BadRequest(400, "malformed chunk size: " + abbreviate(sizeLine));
+        throw new BadRequestException(400, "malformed chunk size: " + abbreviate(sizeLine));
       }
-      if (size < 0 || body.size() + (long) size > MAX_BODY) throw new BadRequest(413, "chunked body exceeds " + MAX_BODY + " bytes");
+      if (size < 0 || body.size() + (long) size > MAX_BODY) throw new BadRequestException(413, "chunked body exceeds " + MAX_BODY + " bytes");
       if (size == 0) break;
       byte[] chunk = in.readNBytes(size);
       if (chunk.length < size) throw new EOFException("chunk ended after " + chunk.length + " of " + size + " bytes");
       body.write(chunk);
-      if (!readLine(in, 2, false).isEmpty()) throw new BadRequest(400, "chunk not followed by CRLF");
+      if (!readLine(in, 2, false).isEmpty()) throw new BadRequestException(400, "chunk not followed by CRLF");
     }
     while (!readLine(in, MAX_LINE, false).isEmpty()) {
       // trailers: read and ignored
@@ -143,7 +143,7 @@ record HttpRequest(String method, String path, String version, Map<String, List<
         if (end > 0 && line.charAt(end - 1) == '\r') line.setLength(end - 1);
         return line.toString();
       }
-      if (line.length() >= max) throw new BadRequest(startOfRequest ? 414 : 431, "line longer than " + max + " bytes");
+      if (line.length() >= max) throw new BadRequestException(startOfRequest ? 414 : 431, "line longer than " + max + " bytes");
       line.append((char) c); // ISO-8859-1, as RFC 9110 reads header bytes
     }
     if (startOfRequest && line.length() == 0) return null;

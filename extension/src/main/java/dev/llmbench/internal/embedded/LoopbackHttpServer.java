@@ -148,7 +148,7 @@ final class LoopbackHttpServer implements AutoCloseable {
         socket.setSoTimeout(0);
       } catch (SocketTimeoutException e) {
         return false; // idle past the keep-alive limit
-      } catch (HttpRequest.BadRequest e) {
+      } catch (HttpRequest.BadRequestException e) {
         byte[] body = (e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8);
         out.write(("HTTP/1.1 " + e.status + " " + Exchange.reason(e.status) + "\r\nContent-Type: text/plain\r\n"
             + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));

@@ -77,7 +77,7 @@ final class RequestShapes {
     }
     try {
       ReplyCheck.of(fields);
-    } catch (ReplyCheck.UnknownToolChoice e) {
+    } catch (ReplyCheck.UnknownToolChoiceException e) {
       throw new IllegalArgumentException("@ToolCalls file " + tools.orElseThrow().file() + ": " + e.getMessage()
           + "; set @ToolCalls(choice) to one of them, or to auto, required or none", e);
     } catch (IllegalArgumentException e) {
@@ -102,7 +102,7 @@ final class RequestShapes {
         if (!seen.add(sent)) continue;
         try {
           ReplyCheck.of(sent);
-        } catch (ReplyCheck.UnknownToolChoice e) {
+        } catch (ReplyCheck.UnknownToolChoiceException e) {
           throw new IllegalArgumentException(dataset.get().name() + " line " + row.line() + ": " + e.getMessage()
               + "; name one of them in the row's tool_choice, or write auto, required or none", e);
         } catch (IllegalArgumentException e) {

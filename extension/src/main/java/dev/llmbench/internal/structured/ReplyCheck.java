@@ -94,7 +94,7 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
         required = choice.isObject() || choice.isTextual() && choice.asText().equals("required");
         String named = choice.path("function").path("name").asText(null);
         if (choice.isObject() && !tools.containsKey(named)) {
-          throw new UnknownToolChoice("\"tool_choice\" names " + (named == null ? "no function" : "'" + named + "'")
+          throw new UnknownToolChoiceException("\"tool_choice\" names " + (named == null ? "no function" : "'" + named + "'")
               + ", which is none of the tools (" + String.join(", ", tools.keySet()) + ")");
         }
       }
@@ -229,10 +229,10 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
 
   /** A {@code tool_choice} that names no tool of the request: the fix is the choice, not a schema. */
   @API(status = INTERNAL)
-  public static final class UnknownToolChoice extends IllegalArgumentException {
+  public static final class UnknownToolChoiceException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
-    UnknownToolChoice(String message) {
+    UnknownToolChoiceException(String message) {
       super(message);
     }
   }

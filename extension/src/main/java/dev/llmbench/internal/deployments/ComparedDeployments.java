@@ -18,11 +18,11 @@ import org.apiguardian.api.API;
 
 /** The deployments a sweep compares, and each one's level at a load among the levels measured so far. */
 @API(status = INTERNAL)
-public final class DeploymentSweep {
+public final class ComparedDeployments {
 
   private final List<String> names;
 
-  public DeploymentSweep(List<String> names) {
+  public ComparedDeployments(List<String> names) {
     this.names = List.copyOf(names);
   }
 
