@@ -66,7 +66,7 @@ class LaunchServerTests {
     void readyAfterItsStartupDelay(EndpointInfo endpoint) {
       // The engine answers 503 for 1 s after it starts; the JVM itself takes a while to start before that.
       assertThat(endpoint.url()).startsWith("http://127.0.0.1:");
-      assertThat(endpoint.readinessLog()).anyMatch(l -> l.contains("503") && l.contains("Loading model"));
+      assertThat(endpoint.readinessLog()).anySatisfy(l -> assertThat(l).contains("503").contains("Loading model"));
       Duration sinceLaunch = endpoint.startup().readySinceLaunch().orElseThrow();
       assertThat(sinceLaunch).as("since launch, against the client's wait").isGreaterThanOrEqualTo(endpoint.timeToReady())
           .isGreaterThan(Duration.ofSeconds(1));

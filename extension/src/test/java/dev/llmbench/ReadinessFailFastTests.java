@@ -204,7 +204,8 @@ class ReadinessFailFastTests {
       assertThat(r.stopReason()).isEqualTo(StopReason.REFUSED);
       assertThat(r.requestCount()).as("the first round, and at most one sent as the round came back").isBetween(2L, 3L);
       assertThat(r.errorsByType()).containsOnlyKeys("HTTP 401");
-      assertThat(r.warnings()).anyMatch(w -> w.startsWith("the level stopped sending after ") && w.contains("llmbench.api-key-env"));
+      assertThat(r.warnings()).anySatisfy(w -> assertThat(w).startsWith("the level stopped sending after ")
+          .contains("llmbench.api-key-env"));
     }
   }
 
