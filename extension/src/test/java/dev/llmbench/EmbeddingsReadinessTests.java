@@ -40,6 +40,12 @@ class EmbeddingsReadinessTests {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String MODELS = "{\"object\":\"list\",\"data\":[{\"id\":\"bge\",\"object\":\"model\"}]}";
 
+  /** The refusal of a class on the embedded engine with no embeddings route, in the words of its level {@code C=1}. */
+  private static final String NO_EMBEDDINGS_ROUTE = "Configuration error: sweep on method [Embeds#embeds], C=1: @Embeddings "
+      + "sends to POST /v1/embeddings, but http://127.0.0.1:{n}/v1/embeddings answered HTTP 404: Not Found, so no load was "
+      + "sent: serve embeddings there (llama-server --embeddings --pooling mean; vLLM with an embedding model, --runner "
+      + "pooling), or remove @Embeddings";
+
   /** What the readiness says of a server that does not generate, whichever way it refuses. */
   private static final String DOES_NOT_GENERATE = ": the server does not generate, which waiting does not change (vLLM "
       + "serving an embedding model, the pooling runner, answers so); measure its embeddings with @Embeddings sweeps, or "
@@ -65,12 +71,6 @@ class EmbeddingsReadinessTests {
                 + "(the server lists [bge]) and llmbench.api (chat or completions); a server that only embeds has no such "
                 + "route (vLLM's pooling runner, TEI): measure it with @Embeddings sweeps"));
   }
-
-  /** The refusal of a class on the embedded engine with no embeddings route, in the words of its level {@code C=1}. */
-  private static final String NO_EMBEDDINGS_ROUTE = "Configuration error: sweep on method [Embeds#embeds], C=1: @Embeddings "
-      + "sends to POST /v1/embeddings, but http://127.0.0.1:{n}/v1/embeddings answered HTTP 404: Not Found, so no load was "
-      + "sent: serve embeddings there (llama-server --embeddings --pooling mean; vLLM with an embedding model, --runner "
-      + "pooling), or remove @Embeddings";
 
   /**
    * A pooling runner: health, the model list and {@code /v1/embeddings} (one vector per input), and chat refused

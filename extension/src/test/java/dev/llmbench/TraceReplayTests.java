@@ -41,6 +41,9 @@ class TraceReplayTests {
   static final Path DIR = Path.of("target", "trace-tests");
   /** Timestamps of the timed trace, in ms: uneven gaps, two rows at one moment. */
   static final long[] TIMES = {0, 40, 40, 100, 130, 250, 260, 300, 420, 440, 500, 520, 600, 610, 700, 760, 800, 880, 900, 960};
+  /** The example row the messages on a bad trace end with. */
+  private static final String EXAMPLE_ROW = "{\"timestamp\": 0, \"input_length\": 655, \"output_length\": 52, "
+      + "\"hash_ids\": [0, 1]}";
 
   @BeforeAll
   static void traces() throws IOException {
@@ -213,10 +216,6 @@ class TraceReplayTests {
     bad(List.of("", "  "), "holds no trace rows (the file is empty or blank); expected one JSON object per line, e.g. "
         + EXAMPLE_ROW);
   }
-
-  /** The example row the messages on a bad trace end with. */
-  private static final String EXAMPLE_ROW = "{\"timestamp\": 0, \"input_length\": 655, \"output_length\": 52, "
-      + "\"hash_ids\": [0, 1]}";
 
   @Test
   void aTraceThatCannotBeReadOrAMissingTraceIsAConfigurationError() {
