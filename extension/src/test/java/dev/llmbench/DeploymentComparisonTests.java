@@ -34,14 +34,13 @@ class DeploymentComparisonTests {
 
   @Test
   void eachLevelIsOneTestPerDeploymentEveryDeploymentAtALoadBeforeTheNextLoad() {
-    BenchKit.Run run = twoDeployments.assertAllPass(4);
-    List<String> names = run.tests().started().stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
-    assertThat(names).containsExactly("C=2 · fast", "C=2 · slow", "C=4 · fast", "C=4 · slow");
+    assertThat(twoDeployments).passed("C=2 · fast", "C=2 · slow", "C=4 · fast", "C=4 · slow");
   }
 
   @Test
   void oneTableOverlaidChartsAndWhichDeploymentGivesTheMostGoodputUnderTheSlo() throws IOException {
-    BenchKit.Run run = twoDeployments.assertAllPass(4);
+    BenchKit.Run run = twoDeployments;
+    assertThat(run).allTestsPassed(4);
     Path dir = run.sweepDir(TwoDeploymentsTestCases.class, "compare");
     String table = Files.readString(dir.resolve("table.txt"));
     assertThat(table.lines().filter(l -> l.matches("C= [24] · (fast|slow) \\| 12/12 ok.*")).count()).as(table).isEqualTo(4);
@@ -52,11 +51,10 @@ class DeploymentComparisonTests {
         .contains("network round trip to fast (embedded instant): median", "network round trip to slow (embedded fixed-20ms)");
     for (String chart : List.of("throughput", "latency", "ttft", "efficiency", "tradeoff")) {
       String svg = Files.readString(dir.resolve(chart + ".svg"));
-      assertThat(svg.contains("(fast)</text>") && svg.contains("(slow)</text>")).as("%s.svg has a line per deployment", chart).isTrue();
+      assertThat(svg).as("%s.svg has a line per deployment", chart).contains("(fast)</text>", "(slow)</text>");
     }
-    String pareto = Files.readString(dir.resolve("pareto.svg"));
-    assertThat(pareto.contains(">fast</text>") && pareto.contains(">slow</text>") && pareto.contains(">Pareto frontier</text>"))
-        .as("pareto.svg has both deployments and the frontier").isTrue();
+    assertThat(Files.readString(dir.resolve("pareto.svg"))).as("pareto.svg has both deployments and the frontier")
+        .contains(">fast</text>", ">slow</text>", ">Pareto frontier</text>");
     assertThat(dir.resolve("C=2_fast.json")).exists();
     assertThat(Files.readString(dir.resolve("C=2_slow.json"))).contains("\"deployment\" : \"slow\"");
     assertThat(Files.readString(dir.resolve("index.html"))).contains("fast gives the most goodput");
@@ -64,7 +62,8 @@ class DeploymentComparisonTests {
 
   @Test
   void thePageLeadsWithTheAnswerThenTheHeadlineChartsThenTheFindingsAndShowsEachLevelsTimeline() throws IOException {
-    Path dir = twoDeployments.assertAllPass(4).sweepDir(TwoDeploymentsTestCases.class, "compare");
+    assertThat(twoDeployments).allTestsPassed(4);
+    Path dir = twoDeployments.sweepDir(TwoDeploymentsTestCases.class, "compare");
     String html = Files.readString(dir.resolve("index.html"));
     int answer = html.indexOf("<h3>Answer</h3>");
     int goodput = html.indexOf("fast gives the most goodput");
@@ -99,15 +98,14 @@ class DeploymentComparisonTests {
 
   @Test
   void twoDeploymentsOfOneEngineAreAsFastAsEachOtherWithinNoise() {
-    BenchKit.run(SameEngineTestCases.class).assertAllPass(2);
+    assertThat(BenchKit.run(SameEngineTestCases.class)).passed("C=4 · a", "C=4 · b");
   }
 
   @Test
   void theDeploymentsSettingReplacesTheAnnotationsWithoutCode() throws IOException {
     BenchKit.Run run = BenchKit.run(TwoDeploymentsTestCases.class, "llmbench.deployments",
-        "a=embedded:instant ; b=embedded:instant,model=other", "llmbench.sweep.levels", "2").assertAllPass(2);
-    List<String> names = run.tests().started().stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
-    assertThat(names).containsExactly("C=2 · a", "C=2 · b");
+        "a=embedded:instant ; b=embedded:instant,model=other", "llmbench.sweep.levels", "2");
+    assertThat(run).passed("C=2 · a", "C=2 · b");
     assertThat(Files.readString(run.sweepDir(TwoDeploymentsTestCases.class, "compare").resolve("C=2_b.json")))
         .contains("\"model\" : \"other\"", "\"deployment\" : \"b\"");
   }

@@ -2,12 +2,6 @@ package dev.llmbench;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.EventConditions.test;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import dev.llmbench.workload.Embeddings;
 import java.io.IOException;
 import java.time.Duration;
@@ -45,15 +40,36 @@ class EmbeddingsReadinessTests {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String MODELS = "{\"object\":\"list\",\"data\":[{\"id\":\"bge\",\"object\":\"model\"}]}";
 
-  /** vLLM's answers to {@code POST /v1/chat/completions} from a pooling runner, by version. */
+  /** The refusal of a class on the embedded engine with no embeddings route, in the words of its level {@code C=1}. */
+  private static final String NO_EMBEDDINGS_ROUTE = "Configuration error: sweep on method [Embeds#embeds], C=1: @Embeddings "
+      + "sends to POST /v1/embeddings, but http://127.0.0.1:{n}/v1/embeddings answered HTTP 404: Not Found, so no load was "
+      + "sent: serve embeddings there (llama-server --embeddings --pooling mean; vLLM with an embedding model, --runner "
+      + "pooling), or remove @Embeddings";
+
+  /** What the readiness says of a server that does not generate, whichever way it refuses. */
+  private static final String DOES_NOT_GENERATE = ": the server does not generate, which waiting does not change (vLLM "
+      + "serving an embedding model, the pooling runner, answers so); measure its embeddings with @Embeddings sweeps, or "
+      + "set llmbench.base-url to a server that generates";
+
+  /**
+   * vLLM's answers to {@code POST /v1/chat/completions} from a pooling runner, by version, each with what the
+   * readiness of a chat test says of it.
+   */
   static Stream<Arguments> chatRefusals() {
     return Stream.of(
         Arguments.of("vLLM until about 0.10: the error object sent with status 200", 200,
             "{\"object\":\"error\",\"message\":\"The model does not support Chat Completions API\",\"type\":"
-                + "\"BadRequestError\",\"param\":null,\"code\":400}", "The model does not support Chat Completions API"),
+                + "\"BadRequestError\",\"param\":null,\"code\":400}",
+            "a 1-token completion to /v1/chat/completions answered STREAM_ERROR: the server sent an error: The model does "
+                + "not support Chat Completions API" + DOES_NOT_GENERATE),
         Arguments.of("vLLM raising NotImplementedError: 501", 501, "{\"error\":{\"message\":\"The model does not support "
-            + "Chat Completions API\",\"type\":\"NotImplementedError\",\"param\":null,\"code\":501}}", "HTTP 501"),
-        Arguments.of("vLLM registering no generation route: 404", 404, "{\"detail\":\"Not Found\"}", "HTTP 404"));
+            + "Chat Completions API\",\"type\":\"NotImplementedError\",\"param\":null,\"code\":501}}",
+            "a 1-token completion to /v1/chat/completions answered HTTP 501: The model does not support Chat Completions API"
+                + DOES_NOT_GENERATE),
+        Arguments.of("vLLM registering no generation route: 404", 404, "{\"detail\":\"Not Found\"}",
+            "a 1-token completion to /v1/chat/completions for model 'bge' answered HTTP 404: Not Found; check llmbench.model "
+                + "(the server lists [bge]) and llmbench.api (chat or completions); a server that only embeds has no such "
+                + "route (vLLM's pooling runner, TEI): measure it with @Embeddings sweeps"));
   }
 
   /**
@@ -103,13 +119,13 @@ class EmbeddingsReadinessTests {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("chatRefusals")
-  void anEmbeddingsClassIsReadyOnAServerThatRefusesChat(String version, int status, String body, String shown)
+  void anEmbeddingsClassIsReadyOnAServerThatRefusesChat(String version, int status, String body, String refusal)
       throws IOException {
     Queue<String> asked = new ConcurrentLinkedQueue<>();
     try (MockWebServer server = poolingRunner(status, body, asked)) {
       long start = System.nanoTime();
-      BenchKit.run(EmbeddingsOnlyTestCases.class, "llmbench.base-url", server.url("/").toString(),
-          "llmbench.network.samples", "0").assertAllPass(1);
+      assertThat(BenchKit.run(EmbeddingsOnlyTestCases.class, "llmbench.base-url", server.url("/").toString(),
+          "llmbench.network.samples", "0")).passed("C=1");
       assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval").isLessThan(PROBE_INTERVAL);
       // Its readiness sent one input where it used to send a chat completion, and no level sent chat either.
       assertThat(asked).contains("/v1/embeddings").doesNotContain("/v1/chat/completions", "/v1/completions");
@@ -119,18 +135,18 @@ class EmbeddingsReadinessTests {
   @ParameterizedTest(name = "{0}")
   @MethodSource("chatRefusals")
   void aClassThatMixesProbesBothAndFailsOnlyItsChatTestNamingTheRefusal(String version, int status, String body,
-      String shown) throws IOException {
+      String refusal) throws IOException {
     Queue<String> asked = new ConcurrentLinkedQueue<>();
     try (MockWebServer server = poolingRunner(status, body, asked)) {
       long start = System.nanoTime();
       BenchKit.Run run = BenchKit.run(MixedTestCases.class, "llmbench.base-url", server.url("/").toString(),
           "llmbench.network.samples", "0");
       assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval").isLessThan(PROBE_INTERVAL);
-      run.tests().assertThatEvents()
-          .haveExactly(1, event(test("embeds"), finishedSuccessfully()))
-          .haveExactly(1, event(test("chats"), finishedWithFailure(instanceOf(EndpointNotReadyException.class),
-              message(m -> m.contains("cannot become ready for POST /v1/chat/completions") && m.contains(shown)
-                  && m.contains("since this does not clear by waiting")))));
+      assertThat(run).level("C=1").succeeded();
+      assertThat(run).test("chats(LlmClient)").failedWith(EndpointNotReadyException.class).hasMessageMatching(
+          Messages.pattern("LLM endpoint " + server.url("/") + " cannot become ready for POST /v1/chat/completions: "
+              + refusal + " (gave up after {duration} instead of waiting out llmbench.ready.timeout 180.000 s, since this "
+              + "does not clear by waiting)"));
       assertThat(asked).contains("/v1/embeddings", "/v1/chat/completions");
       assertThat(asked.stream().filter("/v1/chat/completions"::equals).count()).as("chat requests: the probe alone")
           .isEqualTo(1);
@@ -140,22 +156,19 @@ class EmbeddingsReadinessTests {
   @Test
   void aClassThatMixesOnAChatOnlyServerRunsItsChatAndRefusesItsEmbeddingsBeforeLoadNamingTheFix() {
     BenchKit.Run run = BenchKit.run(MixedTestCases.class, "llmbench.embedded.embeddings", "false");
-    run.tests().assertThatEvents()
-        .haveExactly(1, event(test("chats"), finishedSuccessfully()))
-        .haveExactly(1, event(test("embeds"), finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-            message(m -> m.contains("Embeds#embeds") && m.contains("answered HTTP 404")
-                && m.contains("so no load was sent") && m.contains("llama-server --embeddings --pooling mean")))));
+    assertThat(run).test("chats(LlmClient)").succeeded();
+    assertThat(run).level("C=1").failedWith(ExtensionConfigurationException.class)
+        .hasMessageMatching(Messages.pattern(NO_EMBEDDINGS_ROUTE));
   }
 
   @Test
   void aLaterEmbeddingsClassProbesTheRouteItsEndpointWasNotYetAskedFor() {
     // Two classes on one embedded engine: whichever runs first readies it, the other then probes its own route.
     BenchKit.Run run = BenchKit.run(TwoClassesTestCases.class, "llmbench.embedded.embeddings", "false");
-    run.tests().assertThatEvents()
-        .haveExactly(1, event(test("chats"), finishedSuccessfully()))
-        .haveExactly(1, event(test("embeds"), finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-            message(m -> m.contains("Embeds#embeds") && m.contains("answered HTTP 404")))));
-    BenchKit.run(TwoClassesTestCases.class).assertAllPass(2);
+    assertThat(run).test("chats(LlmClient)").succeeded();
+    assertThat(run).level("C=1").failedWith(ExtensionConfigurationException.class)
+        .hasMessageMatching(Messages.pattern(NO_EMBEDDINGS_ROUTE));
+    assertThat(BenchKit.run(TwoClassesTestCases.class)).passed("C=1", "chats(LlmClient)");
   }
 
   static class EmbeddingsOnlyTestCases {

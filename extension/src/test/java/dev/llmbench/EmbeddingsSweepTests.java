@@ -2,10 +2,6 @@ package dev.llmbench;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import dev.llmbench.client.RequestResult;
 import dev.llmbench.internal.embedded.PerformanceProfile;
@@ -13,6 +9,7 @@ import dev.llmbench.result.Finding;
 import dev.llmbench.result.FindingKind;
 import dev.llmbench.result.Rate;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import dev.llmbench.workload.Embeddings;
 import dev.llmbench.workload.ToolCalls;
 import java.time.Duration;
@@ -28,25 +25,29 @@ class EmbeddingsSweepTests {
 
   @Test
   void eachLevelReportsLatencyInputsAndTokensPerSecondAndNoStreamingFigures() {
-    BenchKit.run(BatchTestCases.class).assertAllPass(3);
+    assertThat(BenchKit.run(BatchTestCases.class)).passed("C=1", "C=3", "noScalingFindings (after the sweep)");
   }
 
   @Test
   void aServerWithoutTheRouteFailsTheLevelBeforeLoadNamingTheFix() {
     BatchTestCases.ran = false;
     BenchKit.Run run = BenchKit.run(BatchTestCases.class, "llmbench.embedded.embeddings", "false");
-    run.tests().assertThatEvents().haveExactly(2, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-        message(m -> m.contains("BatchTestCases#sweep") && m.contains("@Embeddings sends to POST /v1/embeddings")
-            && m.contains("answered HTTP 404") && m.contains("so no load was sent")
-            && m.contains("llama-server --embeddings") && m.contains("or remove @Embeddings")))));
+    for (String level : new String[] {"C=1", "C=3"}) {
+      assertThat(run).level(level).failedWith(ExtensionConfigurationException.class).hasMessageMatching(Messages.pattern(
+          "Configuration error: sweep on method [BatchTestCases#sweep], " + level + ": @Embeddings sends to POST "
+              + "/v1/embeddings, but http://127.0.0.1:{n}/v1/embeddings answered HTTP 404: Not Found, so no load was sent: "
+              + "serve embeddings there (llama-server --embeddings --pooling mean; vLLM with an embedding model, --runner "
+              + "pooling), or remove @Embeddings"));
+    }
     assertThat(BatchTestCases.ran).as("the sweep method's body").isFalse();
   }
 
   @Test
   void embeddingsWithToolsIsAConfigurationError() {
     BenchKit.Run run = BenchKit.run(WithToolsTestCases.class);
-    run.all().assertThatEvents().haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-        message(m -> m.contains("@Embeddings requests generate nothing to call tools with")))));
+    assertThat(run).hasConfigurationError("Configuration error: sweep on method [WithToolsTestCases#sweep]: @Embeddings "
+        + "requests generate nothing to call tools with or to answer in JSON: remove @ToolCalls and @StructuredOutput from "
+        + "this sweep, or @Embeddings");
     assertThat(run.tests().started().count()).isZero();
   }
 

@@ -1,12 +1,6 @@
 package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.displayName;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.EventConditions.test;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.github.dockerjava.api.model.Container;
 import dev.llmbench.assertions.LlmBenchAssertions;
@@ -14,6 +8,7 @@ import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.server.LaunchContainer;
 import dev.llmbench.server.ServerStartup;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -23,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -49,14 +43,10 @@ class LaunchContainerTests {
     assertThat(left).extracting(Container::getImage).as("containers after the run").isEmpty();
   }
 
-  static Predicate<String> failsBeforeTheFirstLevel() {
-    return m -> m.startsWith("LLM endpoint") || m.startsWith("the server could not be launched");
-  }
-
   @Test
   void aContainerIsWaitedForWithItsPhasesAndItsLogAndRemovedAfterTheRun() throws IOException {
     BenchKit.Run run = BenchKit.run(Served.class);
-    run.assertAllPass(2);
+    assertThat(run).passed("ready(EndpointInfo)", "C=1");
     Path log;
     try (Stream<Path> files = Files.list(run.reportDir())) {
       log = files.filter(p -> p.getFileName().toString().matches("container-\\d+\\.log")).findFirst().orElseThrow();
@@ -87,11 +77,12 @@ class LaunchContainerTests {
 
   @Test
   void anImageThatIsNotThereFailsBeforeTheFirstLevelSayingHowToGetIt() {
-    BenchKit.run(MissingImage.class).tests().assertThatEvents()
-        .haveExactly(1, event(test(), displayName("C=1"), finishedWithFailure(instanceOf(EndpointNotReadyException.class),
-            message(m -> m.startsWith("the server could not be launched: the image llmbench/no-such-image:missing is not on "
-                + "this Docker host and could not be pulled") && m.contains("docker pull llmbench/no-such-image:missing")
-                && m.contains("docker images")))));
+    // In parentheses, the daemon's own words on the pull.
+    assertThat(BenchKit.run(MissingImage.class)).level("C=1").failedWith(EndpointNotReadyException.class)
+        .hasMessageMatching(Messages.pattern("the server could not be launched: the image llmbench/no-such-image:missing "
+            + "is not on this Docker host and could not be pulled ({*}). Pull it (docker pull "
+            + "llmbench/no-such-image:missing), build or import it (docker build, docker import), or name an image that "
+            + "docker images lists"));
   }
 
   @LlmEndpoint
@@ -107,15 +98,17 @@ class LaunchContainerTests {
   @Test
   void aContainerWhoseCommandExitsFailsInSecondsWithItsLastLogLines() {
     long start = System.nanoTime();
-    BenchKit.run(Exiting.class).tests().assertThatEvents()
-        .haveExactly(1, event(test(), displayName("C=1"), finishedWithFailure(instanceOf(EndpointNotReadyException.class),
-            message(m -> failsBeforeTheFirstLevel().test(m) && m.contains("cannot become ready: the container ")
-                && m.contains("(" + IMAGE + " /usr/bin/llama-server -m /opt/llmbench/missing.gguf")
-                && m.contains("exited with exit code 1") && m.contains("before it was ready")
-                && m.contains("| ") && m.contains("failed to load model '/opt/llmbench/missing.gguf'")
-                && m.contains("exiting due to model loading error")))))
-        .haveExactly(1, event(test(), displayName("C=2"), finishedWithFailure(message(m -> m.startsWith("not waited for again")))));
+    BenchKit.Run run = BenchKit.run(Exiting.class);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+    // Open: the container's id, the startup phases read so far, and llama.cpp's lines between the two that matter.
+    String exited = "LLM endpoint http://127.0.0.1:{n}/ cannot become ready: the container {*} (" + IMAGE
+        + " /usr/bin/llama-server -m /opt/llmbench/missing.gguf --host 127.0.0.1 --port {n} -t 1) exited with exit code 1 "
+        + "{duration} after launch, before it was ready ({*}). Last {n} lines of its log "
+        + run.reportDir().resolve("container-{n}.log") + ":\n{*}  | {*}failed to load model '/opt/llmbench/missing.gguf'"
+        + "{*}\n  | {*}exiting due to model loading error";
+    assertThat(run).level("C=1").failedWith(EndpointNotReadyException.class).hasMessageMatching(Messages.pattern(exited));
+    assertThat(run).level("C=2").failedWith(EndpointNotReadyException.class)
+        .hasMessageMatching(Messages.pattern("not waited for again: " + exited));
   }
 
   @LlmEndpoint(readyPollInterval = "200ms")
@@ -132,12 +125,13 @@ class LaunchContainerTests {
   @Test
   void aPortAlreadyTakenFailsBeforeAnyContainerStarts() throws IOException {
     try (ServerSocket other = new ServerSocket(18221, 50, InetAddress.getLoopbackAddress())) {
-      BenchKit.run(FixedPort.class, "llmbench.base-url", "http://127.0.0.1:18221",
-          "llmbench.container.command", "/usr/bin/llama-server -m /opt/llmbench/tiny.gguf --host 127.0.0.1 --port 18221 -t 1")
-          .tests().assertThatEvents()
-          .haveExactly(1, event(test(), displayName("C=1"), finishedWithFailure(instanceOf(EndpointNotReadyException.class),
-              message(m -> m.startsWith("the server could not be launched: port 18221 on 127.0.0.1 is already taken")
-                  && m.contains("ss -ltnp") && m.contains("${port}") && m.endsWith("no container was started")))));
+      BenchKit.Run run = BenchKit.run(FixedPort.class, "llmbench.base-url", "http://127.0.0.1:18221",
+          "llmbench.container.command", "/usr/bin/llama-server -m /opt/llmbench/tiny.gguf --host 127.0.0.1 --port 18221 -t 1");
+      assertThat(run).level("C=1").failedWith(EndpointNotReadyException.class).hasMessage("the server could not be "
+          + "launched: port 18221 on 127.0.0.1 is already taken: something listens there before the container starts, so "
+          + "its server could not bind it and the readiness wait would measure the other one. Stop what listens there "
+          + "(ss -ltnp 'sport = :18221' shows it), or put ${port} in the container's command (and leave llmbench.base-url "
+          + "unset) so that LLMBench picks a free port; no container was started");
     }
   }
 
@@ -150,12 +144,16 @@ class LaunchContainerTests {
     try (Socket bound = new Socket()) {
       bound.setReuseAddress(false);
       bound.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 18222));
-      BenchKit.run(FixedPort.class, "llmbench.base-url", "http://127.0.0.1:18222",
-          "llmbench.container.command", "/usr/bin/llama-server -m /opt/llmbench/tiny.gguf --host 127.0.0.1 --port 18222 -t 1")
-          .tests().assertThatEvents()
-          .haveExactly(1, event(test(), displayName("C=1"), finishedWithFailure(instanceOf(EndpointNotReadyException.class),
-              message(m -> m.contains("exited with exit code 1") && m.contains("couldn't bind HTTP server socket")
-                  && m.contains("Its port is taken by another process") && m.contains("${port}")))));
+      BenchKit.Run run = BenchKit.run(FixedPort.class, "llmbench.base-url", "http://127.0.0.1:18222",
+          "llmbench.container.command", "/usr/bin/llama-server -m /opt/llmbench/tiny.gguf --host 127.0.0.1 --port 18222 -t 1");
+      // Open: the container's id, the startup phases read so far, and llama.cpp's lines around its bind error.
+      assertThat(run).level("C=1").failedWith(EndpointNotReadyException.class).hasMessageMatching(Messages.pattern(
+          "LLM endpoint http://127.0.0.1:18222/ cannot become ready: the container {*} (" + IMAGE + " /usr/bin/llama-server "
+              + "-m /opt/llmbench/tiny.gguf --host 127.0.0.1 --port 18222 -t 1) exited with exit code 1 {duration} after "
+              + "launch, before it was ready ({*}). Last {n} lines of its log " + run.reportDir().resolve("container-18222.log")
+              + ":\n{*}  | {*}couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 18222\n{*}\nIts port is taken by "
+              + "another process (the container shares this host's network): stop what listens there (ss -ltnp shows it), "
+              + "or let LLMBench pick a free port with ${port} in the command."));
     }
   }
 

@@ -1,17 +1,13 @@
 package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.EventConditions.test;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import dev.llmbench.assertions.LlmBenchAssertions;
 import dev.llmbench.internal.embedded.EmbeddedServerMain;
 import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.server.LaunchServer;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +16,9 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The suite starts the server as a process, waits for it, benchmarks it and stops it; a command that exits
@@ -41,7 +39,7 @@ class LaunchServerTests {
   void aLaunchedServerIsWaitedForBenchmarkedAndStopped() throws IOException {
     BenchKit.Run run = BenchKit.run(LaunchedTestCases.class,
         "llmbench.launch.command", embeddedServerCommand("--profile", "instant", "--startup-delay", "PT1S"));
-    run.assertAllPass(2);
+    assertThat(run).passed("readyAfterItsStartupDelay(EndpointInfo)", "C=2");
     Path log;
     try (Stream<Path> files = Files.list(run.reportDir())) {
       log = files.filter(p -> p.getFileName().toString().matches("server-\\d+\\.log")).findFirst().orElseThrow();
@@ -68,7 +66,7 @@ class LaunchServerTests {
     void readyAfterItsStartupDelay(EndpointInfo endpoint) {
       // The engine answers 503 for 1 s after it starts; the JVM itself takes a while to start before that.
       assertThat(endpoint.url()).startsWith("http://127.0.0.1:");
-      assertThat(endpoint.readinessLog()).anyMatch(l -> l.contains("503") && l.contains("Loading model"));
+      assertThat(endpoint.readinessLog()).anySatisfy(l -> assertThat(l).contains("503").contains("Loading model"));
       Duration sinceLaunch = endpoint.startup().readySinceLaunch().orElseThrow();
       assertThat(sinceLaunch).as("since launch, against the client's wait").isGreaterThanOrEqualTo(endpoint.timeToReady())
           .isGreaterThan(Duration.ofSeconds(1));
@@ -85,16 +83,23 @@ class LaunchServerTests {
   @Test
   void aCommandThatExitsAtOnceFailsInSecondsWithItsLastLines() {
     long start = System.nanoTime();
-    BenchKit.run(ExitingTestCases.class).tests().assertThatEvents()
-        .haveExactly(1, event(test(), finishedWithFailure(instanceOf(EndpointNotReadyException.class), message(m ->
-            m.startsWith("LLM endpoint") && m.contains("cannot become ready") && m.contains("exit code 3")
-                && m.contains("fatal: no GPU found") && m.contains("loading weights")))))
-        .haveExactly(1, event(test(), finishedWithFailure(message(m -> m.startsWith("not waited for again")))));
+    BenchKit.Run run = BenchKit.run(ExitingTestCases.class);
     // Limit 20 minutes by default: the exit is seen at the next probe, not at the limit.
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    String exited = "LLM endpoint http://127.0.0.1:{n}/ cannot become ready: the server `sh -c 'echo loading weights; "
+        + "echo '\\''fatal: no GPU found'\\'' >&2; exit 3' {n}` exited with exit code 3 {duration} after launch, before it "
+        + "was ready. Last 2 lines of its log " + run.reportDir().resolve("server-{n}.log") + ":\n"
+        + "  | loading weights\n"
+        + "  | fatal: no GPU found";
+    assertThat(run).test("ready(LlmClient)").failedWith(EndpointNotReadyException.class)
+        .hasMessageMatching(Messages.pattern(exited));
+    // The second test does not wait again: it fails at once with the first outcome.
+    assertThat(run).test("second(LlmClient)").failedWith(EndpointNotReadyException.class)
+        .hasMessageMatching(Messages.pattern("not waited for again: " + exited));
   }
 
   @LlmEndpoint(readyPollInterval = "200ms")
+  @TestMethodOrder(MethodOrderer.MethodName.class) // ready waits, second is told the outcome
   @LaunchServer(command = {"sh", "-c", "echo loading weights; echo 'fatal: no GPU found' >&2; exit 3", "${port}"})
   static class ExitingTestCases {
     @Test
@@ -106,9 +111,10 @@ class LaunchServerTests {
 
   @Test
   void aCommandWithoutPortOrBaseUrlIsAConfigurationProblemNamingTheFix() {
-    BenchKit.run(NoPortTestCases.class).tests().assertThatEvents()
-        .haveExactly(1, event(test("ready"), finishedWithFailure(message(m -> m.contains("has no ${port}")
-            && m.contains("llmbench.base-url")))));
+    assertThat(BenchKit.run(NoPortTestCases.class)).test("ready(LlmClient)").failedWith(EndpointNotReadyException.class)
+        .hasMessage("the server could not be launched: the launch command has no ${port} and llmbench.base-url is unset, "
+            + "so LLMBench cannot know where the server listens; add --port ${port} (or the engine's own flag) to the "
+            + "command, or set llmbench.base-url");
   }
 
   @LlmEndpoint

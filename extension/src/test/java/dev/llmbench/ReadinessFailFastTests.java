@@ -1,26 +1,22 @@
 package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.EventConditions.test;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import dev.llmbench.result.StopReason;
 import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -37,14 +33,21 @@ class ReadinessFailFastTests {
   private static final String UNSET = "LLMBENCH_TEST_KEY_THAT_IS_NOT_SET";
   private static final String KEY = "sk-llmbench-test-0123456789";
 
-  /** Runs the fixture with {@code configuration}; asserts one failure matching {@code expected}, within one probe interval. */
-  private static void failsAtTheFirstProbe(Predicate<String> expected, String... configuration) {
+  /** The 127.0.0.1 address of the embedded engine, on the port it was given. */
+  private static final String EMBEDDED = "http://127.0.0.1:{n}/";
+
+  /**
+   * Runs the fixture with {@code configuration}; asserts that its one test failed, within one probe interval, with
+   * {@code message} (a {@link Messages#pattern}) followed by how soon it gave up and why.
+   */
+  private static AbstractThrowableAssert<?, ? extends Throwable> failsAtTheFirstProbe(String message,
+      String... configuration) {
     long start = System.nanoTime();
-    BenchKit.run(OnceAMinuteTestCases.class, configuration).tests().assertThatEvents()
-        .haveExactly(1, event(test(), finishedWithFailure(instanceOf(EndpointNotReadyException.class),
-            message(m -> m.contains("cannot become ready") && m.contains("since this does not clear by waiting")
-                && expected.test(m)))));
+    BenchKit.Run run = BenchKit.run(OnceAMinuteTestCases.class, configuration);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval").isLessThan(PROBE_INTERVAL);
+    return assertThat(run).test("ready(LlmClient)").failedWith(EndpointNotReadyException.class)
+        .hasMessageMatching(Messages.pattern(message + " (gave up after {duration} instead of waiting out "
+            + "llmbench.ready.timeout 180.000 s, since this does not clear by waiting)"));
   }
 
   private static String home() {
@@ -56,41 +59,47 @@ class ReadinessFailFastTests {
   @Test
   void vllmsLayoutWithoutAKeyFailsAtTheModelListNamingTheVariable() {
     // vLLM --api-key: /health answers 200 to anyone, /v1/models 401 without the key.
-    failsAtTheFirstProbe(m -> m.contains("GET /v1/models answered 401 Unauthorized")
-            && m.contains("environment variable " + UNSET + ", which is not set")
-            && m.contains("name another variable with llmbench.api-key-env"),
+    failsAtTheFirstProbe("LLM endpoint " + EMBEDDED + " cannot become ready: GET /v1/models answered 401 Unauthorized: the "
+            + "bearer key comes from the environment variable " + UNSET + ", which is not set; set it to the server's key, or "
+            + "name another variable with llmbench.api-key-env",
         "llmbench.embedded.api-key", KEY, "llmbench.api-key-env", UNSET);
   }
 
   @Test
   void vllmsLayoutWithAWrongKeySaysTheVariableIsSetAndNeverItsValue() {
     String home = home();
-    failsAtTheFirstProbe(m -> m.contains("GET /v1/models answered 401 Unauthorized")
-            && m.contains("environment variable HOME, which is set (" + home.length() + " characters)") && !m.contains(home),
-        "llmbench.embedded.api-key", KEY, "llmbench.api-key-env", "HOME");
+    failsAtTheFirstProbe("LLM endpoint " + EMBEDDED + " cannot become ready: GET /v1/models answered 401 Unauthorized: the "
+            + "bearer key comes from the environment variable HOME, which is set (" + home.length() + " characters); set it "
+            + "to the server's key, or name another variable with llmbench.api-key-env",
+        "llmbench.embedded.api-key", KEY, "llmbench.api-key-env", "HOME").hasMessageNotContaining(home);
   }
 
   @Test
   void aGatewayThatKeysEverythingFailsAtTheHealthRoute() {
-    failsAtTheFirstProbe(m -> m.contains("GET /health answered 401 Unauthorized") && m.contains(UNSET + ", which is not set"),
+    failsAtTheFirstProbe("LLM endpoint " + EMBEDDED + " cannot become ready: GET /health answered 401 Unauthorized: the "
+            + "bearer key comes from the environment variable " + UNSET + ", which is not set; set it to the server's key, or "
+            + "name another variable with llmbench.api-key-env",
         "llmbench.embedded.api-key", KEY, "llmbench.embedded.api-key-routes", "all", "llmbench.api-key-env", UNSET);
   }
 
   @Test
   void aGatewayRefusingAWrongKeyWith403FailsAtOnce() {
     String home = home();
-    failsAtTheFirstProbe(m -> m.contains("GET /health answered 403 Forbidden")
-            && m.contains("HOME, which is set (" + home.length() + " characters)") && !m.contains(home),
-        "llmbench.embedded.api-key", KEY, "llmbench.embedded.api-key-routes", "all", "llmbench.api-key-env", "HOME");
+    failsAtTheFirstProbe("LLM endpoint " + EMBEDDED + " cannot become ready: GET /health answered 403 Forbidden: the bearer "
+            + "key comes from the environment variable HOME, which is set (" + home.length() + " characters); set it to the "
+            + "server's key, or name another variable with llmbench.api-key-env",
+        "llmbench.embedded.api-key", KEY, "llmbench.embedded.api-key-routes", "all", "llmbench.api-key-env", "HOME")
+        .hasMessageNotContaining(home);
   }
 
   @Test
   void theRightKeyIsReadyInBothLayouts() {
     // The control: the same layouts with the key the server expects become ready, key sent on every route.
     String home = home();
-    BenchKit.run(OnceAMinuteTestCases.class, "llmbench.embedded.api-key", home, "llmbench.api-key-env", "HOME").assertAllPass(1);
-    BenchKit.run(OnceAMinuteTestCases.class, "llmbench.embedded.api-key", home, "llmbench.embedded.api-key-routes", "all",
-        "llmbench.api-key-env", "HOME").assertAllPass(1);
+    assertThat(BenchKit.run(OnceAMinuteTestCases.class, "llmbench.embedded.api-key", home, "llmbench.api-key-env", "HOME"))
+        .passed("ready(LlmClient)");
+    assertThat(BenchKit.run(OnceAMinuteTestCases.class, "llmbench.embedded.api-key", home,
+        "llmbench.embedded.api-key-routes", "all", "llmbench.api-key-env", "HOME")).passed("ready(LlmClient)");
   }
 
   /** A server whose routes answer as {@code routes} say (by path; the argument is how often the path was asked); 404 elsewhere. */
@@ -122,8 +131,9 @@ class ReadinessFailFastTests {
   @Test
   void aServerWithHealthButNoModelListFailsAskingForTheModel() throws IOException {
     try (MockWebServer server = serving(Map.of("/health", always(200, "{}")))) {
-      failsAtTheFirstProbe(m -> m.contains("GET /health answered 200 but GET /v1/models answered 404")
-          && m.contains("set llmbench.model"), "llmbench.base-url", server.url("/").toString());
+      failsAtTheFirstProbe("LLM endpoint " + server.url("/") + " cannot become ready: GET /health answered 200 but GET "
+          + "/v1/models answered 404, so the server lists no model to send requests for; set llmbench.model to the model id "
+          + "it serves", "llmbench.base-url", server.url("/").toString());
     }
   }
 
@@ -132,8 +142,10 @@ class ReadinessFailFastTests {
     // nginx's answer to plain HTTP on its TLS port: a 400 that no amount of waiting changes.
     try (MockWebServer server = serving(Map.of("/health", always(400,
         "<html><head><title>400 The plain HTTP request was sent to HTTPS port</title></head></html>")))) {
-      failsAtTheFirstProbe(m -> m.contains("GET /health answered 400") && m.contains("plain HTTP request was sent to HTTPS port")
-          && m.contains("http:// to a TLS port"), "llmbench.base-url", server.url("/").toString());
+      failsAtTheFirstProbe("LLM endpoint " + server.url("/") + " cannot become ready: GET /health answered 400 <html><head>"
+          + "<title>400 The plain HTTP request was sent to HTTPS port</title></head></html>, a client error that waiting does "
+          + "not change; check llmbench.base-url (http:// to a TLS port answers 400, or the wrong server) and "
+          + "llmbench.headers", "llmbench.base-url", server.url("/").toString());
     }
   }
 
@@ -142,8 +154,10 @@ class ReadinessFailFastTests {
     // A web page at the address (a UI, a login page) answers 200 on every route.
     String page = "<!doctype html><html><body>Welcome</body></html>";
     try (MockWebServer server = serving(Map.of("/health", always(200, page), "/v1/models", always(200, page)))) {
-      failsAtTheFirstProbe(m -> m.contains("GET /v1/models answered 200 with <!doctype html>")
-          && m.contains("not an OpenAI model list"), "llmbench.base-url", server.url("/").toString());
+      failsAtTheFirstProbe("LLM endpoint " + server.url("/") + " cannot become ready: GET /v1/models answered 200 with "
+          + page + ", which is not an OpenAI model list ({\"data\": [{\"id\": ...}]}), so no OpenAI-compatible server is at "
+          + "this address; set llmbench.base-url to the server's root, e.g. http://host:8000", "llmbench.base-url",
+          server.url("/").toString());
     }
   }
 
@@ -151,8 +165,10 @@ class ReadinessFailFastTests {
   void aCompletionRouteThatRefusesTheMethodFailsAtOnce() throws IOException {
     try (MockWebServer server = serving(Map.of("/health", always(200, "{}"), "/v1/models", always(200, MODELS),
         "/v1/chat/completions", always(405, "{\"detail\":\"Method Not Allowed\"}")))) {
-      failsAtTheFirstProbe(m -> m.contains("a 1-token completion to /v1/chat/completions answered HTTP 405")
-          && m.contains("a client error that waiting does not change"), "llmbench.base-url", server.url("/").toString());
+      failsAtTheFirstProbe("LLM endpoint " + server.url("/") + " cannot become ready for POST /v1/chat/completions: a "
+          + "1-token completion to /v1/chat/completions answered HTTP 405: Method Not Allowed, a client error that waiting "
+          + "does not change; check llmbench.base-url and llmbench.api (chat or completions)", "llmbench.base-url",
+          server.url("/").toString());
     }
   }
 
@@ -163,8 +179,8 @@ class ReadinessFailFastTests {
         "/v1/models", n -> n <= 2 ? new MockResponse.Builder().code(429).body("{\"error\":\"slow down\"}").build()
             : new MockResponse.Builder().code(200).body(MODELS).build(),
         "/v1/chat/completions", always(200, COMPLETION)))) {
-      BenchKit.run(QuickPollTestCases.class, "llmbench.base-url", server.url("/").toString(), "llmbench.network.samples", "0")
-          .assertAllPass(1);
+      assertThat(BenchKit.run(QuickPollTestCases.class, "llmbench.base-url", server.url("/").toString(),
+          "llmbench.network.samples", "0")).passed("ready(EndpointInfo)");
     }
   }
 
@@ -174,8 +190,8 @@ class ReadinessFailFastTests {
     try (MockWebServer server = serving(Map.of("/health", always(200, "{}"), "/v1/models", always(200, MODELS),
         "/v1/chat/completions", n -> n == 1 ? new MockResponse.Builder().code(200).body(COMPLETION).build()
             : new MockResponse.Builder().code(401).body("{\"error\":{\"message\":\"key revoked\"}}").build()))) {
-      BenchKit.run(RefusedLevelTestCases.class, "llmbench.base-url", server.url("/").toString(), "llmbench.network.samples", "0")
-          .assertAllPass(1);
+      assertThat(BenchKit.run(RefusedLevelTestCases.class, "llmbench.base-url", server.url("/").toString(),
+          "llmbench.network.samples", "0")).passed("C=2");
     }
   }
 
@@ -188,7 +204,8 @@ class ReadinessFailFastTests {
       assertThat(r.stopReason()).isEqualTo(StopReason.REFUSED);
       assertThat(r.requestCount()).as("the first round, and at most one sent as the round came back").isBetween(2L, 3L);
       assertThat(r.errorsByType()).containsOnlyKeys("HTTP 401");
-      assertThat(r.warnings()).anyMatch(w -> w.startsWith("the level stopped sending after ") && w.contains("llmbench.api-key-env"));
+      assertThat(r.warnings()).anySatisfy(w -> assertThat(w).startsWith("the level stopped sending after ")
+          .contains("llmbench.api-key-env"));
     }
   }
 

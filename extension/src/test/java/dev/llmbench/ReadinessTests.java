@@ -1,14 +1,10 @@
 package dev.llmbench;
 
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.EventConditions.test;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -16,20 +12,29 @@ import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 class ReadinessTests {
+
+  /** How a wait that ended at its first probe says so, under the default limit of 20 minutes. */
+  private static final String AT_THE_FIRST_PROBE = " (gave up after {duration} instead of waiting out "
+      + "llmbench.ready.timeout 1200.000 s, since this does not clear by waiting)";
 
   @Test
   void serverThatNeverBecomesReadyFailsNamingUrlLastStatusAndTimeWaited() {
     long start = System.nanoTime();
-    BenchKit.run(NeverReadyTestCases.class).tests().assertThatEvents()
-        .haveExactly(1, event(test(), finishedWithFailure(instanceOf(EndpointNotReadyException.class),
-            message(m -> m.startsWith("LLM endpoint http://127.0.0.1:") && m.contains("was not ready after")
-                && m.contains("503") && m.contains("Loading model") && m.contains("llmbench.ready.timeout")))))
-        // The second test does not wait again: it fails at once with the first outcome.
-        .haveExactly(1, event(test(), finishedWithFailure(message(m -> m.startsWith("not waited for again")))));
-    org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
+    BenchKit.Run run = BenchKit.run(NeverReadyTestCases.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
+    String notReady = "LLM endpoint http://127.0.0.1:{n}/ was not ready after {duration} (limit 1.500 s); last status: "
+        + "GET /health answered 503 {\"error\":{\"message\":\"Loading model\",\"type\":\"unavailable_error\"}}. Check that "
+        + "the server is running and loading the model, or raise llmbench.ready.timeout.";
+    assertThat(run).test("first(LlmClient)").failedWith(EndpointNotReadyException.class)
+        .hasMessageMatching(Messages.pattern(notReady));
+    // The second test does not wait again: it fails at once with the first outcome.
+    assertThat(run).test("second(LlmClient)").failedWith(EndpointNotReadyException.class)
+        .hasMessageMatching(Messages.pattern("not waited for again: " + notReady));
   }
 
   @Test
@@ -39,14 +44,16 @@ class ReadinessTests {
       port = s.getLocalPort();
     }
     // The URL comes from a configuration parameter, as a user would point a suite at a deployment.
-    BenchKit.run(ClosedPortTestCases.class, "llmbench.base-url", "http://127.0.0.1:" + port).tests().assertThatEvents().haveExactly(1, event(finishedWithFailure(
-            message(m -> m.contains("http://127.0.0.1:" + port) && m.contains("ConnectException")))));
+    assertThat(BenchKit.run(ClosedPortTestCases.class, "llmbench.base-url", "http://127.0.0.1:" + port))
+        .hasSingleFailure().failedWith(EndpointNotReadyException.class).hasMessageMatching(Messages.pattern(
+            "LLM endpoint http://127.0.0.1:" + port + "/ was not ready after {duration} (limit 1.000 s); last status: "
+                + "ConnectException: Failed to connect to /127.0.0.1:" + port + ". Check that the server is running and "
+                + "loading the model, or raise llmbench.ready.timeout."));
   }
 
   @Test
   void startupDelayIsWaitedOut() {
-    BenchKit.run(SlowStartTestCases.class).assertAllPass(1).tests().assertThatEvents()
-        .haveExactly(1, event(test("ready"), finishedSuccessfully()));
+    assertThat(BenchKit.run(SlowStartTestCases.class)).passed("ready(EndpointInfo)");
   }
 
   /** A key-protected server: every route answers 401 without the right bearer key. */
@@ -67,12 +74,14 @@ class ReadinessTests {
   void aMissingKeyFailsAtOnceNamingTheVariableWithTheDefaultTwentyMinuteLimit() throws IOException {
     try (MockWebServer server = keyProtected()) {
       long start = System.nanoTime();
-      BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", server.url("/").toString(),
-          "llmbench.api-key-env", "LLMBENCH_TEST_KEY_THAT_IS_NOT_SET").tests().assertThatEvents()
-          .haveExactly(1, event(test(), finishedWithFailure(instanceOf(EndpointNotReadyException.class), message(m ->
-              m.contains("cannot become ready") && m.contains("GET /health answered 401 Unauthorized")
-                  && m.contains("LLMBENCH_TEST_KEY_THAT_IS_NOT_SET, which is not set") && m.contains("llmbench.api-key-env")))));
-      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval")
+      BenchKit.Run run = BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", server.url("/").toString(),
+          "llmbench.api-key-env", "LLMBENCH_TEST_KEY_THAT_IS_NOT_SET");
+      assertThat(run).test("ready(LlmClient)").failedWith(EndpointNotReadyException.class).hasMessageMatching(
+          Messages.pattern("LLM endpoint " + server.url("/") + " cannot become ready: GET /health answered 401 "
+              + "Unauthorized: the bearer key comes from the environment variable LLMBENCH_TEST_KEY_THAT_IS_NOT_SET, which "
+              + "is not set; set it to the server's key, or name another variable with llmbench.api-key-env"
+              + AT_THE_FIRST_PROBE));
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval")
           .isLessThan(Duration.ofMinutes(1));
     }
   }
@@ -82,12 +91,15 @@ class ReadinessTests {
     String home = System.getenv("HOME");
     org.junit.jupiter.api.Assumptions.assumeTrue(home != null && home.length() > 1, "needs HOME set, as a stand-in key");
     try (MockWebServer server = keyProtected()) {
-      BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", server.url("/").toString(),
-          "llmbench.api-key-env", "HOME").tests().assertThatEvents()
-          .haveExactly(1, event(test(), finishedWithFailure(message(m -> m.contains("HOME, which is set (" + home.length()
-              + " characters)") && !m.contains(home)))));
+      BenchKit.Run run = BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", server.url("/").toString(),
+          "llmbench.api-key-env", "HOME");
+      assertThat(run).test("ready(LlmClient)").failedWith(EndpointNotReadyException.class).hasMessageMatching(
+          Messages.pattern("LLM endpoint " + server.url("/") + " cannot become ready: GET /health answered 401 "
+              + "Unauthorized: the bearer key comes from the environment variable HOME, which is set (" + home.length()
+              + " characters); set it to the server's key, or name another variable with llmbench.api-key-env"
+              + AT_THE_FIRST_PROBE)).hasMessageNotContaining(home);
       RecordedRequest probe = server.takeRequest();
-      org.assertj.core.api.Assertions.assertThat(probe.getHeaders().get("Authorization")).isEqualTo("Bearer " + home);
+      assertThat(probe.getHeaders().get("Authorization")).isEqualTo("Bearer " + home);
     }
   }
 
@@ -102,10 +114,12 @@ class ReadinessTests {
       });
       server.start();
       long start = System.nanoTime();
-      BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", server.url("/").toString()).tests().assertThatEvents()
-          .haveExactly(1, event(test(), finishedWithFailure(message(m -> m.contains("GET /health and GET /v1/models both "
-              + "answered 404") && m.contains("set llmbench.base-url to the server's root")))));
-      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval")
+      BenchKit.Run run = BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", server.url("/").toString());
+      assertThat(run).test("ready(LlmClient)").failedWith(EndpointNotReadyException.class).hasMessageMatching(
+          Messages.pattern("LLM endpoint " + server.url("/") + " cannot become ready: GET /health and GET /v1/models "
+              + "both answered 404, so no OpenAI-compatible server is at this address; set llmbench.base-url to the "
+              + "server's root, e.g. http://host:8000" + AT_THE_FIRST_PROBE));
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval")
           .isLessThan(Duration.ofMinutes(1));
     }
   }
@@ -129,10 +143,12 @@ class ReadinessTests {
       answering.start();
       String https = "https://127.0.0.1:" + plain.getLocalPort();
       long start = System.nanoTime();
-      BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", https).tests().assertThatEvents()
-          .haveExactly(1, event(test(), finishedWithFailure(message(m -> m.contains("does not speak the URL's protocol")
-              && m.contains("use http:// for a plain-HTTP server")))));
-      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval")
+      BenchKit.Run run = BenchKit.run(DefaultLimitTestCases.class, "llmbench.base-url", https);
+      // In parentheses, the JDK's own words on the TLS hello that got no TLS answer.
+      assertThat(run).test("ready(LlmClient)").failedWith(EndpointNotReadyException.class).hasMessageMatching(
+          Messages.pattern("LLM endpoint " + https + "/ cannot become ready: the connection does not speak the URL's "
+              + "protocol ({*}); use http:// for a plain-HTTP server and https:// for a TLS one" + AT_THE_FIRST_PROBE));
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval")
           .isLessThan(Duration.ofMinutes(1));
     }
   }
@@ -148,6 +164,7 @@ class ReadinessTests {
   }
 
   @LlmEndpoint(embeddedProfile = "instant", embeddedStartupDelay = "1h", readyTimeout = "1500ms", readyPollInterval = "200ms")
+  @TestMethodOrder(MethodOrderer.MethodName.class) // first waits, second is told the outcome
   static class NeverReadyTestCases {
     @Test
     void first(LlmClient llm) {}
@@ -171,11 +188,11 @@ class ReadinessTests {
       // wait that gave up on 503 or took the first 503 for ready reads far less than 4 s, one that missed
       // polls 8 s or more. The margins are whole seconds because a loaded runner makes a probe (the first
       // above all: classes load) late by one: a 1 s delay was once outlasted by the first probe alone.
-      org.assertj.core.api.Assertions.assertThat(info.timeToReady()).isBetween(Duration.ofSeconds(4), Duration.ofSeconds(8));
+      assertThat(info.timeToReady()).isBetween(Duration.ofSeconds(4), Duration.ofSeconds(8));
       // The log keeps each change of status once: the loading phase, then ready.
-      org.assertj.core.api.Assertions.assertThat(info.readinessLog()).hasSize(2);
-      org.assertj.core.api.Assertions.assertThat(info.readinessLog().get(0)).matches("\\+[\\d.]+ (µs|ms|s) GET /health answered 503 .*Loading model.*");
-      org.assertj.core.api.Assertions.assertThat(info.readinessLog().get(1)).matches("\\+[\\d.]+ (ms|s) ready");
+      assertThat(info.readinessLog()).hasSize(2);
+      assertThat(info.readinessLog().get(0)).matches("\\+[\\d.]+ (µs|ms|s) GET /health answered 503 .*Loading model.*");
+      assertThat(info.readinessLog().get(1)).matches("\\+[\\d.]+ (ms|s) ready");
     }
   }
 }

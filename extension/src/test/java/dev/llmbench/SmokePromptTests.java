@@ -1,11 +1,6 @@
 package dev.llmbench;
 
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedSuccessfully;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.EventConditions.test;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.assertions.LlmBenchAssertions;
 import dev.llmbench.client.LlmHttpException;
@@ -18,23 +13,18 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.Events;
 
 /** Smoke prompts through the injected client: replies, failures that quote them, and servers that fail. */
 class SmokePromptTests {
 
-  static Events run(Class<?> fixture, String baseUrl) {
-    return (baseUrl == null ? BenchKit.run(fixture) : BenchKit.run(fixture, "llmbench.base-url", baseUrl)).tests();
-  }
-
   @Test
   void smokeAnswersAndTheirFailuresQuotePromptAndReply() {
-    run(EmbeddedSmokeTestCases.class, null).assertThatEvents()
-        .haveExactly(1, event(test("paris"), finishedSuccessfully()))
-        .haveExactly(1, event(test("prime"), finishedSuccessfully()))
-        .haveExactly(1, event(test("wrongAnswer"), finishedWithFailure(message(m ->
-            m.contains("expected the reply to \"What is the capital of France?\" to contain \"Berlin\"")
-                && m.contains("The capital of France is Paris.")))));
+    BenchKit.Run run = BenchKit.run(EmbeddedSmokeTestCases.class);
+    assertThat(run).test("paris(LlmClient)").succeeded();
+    assertThat(run).test("prime(LlmClient)").succeeded();
+    assertThat(run).test("wrongAnswer(LlmClient)").failedWith(AssertionError.class).hasMessage(
+        "expected the reply to \"What is the capital of France?\" to contain \"Berlin\" but it was:\n"
+            + "  \"The capital of France is Paris.\"");
   }
 
   @Test
@@ -42,9 +32,9 @@ class SmokePromptTests {
     try (MockWebServer server = new MockWebServer()) {
       server.setDispatcher(new ReadyButFailingServer());
       server.start();
-      run(FailingServerTestCases.class, server.url("/").toString()).assertThatEvents()
-          .haveExactly(1, event(test("smoke"), finishedWithFailure(instanceOf(LlmHttpException.class),
-              message(m -> m.startsWith("HTTP 500 from http://") && m.contains("CUDA error: out of memory")))));
+      assertThat(BenchKit.run(FailingServerTestCases.class, "llmbench.base-url", server.url("/").toString()))
+          .test("smoke(LlmClient)").failedWith(LlmHttpException.class)
+          .hasMessage("HTTP 500 from " + server.url("/v1/chat/completions") + ": CUDA error: out of memory");
     }
   }
 
@@ -54,12 +44,12 @@ class SmokePromptTests {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setOut(new PrintStream(captured, true));
     try {
-      run(SlowProgressTestCases.class, null);
+      BenchKit.run(SlowProgressTestCases.class);
     } finally {
       System.setOut(original);
     }
     java.util.List<String> lines = captured.toString().lines().filter(l -> l.startsWith("[llmbench] waiting for")).toList();
-    org.assertj.core.api.Assertions.assertThat(lines).hasSizeGreaterThanOrEqualTo(3).allMatch(l ->
+    assertThat(lines).hasSizeGreaterThanOrEqualTo(3).allMatch(l ->
         l.matches("\\[llmbench] waiting for http://127\\.0\\.0\\.1:\\d+/: [\\d.]+ (ms|s) elapsed, last: GET /health answered 503 .*Loading model.*"));
   }
 
@@ -90,7 +80,7 @@ class SmokePromptTests {
     void prime(LlmClient llm) {
       LlmReply reply = llm.chat("Write a Python function that checks whether a number is prime.");
       LlmBenchAssertions.assertThat(reply).codeBlock("python").contains("def is_prime");
-      org.assertj.core.api.Assertions.assertThat(reply.request().ttft()).isPresent();
+      assertThat(reply.request().ttft()).isPresent();
     }
 
     @Test

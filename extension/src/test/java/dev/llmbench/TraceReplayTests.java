@@ -2,10 +2,6 @@ package dev.llmbench;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.testkit.engine.EventConditions.event;
-import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
-import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,6 +14,7 @@ import dev.llmbench.result.Distribution;
 import dev.llmbench.result.FindingKind;
 import dev.llmbench.result.LoadShape;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.Messages;
 import dev.llmbench.testkit.StubEngine;
 import dev.llmbench.workload.ExactInputTokens;
 import dev.llmbench.workload.InputAlignment;
@@ -44,6 +41,9 @@ class TraceReplayTests {
   static final Path DIR = Path.of("target", "trace-tests");
   /** Timestamps of the timed trace, in ms: uneven gaps, two rows at one moment. */
   static final long[] TIMES = {0, 40, 40, 100, 130, 250, 260, 300, 420, 440, 500, 520, 600, 610, 700, 760, 800, 880, 900, 960};
+  /** The example row the messages on a bad trace end with. */
+  private static final String EXAMPLE_ROW = "{\"timestamp\": 0, \"input_length\": 655, \"output_length\": 52, "
+      + "\"hash_ids\": [0, 1]}";
 
   @BeforeAll
   static void traces() throws IOException {
@@ -97,12 +97,11 @@ class TraceReplayTests {
     BenchKit.Run run;
     try (WakeProbe probe = WakeProbe.start()) {
       WakeProbe.current = probe;
-      run = BenchKit.run(TimedTestCases.class).assertAllPass(2);
+      run = BenchKit.run(TimedTestCases.class);
     } finally {
       WakeProbe.current = null;
     }
-    assertThat(run.tests().succeeded().stream().map(e -> e.getTestDescriptor().getDisplayName()))
-        .containsExactly("trace x1", "trace x4");
+    assertThat(run).passed("trace x1", "trace x4");
     JsonNode level = new ObjectMapper().readTree(run.sweepDir(TimedTestCases.class, "replay").resolve("trace_x4.json").toFile());
     JsonNode lag = level.path("llmbench").path("schedule_lag");
     assertThat(lag.path("count").asInt()).isEqualTo(TIMES.length);
@@ -114,7 +113,7 @@ class TraceReplayTests {
 
   @Test
   void equalHashIdsAreEqualBlocksThatThePrefixCacheFinds() {
-    BenchKit.run(SharedTestCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(SharedTestCases.class)).passed("C=1");
   }
 
   /**
@@ -155,22 +154,22 @@ class TraceReplayTests {
 
   @Test
   void alignedHashIdBlocksAreExactlyTheirTokensOnTheServerAndThePrefixCacheFindsThem() {
-    BenchKit.run(AlignedTestCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(AlignedTestCases.class)).passed("C=1");
   }
 
   @Test
   void alignedDistinctHashIdsShareNothing() {
-    BenchKit.run(AlignedDistinctTestCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(AlignedDistinctTestCases.class)).passed("C=1");
   }
 
   @Test
   void distinctHashIdsShareNothing() {
-    BenchKit.run(DistinctTestCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(DistinctTestCases.class)).passed("C=1");
   }
 
   @Test
   void rowsGoUnderARateInsteadOfTheirTimestamps() {
-    BenchKit.run(UnderRateTestCases.class).assertAllPass(1);
+    assertThat(BenchKit.run(UnderRateTestCases.class)).passed("rate=200/s");
   }
 
   // ----- bad input: each fails before the first request, naming file, line and field
@@ -178,58 +177,72 @@ class TraceReplayTests {
   @Test
   void badTracesFailBeforeAnyRequestNamingFileLineAndField() throws IOException {
     String ok = "{\"timestamp\": 0, \"input_length\": 20, \"output_length\": 2, \"hash_ids\": [0, 1]}";
+    // In parentheses after "not JSON", the JSON parser's own words: Jackson's to choose.
     bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": 20, \"output_length\": 2, \"hash_ids\": [0, 1]"),
-        "bad.jsonl line 2: not JSON", "expected one JSON object per line");
-    bad(List.of(ok, "[1, 2]"), "bad.jsonl line 2: is a JSON array, not an object", "expected e.g.");
-    bad(List.of(ok, "", "{\"timestamp\": 5, \"output_length\": 2}"), "bad.jsonl line 3, field \"input_length\": missing",
-        "timestamp, input_length and output_length");
+        "line 2: not JSON ({*}); expected one JSON object per line, e.g. " + EXAMPLE_ROW);
+    bad(List.of(ok, "[1, 2]"), "line 2: is a JSON array, not an object; expected e.g. " + EXAMPLE_ROW);
+    bad(List.of(ok, "", "{\"timestamp\": 5, \"output_length\": 2}"), "line 3, field \"input_length\": missing; every row "
+        + "needs timestamp, input_length and output_length, e.g. " + EXAMPLE_ROW);
     bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": -20, \"output_length\": 2}"),
-        "bad.jsonl line 2, field \"input_length\": -20 is negative", "an integer, at least 1");
+        "line 2, field \"input_length\": -20 is negative; expected an integer, at least 1, e.g. \"input_length\": 655");
     bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": 20, \"output_length\": 0}"),
-        "bad.jsonl line 2, field \"output_length\": 0 is zero", "an integer, at least 1");
+        "line 2, field \"output_length\": 0 is zero; expected an integer, at least 1, e.g. \"output_length\": 52");
     bad(List.of("{\"timestamp\": 100, \"input_length\": 20, \"output_length\": 2}", "{\"timestamp\": 40, \"input_length\": 20, "
-        + "\"output_length\": 2}"), "bad.jsonl line 2, field \"timestamp\": 40 is before line 1's 100", "rows in time order");
+        + "\"output_length\": 2}"), "line 2, field \"timestamp\": 40 is before line 1's 100: timestamps must not go "
+        + "backwards; expected rows in time order (sort the file by timestamp)");
     bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": 20, \"output_length\": 2, \"hash_ids\": [0, \"a\"]}"),
-        "bad.jsonl line 2, field \"hash_ids\": element 1 (\"a\") is not an integer", "a list of integers");
+        "line 2, field \"hash_ids\": element 1 (\"a\") is not an integer; expected a list of integers naming blocks of 16 "
+            + "tokens, e.g. \"hash_ids\": [0, 1, 2]");
     bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": 20, \"output_length\": 2, \"hash_ids\": [0, 1.5]}"),
-        "field \"hash_ids\": element 1 (1.5) is not an integer", "blocks of 16 tokens");
+        "line 2, field \"hash_ids\": element 1 (1.5) is not an integer; expected a list of integers naming blocks of 16 "
+            + "tokens, e.g. \"hash_ids\": [0, 1, 2]");
     bad(List.of(ok, "{\"timestamp\": 5, \"input_length\": 40, \"output_length\": 2, \"hash_ids\": [0, 1]}"),
-        "bad.jsonl line 2, field \"hash_ids\": 2 ids for input_length 40 in blocks of 16 tokens", "3 ids");
+        "line 2, field \"hash_ids\": 2 ids for input_length 40 in blocks of 16 tokens; expected 3 ids (one per block, the "
+            + "last one partial), or the trace's own block size in @Trace(blockSize)");
     bad(List.of(ok, "{\"timestamp\": \"soon\", \"input_length\": 20, \"output_length\": 2}"),
-        "bad.jsonl line 2, field \"timestamp\": \"soon\" is not a time", "milliseconds as a number");
+        "line 2, field \"timestamp\": \"soon\" is not a time; expected milliseconds as a number, 0 or more, e.g. "
+            + "\"timestamp\": 27482");
     // A file of another format: a ShareGPT array, a vLLM custom or OpenAI chat JSONL row.
     bad(List.of("[", "  {\"conversations\": [{\"from\": \"human\", \"value\": \"Hi\"}]}", "]"),
-        "bad.jsonl line 1: starts a JSON array, so it is not a trace of JSON Lines", "@Dataset(format = SHAREGPT)");
-    bad(List.of("{\"prompt\": \"Hi\", \"output_tokens\": 5}"), "bad.jsonl line 1, field \"timestamp\": missing (the row has "
-        + "\"prompt\": it looks like vLLM custom JSONL", "timestamp, input_length and output_length");
-    bad(List.of("{\"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]}"), "field \"timestamp\": missing (the row has "
-        + "\"messages\": it looks like OpenAI chat JSONL, read by @Dataset(format = OPENAI_CHAT))", "e.g. {\"timestamp\": 0");
-    bad(List.of(), "bad.jsonl holds no trace rows (the file is empty or blank)", "one JSON object per line");
-    bad(List.of("", "  "), "bad.jsonl holds no trace rows", "e.g. {\"timestamp\": 0");
+        "line 1: starts a JSON array, so it is not a trace of JSON Lines (a ShareGPT file is read by @Dataset(format = "
+            + "SHAREGPT)); expected one JSON object per line, e.g. " + EXAMPLE_ROW);
+    bad(List.of("{\"prompt\": \"Hi\", \"output_tokens\": 5}"), "line 1, field \"timestamp\": missing (the row has \"prompt\": "
+        + "it looks like vLLM custom JSONL, read by @Dataset(format = VLLM_CUSTOM)); every row needs timestamp, "
+        + "input_length and output_length, e.g. " + EXAMPLE_ROW);
+    bad(List.of("{\"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]}"), "line 1, field \"timestamp\": missing (the "
+        + "row has \"messages\": it looks like OpenAI chat JSONL, read by @Dataset(format = OPENAI_CHAT)); every row needs "
+        + "timestamp, input_length and output_length, e.g. " + EXAMPLE_ROW);
+    bad(List.of(), "holds no trace rows (the file is empty or blank); expected one JSON object per line, e.g. " + EXAMPLE_ROW);
+    bad(List.of("", "  "), "holds no trace rows (the file is empty or blank); expected one JSON object per line, e.g. "
+        + EXAMPLE_ROW);
   }
 
   @Test
   void aTraceThatCannotBeReadOrAMissingTraceIsAConfigurationError() {
     try (StubEngine stub = StubEngine.builder().start()) {
-      BenchKit.run(NoTraceTestCases.class, "llmbench.base-url", stub.url()).all().assertThatEvents()
-          .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-              message(m -> m.contains("NoTraceTestCases#replay") && m.contains("add @Trace(")))));
-      BenchKit.run(MissingFileTestCases.class, "llmbench.base-url", stub.url()).all().assertThatEvents()
-          .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-              message(m -> m.contains("cannot read trace file") && m.contains("no-such-trace.jsonl")))));
-      BenchKit.run(TooManyRequestsTestCases.class, "llmbench.base-url", stub.url()).all().assertThatEvents()
-          .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-              message(m -> m.contains("has 20 rows and each is sent once: ask for at most 20")))));
+      assertThat(BenchKit.run(NoTraceTestCases.class, "llmbench.base-url", stub.url())).hasConfigurationError(
+          "Configuration error: sweep on method [NoTraceTestCases#replay]: @TraceReplay replays a trace: add "
+              + "@Trace(\"path/to/trace.jsonl\") beside it");
+      Path missing = DIR.resolve("no-such-trace.jsonl");
+      assertThat(BenchKit.run(MissingFileTestCases.class, "llmbench.base-url", stub.url())).hasConfigurationError(
+          "Configuration error: sweep on method [MissingFileTestCases#replay]: cannot read trace file "
+              + missing.toAbsolutePath() + ": java.nio.file.NoSuchFileException: " + missing);
+      assertThat(BenchKit.run(TooManyRequestsTestCases.class, "llmbench.base-url", stub.url())).hasConfigurationError(
+          "Configuration error: sweep on method [TooManyRequestsTestCases#replay]: C=2 would send 21 requests, but the "
+              + "trace " + DIR.resolve("timed.jsonl") + " has 20 rows and each is sent once: ask for at most 20 (or leave "
+              + "@Measurement(requests) automatic for all of them)");
       assertThat(stub.prefixCacheQueries()).as("prompt tokens the server saw").isZero();
     }
   }
 
-  private static void bad(List<String> lines, String problem, String accepted) throws IOException {
-    Files.write(DIR.resolve("bad.jsonl"), lines);
+  /** A trace of {@code lines} fails before any request with {@code what} ({@link Messages#pattern}) after the file's name. */
+  private static void bad(List<String> lines, String what) throws IOException {
+    Path file = DIR.resolve("bad.jsonl");
+    Files.write(file, lines);
     try (StubEngine stub = StubEngine.builder().start()) {
-      BenchKit.run(BadTraceTestCases.class, "llmbench.base-url", stub.url()).all().assertThatEvents()
-          .haveExactly(1, event(finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
-              message(m -> m.contains("BadTraceTestCases#replay") && m.contains(problem) && m.contains(accepted)))));
+      assertThat(BenchKit.run(BadTraceTestCases.class, "llmbench.base-url", stub.url())).hasSingleFailure()
+          .failedWith(ExtensionConfigurationException.class).hasMessageMatching(Messages.pattern(
+              "Configuration error: sweep on method [BadTraceTestCases#replay]: " + file + " " + what));
       assertThat(stub.prefixCacheQueries()).as("prompt tokens the server saw for %s", lines).isZero();
     }
   }

@@ -24,7 +24,7 @@ class LlamaServerReadinessTest {
   @Test
   void waitsThroughTheRealLoadingPhase(EndpointInfo endpoint) {
     List<String> log = endpoint.readinessLog();
-    assertThat(log).anyMatch(line -> line.contains("GET /health answered 503") && line.contains("Loading model"));
+    assertThat(log).anySatisfy(line -> assertThat(line).contains("GET /health answered 503").contains("Loading model"));
     assertThat(log.get(log.size() - 1)).endsWith(" ready");
     assertThat(endpoint.model()).isEqualTo("llmbench-tiny"); // the alias, from /v1/models
     assertThat(endpoint.serverVersion()).isPresent();
