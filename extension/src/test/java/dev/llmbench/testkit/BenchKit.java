@@ -20,9 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.assertj.core.api.AssertProvider;
-import org.assertj.core.api.Assertions;
 import org.junit.platform.engine.DiscoverySelector;
-import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.core.LauncherConfig;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
@@ -36,7 +34,7 @@ import org.junit.platform.testkit.engine.Events;
  *
  * <pre>{@code
  * BenchKit.Run run = BenchKit.run(ThreeLevelsTestCases.class);
- * run.assertAllPass(3);
+ * assertThat(run).passed("C=1", "C=2", "C=4");
  * assertThat(run.sweepDir(ThreeLevelsTestCases.class, "sweep").resolve("table.txt")).exists();
  * }</pre>
  */
@@ -142,17 +140,6 @@ public final class BenchKit {
     /** The folder a sweep of this run wrote: {@code <report dir>/<class's full name>.<method>}. */
     public Path sweepDir(Class<?> testClass, String method) {
       return reportDir.resolve(testClass.getName().replace('$', '.') + "." + method);
-    }
-
-    /** Every test of the fixture passed, {@code tests} of them; a failure shows the fixture's own messages. */
-    public Run assertAllPass(int tests) {
-      List<String> failures = tests().failed().stream().map(e -> e.getTestDescriptor().getDisplayName() + ": "
-          + e.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable).map(Throwable::getMessage)
-              .orElse("?")).toList();
-      Assertions.assertThat(failures).as("failures of %s", fixture.getSimpleName()).isEmpty();
-      Assertions.assertThat(all().failed().count()).as("failed containers of %s", fixture.getSimpleName()).isZero();
-      Assertions.assertThat(tests().succeeded().count()).as("tests of %s that passed", fixture.getSimpleName()).isEqualTo(tests);
-      return this;
     }
   }
 }
