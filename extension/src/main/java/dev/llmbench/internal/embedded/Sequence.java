@@ -47,12 +47,12 @@ final class Sequence {
     this.random = new SplittableRandom(seed);
   }
 
-  /** Generates up to {@code tokens} tokens as one chunk; returns true when the sequence has finished. */
   /** Where a step's tokens are counted, before they are sent. */
   interface Counter {
     void tokens(int generated, boolean finished);
   }
 
+  /** Generates up to {@code tokens} tokens as one chunk; returns true when the sequence has finished. */
   boolean step(int tokens, Counter counted) {
     StringBuilder text = new StringBuilder();
     boolean reasoning = reasoningGenerated < reasoningBudget;
