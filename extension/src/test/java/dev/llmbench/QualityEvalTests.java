@@ -42,6 +42,8 @@ class QualityEvalTests {
     String table = Files.readString(dir.resolve("table.txt"));
     assertThat(table).contains("C=1 | quality: generated:every-grader 100.0%", "C=16 | quality: generated:every-grader 100.0%",
         "quality and speed: generated:every-grader, 48 items", "accuracy-throughput frontier");
+    // Said once: the frontier is a conclusion, not also a line of the feature's table section.
+    assertThat(table.split("accuracy-throughput frontier", -1)).as("%s", table).hasSize(2);
     JsonNode level = new ObjectMapper().readTree(dir.resolve("C=16.json").toFile()).path("llmbench").path("quality");
     assertThat(level.path("eval").asText()).isEqualTo("generated:every-grader");
     assertThat(level.path("accuracy").path("correct").asInt()).isEqualTo(48);

@@ -86,8 +86,7 @@ final class QualityPage {
       r.vs().ifPresent(c -> s.append(" | vs ").append(c.reference()).append(": ").append(comparisonLine(c)));
       lines.add(s.toString());
     }
-    lines.add("accuracy-throughput frontier (no level both more accurate and faster): " + String.join(", ",
-        frontier().stream().map(MeasuredLevel::label).toList()));
+    // The frontier is a conclusion (findings()), which the table prints after these lines: said once, there.
     lines.addAll(loadChecks());
     return lines;
   }
@@ -148,7 +147,7 @@ final class QualityPage {
       });
     }
     out.addAll(loadChecks().stream().filter(s -> s.contains("falls under load")).toList());
-    out.add("accuracy-throughput frontier: " + String.join(", ", frontier().stream().map(l -> who(rows.stream()
+    out.add("accuracy-throughput frontier (no level both more accurate and faster): " + String.join(", ", frontier().stream().map(l -> who(rows.stream()
         .filter(r -> r.level() == l).findFirst().orElseThrow())).toList()));
     return out;
   }
