@@ -3,10 +3,14 @@ package dev.llmbench.internal.core;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.result.ClientLoad;
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 
 /**
  * Watches the client while a level runs: the CPU of the threads that send and read requests (the level's
@@ -106,13 +111,14 @@ final class ClientMonitor implements LoadRunner.Observer {
     return new ClientLoad(cores, Duration.ofNanos(client), client / (windowNanos * cores),
         sched == null ? Double.NaN : sched[1] / (windowNanos * cores),
         Duration.ofNanos(sched == null || sched[2] == 0 ? 0 : sched[1] / sched[2]),
-        processCpuStart < 0 ? Double.NaN : (double) process / ((double) wall * cores), machineShare(), lag(50), lag(90), Duration.ofNanos(lagMax), events.sum() * 1e9 / windowNanos);
+        processCpuStart < 0 ? Double.NaN : (double) process / ((double) wall * cores), machineShare(), lag(50), lag(90),
+        Duration.ofNanos(lagMax), events.sum() * 1e9 / windowNanos);
   }
 
   /**
    * How long the client's threads (the level's own thread, which sends, and the event loops, which read every
    * stream) ran, were ready to run but waited for a core, and got one, while the level ran, from Linux's
-   * {@code /proc/self/task/<tid>/schedstat}; NaN off Linux. The CPU a thread got cannot tell a thread that
+   * {@code /proc/self/task/<tid>/schedstat}, summed ({@code run ns, wait ns, runs}); null off Linux. The CPU a thread got cannot tell a thread that
    * wanted no more from one that other processes kept waiting; its wait can. The lag probe cannot either: a
    * waking sleeper is put first, while a busy event loop waits behind the other runnable threads.
    */
@@ -131,22 +137,22 @@ final class ClientMonitor implements LoadRunner.Observer {
   /** Scheduling counters ({@code run ns, wait ns, runs}) of the level's thread and the client's event loops, by tid. */
   private Map<String, long[]> clientThreads() {
     Map<String, long[]> found = new HashMap<>();
-    java.nio.file.Path tasks = java.nio.file.Path.of("/proc/self/task");
-    if (!java.nio.file.Files.isDirectory(tasks)) return found;
+    Path tasks = Path.of("/proc/self/task");
+    if (!Files.isDirectory(tasks)) return found;
     // Linux keeps 15 characters of a thread's name.
     String loops = ioThreads.substring(0, Math.min(15, ioThreads.length()));
-    try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.list(tasks)) {
+    try (Stream<Path> all = Files.list(tasks)) {
       all.forEach(task -> {
         try {
           String tid = task.getFileName().toString();
-          if (!tid.equals(levelThread) && !java.nio.file.Files.readString(task.resolve("comm")).startsWith(loops)) return;
-          String[] f = java.nio.file.Files.readString(task.resolve("schedstat")).trim().split(" ");
+          if (!tid.equals(levelThread) && !Files.readString(task.resolve("comm")).startsWith(loops)) return;
+          String[] f = Files.readString(task.resolve("schedstat")).trim().split(" ");
           if (f.length >= 3) found.put(tid, new long[] {Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])});
-        } catch (java.io.IOException | RuntimeException gone) {
+        } catch (IOException | RuntimeException gone) {
           // the thread ended between the listing and the read: its counters are gone with it
         }
       });
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       found.clear();
     }
     return found;
@@ -155,8 +161,8 @@ final class ClientMonitor implements LoadRunner.Observer {
   /** The calling thread's id in /proc/self/task, or empty off Linux. */
   private static String currentTid() {
     try {
-      return java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/thread-self")).getFileName().toString();
-    } catch (java.io.IOException | RuntimeException e) {
+      return Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
+    } catch (IOException | RuntimeException e) {
       return "";
     }
   }
@@ -175,7 +181,7 @@ final class ClientMonitor implements LoadRunner.Observer {
 
   /** Busy and total time of all CPUs (in clock ticks) from the first line of /proc/stat, or null off Linux. */
   static long[] procStat() {
-    try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of("/proc/stat"))) {
+    try (BufferedReader r = Files.newBufferedReader(Path.of("/proc/stat"))) {
       String line = r.readLine();
       if (line == null || !line.startsWith("cpu ")) return null;
       String[] f = line.trim().split("\\s+");
@@ -184,7 +190,7 @@ final class ClientMonitor implements LoadRunner.Observer {
       for (int i = 1; i <= Math.min(8, f.length - 1); i++) total += Long.parseLong(f[i]);
       long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
       return new long[] {total - idle, total};
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       return null;
     }
   }
