@@ -19,6 +19,7 @@ import dev.llmbench.result.FindingKind;
 import dev.llmbench.result.LoadShape;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
+import dev.llmbench.testkit.WakeProbe;
 import dev.llmbench.workload.ExactInputTokens;
 import dev.llmbench.workload.InputAlignment;
 import dev.llmbench.workload.Trace;
@@ -93,14 +94,8 @@ class TraceReplayTests {
   }
 
   @Test
-  void aTraceReplaysAtItsOwnTimestampsScaledOneLevelPerTimeScaleWithItsLagInTheJson() throws IOException, InterruptedException {
-    BenchKit.Run run;
-    try (WakeProbe probe = WakeProbe.start()) {
-      WakeProbe.current = probe;
-      run = BenchKit.run(TimedTestCases.class).assertAllPass(2);
-    } finally {
-      WakeProbe.current = null;
-    }
+  void aTraceReplaysAtItsOwnTimestampsScaledOneLevelPerTimeScaleWithItsLagInTheJson() throws IOException {
+    BenchKit.Run run = WakeProbe.during(() -> BenchKit.run(TimedTestCases.class).assertAllPass(2));
     assertThat(run.tests().succeeded().stream().map(e -> e.getTestDescriptor().getDisplayName()))
         .containsExactly("trace x1", "trace x4");
     JsonNode level = new ObjectMapper().readTree(run.sweepDir(TimedTestCases.class, "replay").resolve("trace_x4.json").toFile());
@@ -234,55 +229,6 @@ class TraceReplayTests {
     }
   }
 
-  /**
-   * A thread of this JVM that asks to wake every 0.5 ms and keeps when it woke: from a moment on, how long the
-   * process ran none of its threads (a collector's pause, the machine's scheduler) is the time to its next wake-up.
-   */
-  static final class WakeProbe implements AutoCloseable {
-    static volatile WakeProbe current;
-    private static final long PERIOD_NANOS = 500_000;
-    private final long[] woke = new long[1 << 18];
-    private volatile int count;
-    private volatile boolean stopped;
-    private final Thread thread = new Thread(this::run, "trace-tests-wake-probe");
-
-    static WakeProbe start() {
-      WakeProbe p = new WakeProbe();
-      p.thread.setDaemon(true);
-      p.thread.start();
-      return p;
-    }
-
-    private void run() {
-      while (!stopped && count < woke.length) {
-        java.util.concurrent.locks.LockSupport.parkNanos(PERIOD_NANOS);
-        woke[count] = System.nanoTime();
-        count = count + 1; // the volatile write publishes the entry
-      }
-    }
-
-    /**
-     * How long from {@code nanos} on the process ran none of its threads: the time to the probe's first wake-up at or
-     * after it, less the probe's period (a probe that ran wakes within it); 0 when it woke in time.
-     */
-    long stalledFrom(long nanos) {
-      while (true) {
-        int n = count;
-        int k = java.util.Arrays.binarySearch(woke, 0, n, nanos);
-        if (k < 0) k = -k - 1;
-        if (k < n) return Math.max(0, woke[k] - nanos - PERIOD_NANOS);
-        if (stopped || n == woke.length) throw new IllegalStateException("the probe stopped before " + nanos);
-        java.util.concurrent.locks.LockSupport.parkNanos(PERIOD_NANOS); // it has not woken since: wait for it
-      }
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      stopped = true;
-      thread.join();
-    }
-  }
-
   // ----- fixtures
 
   @LlmEndpoint(embeddedProfile = "fixed-20ms")
@@ -315,8 +261,7 @@ class TraceReplayTests {
       Duration wakeup = r.clientLoad().orElseThrow().wakeupLagP90();
       Distribution lag = r.scheduleLag().orElseThrow();
       assertThat(lag.count()).isEqualTo(TIMES.length);
-      WakeProbe probe = WakeProbe.current;
-      assertThat(probe).as("the probe TraceReplayTests starts around these levels").isNotNull();
+      WakeProbe probe = WakeProbe.current();
       long[] beyondStall = byDue.stream().mapToLong(m -> m.trace().startNanos() - m.trace().scheduledNanos()
           - probe.stalledFrom(m.trace().scheduledNanos())).sorted().toArray();
       long[] stalls = byDue.stream().mapToLong(m -> probe.stalledFrom(m.trace().scheduledNanos())).sorted().toArray();
