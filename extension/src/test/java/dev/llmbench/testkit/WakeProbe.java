@@ -31,6 +31,7 @@ public final class WakeProbe implements AutoCloseable {
     WakeProbe p = new WakeProbe();
     p.thread.setDaemon(true);
     p.thread.start();
+    while (p.count == 0) LockSupport.parkNanos(PERIOD_NANOS); // from its first wake-up on, a stall shows
     current = p;
     try {
       return work.get();
@@ -53,15 +54,6 @@ public final class WakeProbe implements AutoCloseable {
       woke[count] = System.nanoTime();
       count = count + 1; // the volatile write publishes the entry
     }
-  }
-
-  /**
-   * How long from {@code nanos} on the process ran none of its threads: the time to the probe's first wake-up at or
-   * after it, less the probe's period (a probe that ran wakes within it); 0 when it woke in time.
-   */
-  public long stalledFrom(long nanos) {
-    int k = firstWakeAtOrAfter(nanos);
-    return Math.max(0, woke[k] - nanos - PERIOD_NANOS);
   }
 
   /**
