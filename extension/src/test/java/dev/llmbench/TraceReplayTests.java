@@ -16,6 +16,7 @@ import dev.llmbench.result.LoadShape;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.Messages;
 import dev.llmbench.testkit.StubEngine;
+import dev.llmbench.testkit.WakeProbe;
 import dev.llmbench.workload.ExactInputTokens;
 import dev.llmbench.workload.InputAlignment;
 import dev.llmbench.workload.Trace;
@@ -93,14 +94,8 @@ class TraceReplayTests {
   }
 
   @Test
-  void aTraceReplaysAtItsOwnTimestampsScaledOneLevelPerTimeScaleWithItsLagInTheJson() throws IOException, InterruptedException {
-    BenchKit.Run run;
-    try (WakeProbe probe = WakeProbe.start()) {
-      WakeProbe.current = probe;
-      run = BenchKit.run(TimedTestCases.class);
-    } finally {
-      WakeProbe.current = null;
-    }
+  void aTraceReplaysAtItsOwnTimestampsScaledOneLevelPerTimeScaleWithItsLagInTheJson() throws IOException {
+    BenchKit.Run run = WakeProbe.during(() -> BenchKit.run(TimedTestCases.class));
     assertThat(run).passed("trace x1", "trace x4");
     JsonNode level = new ObjectMapper().readTree(run.sweepDir(TimedTestCases.class, "replay").resolve("trace_x4.json").toFile());
     JsonNode lag = level.path("llmbench").path("schedule_lag");
@@ -247,55 +242,6 @@ class TraceReplayTests {
     }
   }
 
-  /**
-   * A thread of this JVM that asks to wake every 0.5 ms and keeps when it woke: from a moment on, how long the
-   * process ran none of its threads (a collector's pause, the machine's scheduler) is the time to its next wake-up.
-   */
-  static final class WakeProbe implements AutoCloseable {
-    static volatile WakeProbe current;
-    private static final long PERIOD_NANOS = 500_000;
-    private final long[] woke = new long[1 << 18];
-    private volatile int count;
-    private volatile boolean stopped;
-    private final Thread thread = new Thread(this::run, "trace-tests-wake-probe");
-
-    static WakeProbe start() {
-      WakeProbe p = new WakeProbe();
-      p.thread.setDaemon(true);
-      p.thread.start();
-      return p;
-    }
-
-    private void run() {
-      while (!stopped && count < woke.length) {
-        java.util.concurrent.locks.LockSupport.parkNanos(PERIOD_NANOS);
-        woke[count] = System.nanoTime();
-        count = count + 1; // the volatile write publishes the entry
-      }
-    }
-
-    /**
-     * How long from {@code nanos} on the process ran none of its threads: the time to the probe's first wake-up at or
-     * after it, less the probe's period (a probe that ran wakes within it); 0 when it woke in time.
-     */
-    long stalledFrom(long nanos) {
-      while (true) {
-        int n = count;
-        int k = java.util.Arrays.binarySearch(woke, 0, n, nanos);
-        if (k < 0) k = -k - 1;
-        if (k < n) return Math.max(0, woke[k] - nanos - PERIOD_NANOS);
-        if (stopped || n == woke.length) throw new IllegalStateException("the probe stopped before " + nanos);
-        java.util.concurrent.locks.LockSupport.parkNanos(PERIOD_NANOS); // it has not woken since: wait for it
-      }
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      stopped = true;
-      thread.join();
-    }
-  }
-
   // ----- fixtures
 
   @LlmEndpoint(embeddedProfile = "fixed-20ms")
@@ -322,19 +268,19 @@ class TraceReplayTests {
       // The same run sets the bound: the median row went out within one of the engine's token steps of when it
       // was due, plus how late this JVM's threads woke during the level (a loaded machine widens both alike;
       // its stalls land in the tail, which the finding reads), once each row's lag has had taken off it how long
-      // this JVM ran no thread at all from its due time on (the probe's next wake-up after it): a stall of the
-      // whole process holds back every row due during it, but is one wake-up of many in the wake-up lag's p90.
+      // this JVM ran no thread at all between its due time and its send (the probe's late wake-ups): a stall of
+      // the whole process holds back every row due during it, but is one wake-up of many in the wake-up lag's p90.
       Duration tpot = r.tpot().percentile(50).orElseThrow();
       Duration wakeup = r.clientLoad().orElseThrow().wakeupLagP90();
       Distribution lag = r.scheduleLag().orElseThrow();
       assertThat(lag.count()).isEqualTo(TIMES.length);
-      WakeProbe probe = WakeProbe.current;
-      assertThat(probe).as("the probe TraceReplayTests starts around these levels").isNotNull();
+      WakeProbe probe = WakeProbe.current();
+      long[] stalls = byDue.stream().mapToLong(m -> probe.stalledBetween(m.trace().scheduledNanos(), m.trace().startNanos()))
+          .sorted().toArray();
       long[] beyondStall = byDue.stream().mapToLong(m -> m.trace().startNanos() - m.trace().scheduledNanos()
-          - probe.stalledFrom(m.trace().scheduledNanos())).sorted().toArray();
-      long[] stalls = byDue.stream().mapToLong(m -> probe.stalledFrom(m.trace().scheduledNanos())).sorted().toArray();
+          - probe.stalledBetween(m.trace().scheduledNanos(), m.trace().startNanos())).sorted().toArray();
       Duration median = Duration.ofNanos((beyondStall[9] + beyondStall[10]) / 2);
-      assertThat(median).as("median schedule lag (%s) beyond the process's stall at each row's due time (median %s ms), "
+      assertThat(median).as("median schedule lag (%s) beyond the process's stalls before each row's send (median %s ms), "
           + "against TPOT p50 %s + wake-up lag p90 %s", lag.percentile(50).orElseThrow(),
           (stalls[9] + stalls[10]) / 2e6, tpot, wakeup).isLessThan(tpot.plus(wakeup));
       // With fewer than 100 requests the finding reads the latest send: it says the client fell behind exactly when it did.
