@@ -1,5 +1,8 @@
 package dev.llmbench.testkit;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -9,6 +12,10 @@ import java.util.function.Supplier;
  * threads (a collector's pause, the machine's scheduler) is how much later than that it woke. A timing check takes
  * these stalls off a lag it measured, so that a loaded machine does not fail it but a slow client still does: the
  * probe keeps waking on time while the client's own code is slow.
+ *
+ * <p>It also keeps, at each wake-up, how long the thread that started it (the one that runs the fixtures, and so
+ * sends a level's requests) has waited for a core so far (Linux's run-queue wait): a machine busy with other
+ * processes keeps a runnable sender waiting while the probe, a sleeper that the kernel wakes first, stays on time.
  *
  * <p>Fixtures run inside {@link BenchKit}, so a test starts the probe with {@link #during} and its fixture reads
  * it with {@link #current()}; test classes run one after another in a JVM, never side by side.
@@ -20,6 +27,9 @@ public final class WakeProbe implements AutoCloseable {
   /** How late a wake-up may be and still be on time: a parked thread wakes some 50-100 µs late on a quiet machine. */
   private static final long ON_TIME_NANOS = 1_000_000;
   private final long[] woke = new long[1 << 18];
+  /** The sender's run-queue wait (ns) at each wake-up; all zero off Linux. */
+  private final long[] senderWaited = new long[1 << 18];
+  private final Path senderStat = threadStat();
   private volatile int count;
   private volatile boolean stopped;
   private final Thread thread = new Thread(this::run, "testkit-wake-probe");
@@ -52,6 +62,7 @@ public final class WakeProbe implements AutoCloseable {
     while (!stopped && count < woke.length) {
       LockSupport.parkNanos(PERIOD_NANOS);
       woke[count] = System.nanoTime();
+      senderWaited[count] = runQueueWait(senderStat);
       count = count + 1; // the volatile write publishes the entry
     }
   }
@@ -73,6 +84,40 @@ public final class WakeProbe implements AutoCloseable {
       if (end > start) stalled += end - start;
     }
     return stalled;
+  }
+
+  /**
+   * How long between {@code from} and {@code to} the sender (the thread that started the probe) was held: the
+   * process's stalls ({@link #stalledBetween}) or the sender's own wait for a core, whichever is longer (they
+   * overlap: a stall of the process is a wait of each of its threads). The wait is counted only between the
+   * probe's wake-ups inside the span, so it is never more than the sender waited there.
+   */
+  public long heldBetween(long from, long to) {
+    long stalled = stalledBetween(from, to);
+    int first = firstWakeAtOrAfter(from);
+    int last = firstWakeAtOrAfter(to);
+    if (woke[last] > to) last--;
+    long waited = last > first ? senderWaited[last] - senderWaited[first] : 0;
+    return Math.max(stalled, waited);
+  }
+
+  /** The calling thread's {@code /proc/<pid>/task/<tid>/schedstat}, or null off Linux. */
+  private static Path threadStat() {
+    try {
+      return Path.of("/proc").resolve(Files.readSymbolicLink(Path.of("/proc/thread-self"))).resolve("schedstat");
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The second field of a thread's schedstat: ns it was ready to run but waited for a core; 0 when unknown. */
+  private static long runQueueWait(Path stat) {
+    if (stat == null) return 0;
+    try {
+      return Long.parseLong(Files.readString(stat).trim().split(" ")[1]);
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   /** The index of the probe's first wake-up at or after {@code nanos}, waiting for it if it has not come yet. */
