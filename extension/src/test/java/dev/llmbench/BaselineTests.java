@@ -139,13 +139,17 @@ class BaselineTests {
   /**
    * Every step takes 1.35x as long, so every token gap does: ITL's median rises by about 35%. The gate fails a
    * level only when the interval's lower end clears 15%: with 20% (as before) that asked eight requests on a
-   * busy 2-core machine for an interval of +-5%, and one level in a few passed with [+6.6%, +27.6%].
+   * busy 2-core machine for an interval of +-5%, and one level in a few passed with [+6.6%, +27.6%]. The change
+   * is held to the one the engines themselves timed, not to 35%: a loaded machine adds the same milliseconds of
+   * lateness to both engines' steps, which shrinks the ratio (at load 21, C=8 read +16.7%).
    */
   @Test
   void aProfileAThirdSlowerFailsEveryLevelNamingTheDeltas() throws IOException {
     Saved baseline = baselineJustBefore();
     BenchKit.Run slower = run(aThirdSlower, baseline.dir());
+    Map<String, Double> engineGaps = engineMedianGapMillisByLevel(aThirdSlower.finishedRequests());
     for (String level : LEVELS) {
+      double engineChange = engineGaps.get(level) / baseline.engineGapMillis().get(level) - 1;
       // Other figures may clear the gate too on a busy machine: ITL's line is the one the profile makes certain.
       assertThat(slower).level(level).failedWith(AssertionError.class).hasMessageMatching(Messages.pattern(level + ": {n} "
           + "figure(s) regressed against the baseline, worse beyond noise and by more than 15.0%:\n{*}"
@@ -153,7 +157,9 @@ class BaselineTests {
           + "  baseline: " + baselineFile(baseline.dir()) + "\n"
           + "  if the change is intended, save a new baseline with -Dllmbench.baseline.save=true"));
       JsonNode itl = deltas(slower, level).get("ITL p50");
-      assertThat(itl.path("change").asDouble()).as(level).isBetween(0.25, 0.45);
+      assertThat(itl.path("change").asDouble())
+          .as("%s: ITL p50's change, against the engine's own change of its token gaps at that level (%+.3f)", level, engineChange)
+          .isCloseTo(engineChange, within(0.04));
       assertThat(itl.path("change_ci95_lower").asDouble()).as(level).isGreaterThan(0.15);
       assertThat(itl.path("verdict").asText()).isEqualTo("REGRESSED");
     }
