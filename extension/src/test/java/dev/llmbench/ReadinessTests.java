@@ -8,6 +8,8 @@ import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -35,6 +37,31 @@ class ReadinessTests {
     // The second test does not wait again: it fails at once with the first outcome.
     assertThat(run).test("second(LlmClient)").failedWith(EndpointNotReadyException.class)
         .hasMessageMatching(Messages.pattern("not waited for again: " + notReady));
+  }
+
+  @Test
+  void aProbeStillInFlightAtTheLimitDoesNotHideTheLastAnswer() throws IOException {
+    String loading = "{\"error\":{\"message\":\"Loading model\",\"type\":\"unavailable_error\"}}";
+    AtomicInteger probes = new AtomicInteger();
+    try (MockWebServer server = new MockWebServer()) {
+      server.setDispatcher(new Dispatcher() {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+          MockResponse.Builder answer = new MockResponse.Builder().code(503).body(loading);
+          // The first probe is answered at once; later ones a byte every 50 ms, so that the wait's limit comes
+          // while a probe still reads, and its interruption lands between two reads.
+          if (probes.incrementAndGet() > 1) answer.body(loading + " ".repeat(200)).throttleBody(1, 50, TimeUnit.MILLISECONDS);
+          return answer.build();
+        }
+      });
+      server.start();
+      BenchKit.Run run = BenchKit.run(InFlightAtTheLimitTestCases.class, "llmbench.base-url", server.url("/").toString());
+      assertThat(run).test("ready(LlmClient)").failedWith(EndpointNotReadyException.class).hasMessageMatching(
+          Messages.pattern("LLM endpoint " + server.url("/") + " was not ready after {duration} (limit 4.000 s); last "
+              + "status: GET /health answered 503 " + loading + ". Check that the server is running and loading the "
+              + "model, or raise llmbench.ready.timeout."));
+      assertThat(probes).as("probes: the first answered, the next still in flight at the limit").hasValue(2);
+    }
   }
 
   @Test
@@ -171,6 +198,13 @@ class ReadinessTests {
 
     @Test
     void second(LlmClient llm) {}
+  }
+
+  /** A probe a second, so that the second probe (from about 1 s, its own timeout the 4 s limit) is the one in flight. */
+  @LlmEndpoint(readyTimeout = "4s", readyPollInterval = "1s")
+  static class InFlightAtTheLimitTestCases {
+    @Test
+    void ready(LlmClient llm) {}
   }
 
   @LlmEndpoint(readyTimeout = "1s", readyPollInterval = "200ms")
