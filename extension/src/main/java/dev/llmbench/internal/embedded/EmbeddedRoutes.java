@@ -37,7 +37,9 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
       RESET_PREFIX_CACHE, TOKENIZE, EMBEDDINGS);
 
   private final EmbeddedOptions options;
-  private final long readyAtNanos;
+  /** When {@code /health} starts to answer 200: the startup delay after the server listens; set by {@link #listening}. */
+  private volatile long readyAtNanos;
+  private volatile boolean listening;
   private final byte[] expectedAuthorization;
   private final OpenAiResponses responses;
   private final Generation generation;
@@ -46,14 +48,10 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
   private final LoopbackHttpServer.Handler metrics;
   private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
 
-  /**
-   * @param readyAtNanos when {@code /health} starts to answer 200 (and generation to be served)
-   * @param metrics      the {@code /metrics} page
-   */
-  EmbeddedRoutes(EmbeddedOptions options, long readyAtNanos, OpenAiResponses responses, Generation generation,
+  /** @param metrics the {@code /metrics} page */
+  EmbeddedRoutes(EmbeddedOptions options, OpenAiResponses responses, Generation generation,
       Embeddings embeddings, FaultInjector faults, LoopbackHttpServer.Handler metrics) {
     this.options = options;
-    this.readyAtNanos = readyAtNanos;
     this.expectedAuthorization = options.apiKey() == null ? null
         : ("Bearer " + options.apiKey()).getBytes(StandardCharsets.UTF_8);
     this.responses = responses;
@@ -143,9 +141,18 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
     return MessageDigest.isEqual(normalised.getBytes(StandardCharsets.UTF_8), expectedAuthorization);
   }
 
+  /**
+   * The server listens: the startup delay runs from now, so that it answers 503 for the whole delay however long
+   * its construction took on a busy machine (a delay counted from before would be used up before any probe got in).
+   */
+  void listening() {
+    readyAtNanos = System.nanoTime() + options.startupDelay().toNanos();
+    listening = true;
+  }
+
   /** 503 while the model is loading, as vLLM answers before it is up. */
   private void requireReady() throws ErrorReplyException {
-    if (options.mode() == ServerMode.NEVER_READY || System.nanoTime() - readyAtNanos < 0) {
+    if (options.mode() == ServerMode.NEVER_READY || !listening || System.nanoTime() - readyAtNanos < 0) {
       throw new ErrorReplyException(503, "Loading model", "unavailable_error");
     }
   }
