@@ -68,7 +68,7 @@ public @interface LlmEndpoint {
   /** {@return {@code llmbench.embedded.profile}: the embedded engine's performance profile} */
   String embeddedProfile() default "";
 
-  /** {@return {@code llmbench.embedded.startup-delay}: how long the embedded engine answers 503 before it is ready} */
+  /** {@return {@code llmbench.embedded.startup-delay}: how long the embedded engine answers 503, from when it listens, before it is ready} */
   String embeddedStartupDelay() default "";
 
   /**

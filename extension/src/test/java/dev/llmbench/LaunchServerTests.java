@@ -64,7 +64,7 @@ class LaunchServerTests {
   static class LaunchedTestCases {
     @Test
     void readyAfterItsStartupDelay(EndpointInfo endpoint) {
-      // The engine answers 503 for 1 s after it starts; the JVM itself takes a while to start before that.
+      // The engine answers 503 for 1 s once it listens; the JVM itself takes a while to start before that.
       assertThat(endpoint.url()).startsWith("http://127.0.0.1:");
       assertThat(endpoint.readinessLog()).anySatisfy(l -> assertThat(l).contains("503").contains("Loading model"));
       Duration sinceLaunch = endpoint.startup().readySinceLaunch().orElseThrow();

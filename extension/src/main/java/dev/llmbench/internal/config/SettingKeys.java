@@ -76,7 +76,7 @@ public final class SettingKeys {
       "gqa-dense", null, "embedded engine's profile: " + String.join(", ", profileNames()),
       SettingKeys::profile);
   public static final Setting<Duration> EMBEDDED_STARTUP_DELAY = new Setting<>("llmbench.embedded.startup-delay", "0s",
-      null, "the embedded engine answers 503 this long", SettingKeys::notNegative);
+      null, "the embedded engine answers 503 this long once it listens", SettingKeys::notNegative);
   public static final Setting<FaultPlan> EMBEDDED_FAULTS = new Setting<>("llmbench.embedded.faults", "", "none",
       "the embedded engine fails on purpose, e.g. `http500:5%,reset:2%,drop:every5` (see docs/failures.md)",
       FaultPlan::parse);

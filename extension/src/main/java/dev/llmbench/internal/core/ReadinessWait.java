@@ -17,6 +17,7 @@ import dev.llmbench.server.ServerStartup;
 import java.io.IOException;
 import java.net.ProtocolException;
 import java.net.URI;
+import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -214,9 +215,21 @@ final class ReadinessWait {
       log.saw(e.getClass().getSimpleName() + ": " + e.getMessage());
       throw ReadinessRules.protocol(e);
     } catch (IOException | RuntimeException e) {
-      log.saw(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+      if (!interrupted(e)) log.saw(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
       return false;
     }
+  }
+
+  /**
+   * Whether a probe ended because its thread was interrupted: the wait's own timeout stops the poll in flight. That
+   * says nothing of the server, so it must not replace the last answer the server gave, which the timeout names.
+   */
+  private static boolean interrupted(Throwable e) {
+    if (Thread.currentThread().isInterrupted()) return true; // okio and OkHttp keep the flag when they give up
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof InterruptedException || t instanceof ClosedByInterruptException) return true;
+    }
+    return false;
   }
 
   /** The launch and the server's phases so far, for a progress line; empty when there is neither. */

@@ -27,7 +27,7 @@ import org.apiguardian.api.API;
  *   <li>{@link FaultInjector}: per-request faults from a {@link FaultPlan}, deterministic for a seed and countable on
  *       both sides (see {@link EmbeddedOptions} for the other misbehaviours: {@link ServerMode}, an API key).</li>
  * </ul>
- * It also serves {@code /v1/models}, {@code /health} (503 until the startup delay has passed), {@code /version} and
+ * It also serves {@code /v1/models}, {@code /health} (503 until the startup delay, counted from when it listens, has passed), {@code /version} and
  * {@code /metrics} (Prometheus text with vLLM's metric names, plus {@code llmbench:} counters of what the server
  * received and injected).
  *
@@ -59,12 +59,11 @@ public final class EmbeddedLlmServer implements AutoCloseable {
   private EmbeddedLlmServer(EmbeddedOptions options) throws IOException {
     this.options = options;
     this.profile = options.profile();
-    long readyAtNanos = System.nanoTime() + options.startupDelay().toNanos();
     this.faults = new FaultInjector(options.faults(), options.faultSeed());
     PrefixCache prefixCache = options.prefixCache() ? new PrefixCache(PrefixCache.DEFAULT_CAPACITY_BLOCKS) : null;
     OpenAiResponses responses = new OpenAiResponses(profile.model(), prefixCache != null);
     this.scheduler = new BatchScheduler(profile, options.slowdown(), options.coldBatchStall(), prefixCache);
-    this.routes = new EmbeddedRoutes(options, readyAtNanos, responses,
+    this.routes = new EmbeddedRoutes(options, responses,
         new Generation(options, scheduler, prefixCache, timings, responses, faults),
         new Embeddings(profile, options.slowdown(), responses), faults, this::metrics);
     try {
@@ -73,6 +72,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
       scheduler.close();
       throw e;
     }
+    routes.listening();
   }
 
   /** Starts a server on 127.0.0.1 at {@code port} (0 for a free one) with no faults. */
@@ -125,6 +125,22 @@ public final class EmbeddedLlmServer implements AutoCloseable {
    */
   public List<RequestTimings.Finished> finishedRequests() {
     return timings.finished();
+  }
+
+  /**
+   * One {@code GET /health} as the engine saw it during its startup.
+   *
+   * @param sinceReady when it came, after the end of the startup delay (negative: before it)
+   * @param ready      whether it was answered 200 rather than 503
+   */
+  public record HealthProbe(Duration sinceReady, boolean ready) {}
+
+  /**
+   * The {@code GET /health} probes up to the first answered ready, timed by the engine against its own end of the
+   * startup delay: what a test holds a readiness wait against.
+   */
+  public List<HealthProbe> startupProbes() {
+    return routes.startupProbes();
   }
 
   /** Faults of {@code kind} acted out so far. */

@@ -12,7 +12,7 @@ import org.apiguardian.api.API;
  *
  * @param profile      how fast the engine is
  * @param port         port on 127.0.0.1, 0 for a free one (default 0)
- * @param startupDelay how long {@code /health} answers 503 "Loading model" after the start (default 0)
+ * @param startupDelay how long {@code /health} answers 503 "Loading model" once the server listens (default 0)
  * @param faults       which generation requests misbehave (default none)
  * @param faultSeed    seed of the percentage draws of {@code faults} (default 0)
  * @param mode         how the server behaves as a whole (default {@link ServerMode#NORMAL})

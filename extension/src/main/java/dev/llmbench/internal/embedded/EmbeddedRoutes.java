@@ -5,12 +5,15 @@ import dev.llmbench.internal.embedded.OpenAiResponses.ErrorReplyException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -36,8 +39,12 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
   private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS,
       RESET_PREFIX_CACHE, TOKENIZE, EMBEDDINGS);
 
+  private static final int STARTUP_PROBES_KEPT = 10_000;
+
   private final EmbeddedOptions options;
-  private final long readyAtNanos;
+  /** When {@code /health} starts to answer 200: the startup delay after the server listens; set by {@link #listening}. */
+  private volatile long readyAtNanos;
+  private volatile boolean listening;
   private final byte[] expectedAuthorization;
   private final OpenAiResponses responses;
   private final Generation generation;
@@ -45,15 +52,14 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
   private final FaultInjector faults;
   private final LoopbackHttpServer.Handler metrics;
   private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
+  /** Each {@code GET /health} up to the first that answered ready (bounded for a server that never is). */
+  private final List<EmbeddedLlmServer.HealthProbe> startupProbes = new CopyOnWriteArrayList<>();
+  private volatile boolean answeredReady;
 
-  /**
-   * @param readyAtNanos when {@code /health} starts to answer 200 (and generation to be served)
-   * @param metrics      the {@code /metrics} page
-   */
-  EmbeddedRoutes(EmbeddedOptions options, long readyAtNanos, OpenAiResponses responses, Generation generation,
+  /** @param metrics the {@code /metrics} page */
+  EmbeddedRoutes(EmbeddedOptions options, OpenAiResponses responses, Generation generation,
       Embeddings embeddings, FaultInjector faults, LoopbackHttpServer.Handler metrics) {
     this.options = options;
-    this.readyAtNanos = readyAtNanos;
     this.expectedAuthorization = options.apiKey() == null ? null
         : ("Bearer " + options.apiKey()).getBytes(StandardCharsets.UTF_8);
     this.responses = responses;
@@ -78,7 +84,7 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
       requireKey(ex, path);
       switch (path) {
         case "/health" -> {
-          requireReady();
+          if (!startupProbe()) throw loading();
           OpenAiResponses.send(ex, 200, OpenAiResponses.healthy());
         }
         case "/v1/models" -> OpenAiResponses.send(ex, 200, responses.models());
@@ -143,11 +149,41 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
     return MessageDigest.isEqual(normalised.getBytes(StandardCharsets.UTF_8), expectedAuthorization);
   }
 
+  /**
+   * The server listens: the startup delay runs from now, so that it answers 503 for the whole delay however long
+   * its construction took on a busy machine (a delay counted from before would be used up before any probe got in).
+   */
+  void listening() {
+    readyAtNanos = System.nanoTime() + options.startupDelay().toNanos();
+    listening = true;
+  }
+
   /** 503 while the model is loading, as vLLM answers before it is up. */
   private void requireReady() throws ErrorReplyException {
-    if (options.mode() == ServerMode.NEVER_READY || System.nanoTime() - readyAtNanos < 0) {
-      throw new ErrorReplyException(503, "Loading model", "unavailable_error");
+    if (!ready(System.nanoTime())) throw loading();
+  }
+
+  private static ErrorReplyException loading() {
+    return new ErrorReplyException(503, "Loading model", "unavailable_error");
+  }
+
+  private boolean ready(long now) {
+    return options.mode() != ServerMode.NEVER_READY && listening && now - readyAtNanos >= 0;
+  }
+
+  /** Whether a {@code GET /health} is answered ready; kept in {@link #startupProbes} until the first that is. */
+  private boolean startupProbe() {
+    long now = System.nanoTime();
+    boolean ready = ready(now);
+    if (!answeredReady && startupProbes.size() < STARTUP_PROBES_KEPT) {
+      startupProbes.add(new EmbeddedLlmServer.HealthProbe(Duration.ofNanos(now - readyAtNanos), ready));
+      answeredReady = ready;
     }
+    return ready;
+  }
+
+  List<EmbeddedLlmServer.HealthProbe> startupProbes() {
+    return List.copyOf(startupProbes);
   }
 
   /** POST requests received, by route (e.g. {@code /v1/chat/completions}, or {@link #OTHER_ROUTE}). */

@@ -30,7 +30,7 @@ public final class EmbeddedServerMain implements Callable<Integer> {
   String model;
 
   @Option(names = "--startup-delay", defaultValue = "PT0S",
-      description = "ISO-8601 duration during which /health answers 503, e.g. PT30S (default ${DEFAULT-VALUE})")
+      description = "ISO-8601 duration during which /health answers 503 once the port listens, e.g. PT30S (default ${DEFAULT-VALUE})")
   Duration startupDelay;
 
   @Option(names = "--faults", description = "per-request faults, e.g. http500:5%%,reset:2%%,drop:every5; kinds: "
