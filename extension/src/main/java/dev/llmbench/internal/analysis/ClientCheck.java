@@ -72,7 +72,8 @@ public final class ClientCheck {
           + " cores" + (c.clientWaitShare() >= WAIT_WORTH_SAYING
               ? " and waited for one another " + Formats.percent(c.clientWaitShare()) + " of the time" : "")
           + " reading " + Math.round(c.eventsPerSecond()) + " events/s"
-          + (c.clientWaitShare() >= WAIT_WORTH_SAYING ? otherProcesses(c).map(o -> "; " + o).orElse("") : ""));
+          // The lateness reason below names other processes too: said once.
+          + (c.clientWaitShare() >= WAIT_WORTH_SAYING && !blurred ? otherProcesses(c).map(o -> "; " + o).orElse("") : ""));
     }
     if (blurred) {
       Duration itl = l.itl().percentile(50).orElseThrow();

@@ -55,6 +55,12 @@ class ClientCheckTests {
         .isEqualTo("the client's own threads used 18.0% of the 2 cores and waited for one another 45.0% of the time "
             + "reading 1000 events/s; other processes on the machine used 40.0% of its 2 cores (the machine 100.0% "
             + "busy by /proc/stat, this JVM 60.0%)");
+    // Late by a good part of the gaps as well: the other processes are named once, with the lateness.
+    assertThat(ClientCheck.reasons(level(load(0.18, 0.45, 0.6, 1.0, 2500)))).containsExactly(
+        "the client's own threads used 18.0% of the 2 cores and waited for one another 45.0% of the time reading 1000 events/s",
+        "its threads woke 2.5 ms late (p90) against a median ITL of 10.0 ms, so every time it took may be off by about as much; "
+            + "other processes on the machine used 40.0% of its 2 cores (the machine 100.0% busy by /proc/stat, this JVM 60.0%), "
+            + "which may have made it late");
     // A light client on the same machine waits too, each time it wakes, but asks little of the cores.
     assertThat(ClientCheck.reasons(level(load(0.03, 0.35, 0.15, 1.0, 100)))).isEmpty();
     // Off Linux the wait is not known: the CPU alone decides, as before.
