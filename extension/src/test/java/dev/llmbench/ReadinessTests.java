@@ -96,13 +96,13 @@ class ReadinessTests {
       assertThat(run).passed("ready(EndpointInfo)");
       // Held against the engine's own clock, not a stopwatch: each probe of /health as the engine saw it, timed from
       // the end of its delay. The wait probed on through the 503s and was ready at the first probe after the delay.
-      List<EmbeddedLlmServer.HealthProbe> probes = engine.startupProbes();
+      List<EmbeddedLlmServer.HealthRequest> probes = engine.startupHealthRequests();
       assertThat(probes).as("probes of /health until ready").hasSizeGreaterThanOrEqualTo(3);
       assertThat(probes.subList(0, probes.size() - 1)).allSatisfy(p -> {
         assertThat(p.ready()).isFalse();
         assertThat(p.sinceReady()).isNegative();
       });
-      EmbeddedLlmServer.HealthProbe ready = probes.get(probes.size() - 1);
+      EmbeddedLlmServer.HealthRequest ready = probes.get(probes.size() - 1);
       assertThat(ready.ready()).isTrue();
       // And it missed no probe on the way: a busy runner makes a probe late by a fraction of the interval, a missed
       // poll by a whole one. The first probe pays for loading the client's classes, so its gap is held only below.

@@ -133,14 +133,14 @@ public final class EmbeddedLlmServer implements AutoCloseable {
    * @param sinceReady when it came, after the end of the startup delay (negative: before it)
    * @param ready      whether it was answered 200 rather than 503
    */
-  public record HealthProbe(Duration sinceReady, boolean ready) {}
+  public record HealthRequest(Duration sinceReady, boolean ready) {}
 
   /**
    * The {@code GET /health} probes up to the first answered ready, timed by the engine against its own end of the
    * startup delay: what a test holds a readiness wait against.
    */
-  public List<HealthProbe> startupProbes() {
-    return routes.startupProbes();
+  public List<HealthRequest> startupHealthRequests() {
+    return routes.startupHealthRequests();
   }
 
   /** Faults of {@code kind} acted out so far. */

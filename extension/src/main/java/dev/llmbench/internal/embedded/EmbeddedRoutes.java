@@ -39,7 +39,7 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
   private static final Set<String> ROUTES = Set.of("/health", "/v1/models", "/version", "/metrics", CHAT, COMPLETIONS,
       RESET_PREFIX_CACHE, TOKENIZE, EMBEDDINGS);
 
-  private static final int STARTUP_PROBES_KEPT = 10_000;
+  private static final int STARTUP_REQUESTS_KEPT = 10_000;
 
   private final EmbeddedOptions options;
   /** When {@code /health} starts to answer 200: the startup delay after the server listens; set by {@link #listening}. */
@@ -53,7 +53,7 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
   private final LoopbackHttpServer.Handler metrics;
   private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
   /** Each {@code GET /health} up to the first that answered ready (bounded for a server that never is). */
-  private final List<EmbeddedLlmServer.HealthProbe> startupProbes = new CopyOnWriteArrayList<>();
+  private final List<EmbeddedLlmServer.HealthRequest> startupHealthRequests = new CopyOnWriteArrayList<>();
   private volatile boolean answeredReady;
 
   /** @param metrics the {@code /metrics} page */
@@ -84,7 +84,7 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
       requireKey(ex, path);
       switch (path) {
         case "/health" -> {
-          if (!startupProbe()) throw loading();
+          if (!answersHealthReady()) throw loading();
           OpenAiResponses.send(ex, 200, OpenAiResponses.healthy());
         }
         case "/v1/models" -> OpenAiResponses.send(ex, 200, responses.models());
@@ -171,19 +171,19 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
     return options.mode() != ServerMode.NEVER_READY && listening && now - readyAtNanos >= 0;
   }
 
-  /** Whether a {@code GET /health} is answered ready; kept in {@link #startupProbes} until the first that is. */
-  private boolean startupProbe() {
+  /** Whether a {@code GET /health} is answered ready; kept in {@link #startupHealthRequests} until the first that is. */
+  private boolean answersHealthReady() {
     long now = System.nanoTime();
     boolean ready = ready(now);
-    if (!answeredReady && startupProbes.size() < STARTUP_PROBES_KEPT) {
-      startupProbes.add(new EmbeddedLlmServer.HealthProbe(Duration.ofNanos(now - readyAtNanos), ready));
+    if (!answeredReady && startupHealthRequests.size() < STARTUP_REQUESTS_KEPT) {
+      startupHealthRequests.add(new EmbeddedLlmServer.HealthRequest(Duration.ofNanos(now - readyAtNanos), ready));
       answeredReady = ready;
     }
     return ready;
   }
 
-  List<EmbeddedLlmServer.HealthProbe> startupProbes() {
-    return List.copyOf(startupProbes);
+  List<EmbeddedLlmServer.HealthRequest> startupHealthRequests() {
+    return List.copyOf(startupHealthRequests);
   }
 
   /** POST requests received, by route (e.g. {@code /v1/chat/completions}, or {@link #OTHER_ROUTE}). */
