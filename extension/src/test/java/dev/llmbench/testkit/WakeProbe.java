@@ -1,9 +1,9 @@
 package dev.llmbench.testkit;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.llmbench.internal.core.SchedStat;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
@@ -29,7 +29,7 @@ public final class WakeProbe implements AutoCloseable {
   private final long[] woke = new long[1 << 18];
   /** The sender's run-queue wait (ns) at each wake-up; all zero off Linux. */
   private final long[] senderWaited = new long[1 << 18];
-  private final Path senderStat = threadStat();
+  private final Optional<Path> senderStat = SchedStat.ofCurrentThread();
   private volatile int count;
   private volatile boolean stopped;
   private final Thread thread = new Thread(this::run, "testkit-wake-probe");
@@ -62,7 +62,7 @@ public final class WakeProbe implements AutoCloseable {
     while (!stopped && count < woke.length) {
       LockSupport.parkNanos(PERIOD_NANOS);
       woke[count] = System.nanoTime();
-      senderWaited[count] = runQueueWait(senderStat);
+      senderWaited[count] = senderStat.flatMap(SchedStat::read).map(SchedStat::waitNanos).orElse(0L);
       count = count + 1; // the volatile write publishes the entry
     }
   }
@@ -99,25 +99,6 @@ public final class WakeProbe implements AutoCloseable {
     if (woke[last] > to) last--;
     long waited = last > first ? senderWaited[last] - senderWaited[first] : 0;
     return Math.max(stalled, waited);
-  }
-
-  /** The calling thread's {@code /proc/<pid>/task/<tid>/schedstat}, or null off Linux. */
-  private static Path threadStat() {
-    try {
-      return Path.of("/proc").resolve(Files.readSymbolicLink(Path.of("/proc/thread-self"))).resolve("schedstat");
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
-  }
-
-  /** The second field of a thread's schedstat: ns it was ready to run but waited for a core; 0 when unknown. */
-  private static long runQueueWait(Path stat) {
-    if (stat == null) return 0;
-    try {
-      return Long.parseLong(Files.readString(stat).trim().split(" ")[1]);
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
   }
 
   /** The index of the probe's first wake-up at or after {@code nanos}, waiting for it if it has not come yet. */

@@ -2,9 +2,8 @@ package dev.llmbench.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.internal.core.SchedStat;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,11 +84,7 @@ class WakeProbeTests {
   }
 
   private static long ownRunQueueWait() {
-    try {
-      return Long.parseLong(Files.readString(Path.of("/proc/thread-self/schedstat")).trim().split(" ")[1]);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return SchedStat.ofCurrentThread().flatMap(SchedStat::read).orElseThrow().waitNanos();
   }
 
   private static void spinUntil(long nanos) {

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -34,6 +35,7 @@ final class ClientMonitor implements LoadRunner.Observer {
   private static final long CPU_SAMPLE_NANOS = 100_000_000;
   private static final long BUCKET_NANOS = 10_000;
   private static final int BUCKETS = 10_000; // 10 µs each: up to 100 ms, the rest in the last
+  private static final SchedStat NONE = new SchedStat(0, 0, 0);
 
   private final ConcurrentHashMap<Long, long[]> cpuByThread = new ConcurrentHashMap<>(); // {first, latest}
   private final LongAdder events = new LongAdder();
@@ -43,8 +45,9 @@ final class ClientMonitor implements LoadRunner.Observer {
   private final long processCpuStart = processCpu();
   private final long[] machineStart = procStat();
   private final String ioThreads;
-  private final String levelThread = currentTid();
-  private final Map<String, long[]> schedStart;
+  /** The level's own thread (which sends), by its tid; empty off Linux. */
+  private final String levelThread = SchedStat.ofCurrentThread().map(f -> f.getParent().getFileName().toString()).orElse("");
+  private final Map<String, SchedStat> schedStart;
   private final Map<Long, Long> ioCpuStart;
   private final long wallStart = System.nanoTime();
   private final Thread probe;
@@ -107,64 +110,52 @@ final class ClientMonitor implements LoadRunner.Observer {
     long client = cpuByThread.values().stream().mapToLong(v -> v[1] - v[0]).sum() + io;
     long process = processCpu() - processCpuStart;
     double windowNanos = Math.max(1, window.toNanos());
-    long[] sched = clientScheduling(); // {run ns, wait ns, runs}, or null off Linux
+    Optional<SchedStat> sched = clientScheduling();
     return new ClientLoad(cores, Duration.ofNanos(client), client / (windowNanos * cores),
-        sched == null ? Double.NaN : sched[1] / (windowNanos * cores),
-        Duration.ofNanos(sched == null || sched[2] == 0 ? 0 : sched[1] / sched[2]),
+        sched.map(t -> t.waitNanos() / (windowNanos * cores)).orElse(Double.NaN),
+        Duration.ofNanos(sched.filter(t -> t.runs() > 0).map(t -> t.waitNanos() / t.runs()).orElse(0L)),
         processCpuStart < 0 ? Double.NaN : (double) process / ((double) wall * cores), machineShare(), lag(50), lag(90),
         Duration.ofNanos(lagMax), events.sum() * 1e9 / windowNanos);
   }
 
   /**
    * How long the client's threads (the level's own thread, which sends, and the event loops, which read every
-   * stream) ran, were ready to run but waited for a core, and got one, while the level ran, from Linux's
-   * {@code /proc/self/task/<tid>/schedstat}, summed ({@code run ns, wait ns, runs}); null off Linux. The CPU a thread got cannot tell a thread that
-   * wanted no more from one that other processes kept waiting; its wait can. The lag probe cannot either: a
-   * waking sleeper is put first, while a busy event loop waits behind the other runnable threads.
+   * stream) ran, were ready to run but waited for a core, and got one, while the level ran; empty off Linux. The
+   * lag probe cannot see the wait: a waking sleeper is put first, while a busy event loop waits behind the other
+   * runnable threads.
    */
-  private long[] clientScheduling() {
-    Map<String, long[]> end = clientThreads();
-    if (end.isEmpty()) return null;
+  private Optional<SchedStat> clientScheduling() {
+    Map<String, SchedStat> end = clientThreads();
+    if (end.isEmpty()) return Optional.empty();
     // A thread started during the level counts from 0; one that ended took its wait with it (too low, never too high).
-    long[] sum = new long[3];
-    end.forEach((tid, e) -> {
-      long[] b = schedStart.getOrDefault(tid, new long[3]);
-      for (int i = 0; i < 3; i++) sum[i] += Math.max(0, e[i] - b[i]);
-    });
-    return sum;
+    SchedStat sum = NONE;
+    for (Map.Entry<String, SchedStat> e : end.entrySet()) {
+      sum = sum.plus(e.getValue().since(schedStart.getOrDefault(e.getKey(), NONE)));
+    }
+    return Optional.of(sum);
   }
 
-  /** Scheduling counters ({@code run ns, wait ns, runs}) of the level's thread and the client's event loops, by tid. */
-  private Map<String, long[]> clientThreads() {
-    Map<String, long[]> found = new HashMap<>();
+  /** The scheduling counters of the level's thread and the client's event loops, by tid; empty off Linux. */
+  private Map<String, SchedStat> clientThreads() {
+    Map<String, SchedStat> found = new HashMap<>();
     Path tasks = Path.of("/proc/self/task");
     if (!Files.isDirectory(tasks)) return found;
     // Linux keeps 15 characters of a thread's name.
     String loops = ioThreads.substring(0, Math.min(15, ioThreads.length()));
     try (Stream<Path> all = Files.list(tasks)) {
       all.forEach(task -> {
+        String tid = task.getFileName().toString();
         try {
-          String tid = task.getFileName().toString();
           if (!tid.equals(levelThread) && !Files.readString(task.resolve("comm")).startsWith(loops)) return;
-          String[] f = Files.readString(task.resolve("schedstat")).trim().split(" ");
-          if (f.length >= 3) found.put(tid, new long[] {Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])});
         } catch (IOException | RuntimeException gone) {
-          // the thread ended between the listing and the read: its counters are gone with it
+          return; // the thread ended between the listing and the read: its counters are gone with it
         }
+        SchedStat.read(task.resolve("schedstat")).ifPresent(stat -> found.put(tid, stat));
       });
     } catch (IOException | RuntimeException e) {
       found.clear();
     }
     return found;
-  }
-
-  /** The calling thread's id in /proc/self/task, or empty off Linux. */
-  private static String currentTid() {
-    try {
-      return Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
-    } catch (IOException | RuntimeException e) {
-      return "";
-    }
   }
 
   /**
