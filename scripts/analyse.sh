@@ -11,4 +11,4 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib-classpath.sh
 . "$ROOT/scripts/lib-classpath.sh"
 extension_classpath "$ROOT" || exit 2
-exec java -cp "$CP" dev.llmbench.internal.offline.AnalyseMain "$@"
+exec java -cp "$CP" dev.llmbench.offline.AnalyseMain "$@"

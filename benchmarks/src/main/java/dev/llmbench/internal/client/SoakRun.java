@@ -2,9 +2,9 @@ package dev.llmbench.internal.client;
 
 import dev.llmbench.client.ApiStyle;
 import dev.llmbench.client.CompletionRequest;
-import dev.llmbench.internal.embedded.EmbeddedLlmServer;
-import dev.llmbench.internal.embedded.EmbeddedOptions;
-import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.engine.EmbeddedLlmServer;
+import dev.llmbench.engine.EmbeddedOptions;
+import dev.llmbench.engine.PerformanceProfile;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;

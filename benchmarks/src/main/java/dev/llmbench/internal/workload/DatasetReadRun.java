@@ -1,5 +1,8 @@
 package dev.llmbench.internal.workload;
 
+import dev.llmbench.datasets.DatasetLoader;
+import dev.llmbench.datasets.LoadedDataset;
+import dev.llmbench.datasets.ShareGptReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -2,7 +2,7 @@ package dev.llmbench.internal.analysis;
 
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
-import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.telemetry.GpuTelemetry;
 import java.util.Locale;
 import java.util.Optional;
 

@@ -3,9 +3,9 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.ApiStyle;
+import dev.llmbench.engine.EmbeddedOptions;
 import dev.llmbench.internal.client.ConnectionSettings;
-import dev.llmbench.internal.container.ContainerSpec;
-import dev.llmbench.internal.embedded.EmbeddedOptions;
+import dev.llmbench.launch.ContainerSpec;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

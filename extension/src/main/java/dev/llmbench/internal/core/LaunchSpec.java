@@ -2,7 +2,7 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.internal.launch.LaunchCommand;
+import dev.llmbench.launch.LaunchCommand;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;

@@ -5,7 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.result.ClientLoad;
 import dev.llmbench.result.WarmupReport;
 import dev.llmbench.server.DeploymentDescription;
-import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.telemetry.GpuTelemetry;
 import java.util.Optional;
 import org.apiguardian.api.API;
 

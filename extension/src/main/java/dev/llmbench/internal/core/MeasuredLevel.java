@@ -7,7 +7,7 @@ import dev.llmbench.result.ConfidenceInterval;
 import dev.llmbench.server.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.result.Finding;
-import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.telemetry.GpuTelemetry;
 import dev.llmbench.workload.InputAlignment;
 import dev.llmbench.result.LoadShape;
 import dev.llmbench.Metric;

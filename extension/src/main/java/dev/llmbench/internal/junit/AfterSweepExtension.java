@@ -4,9 +4,9 @@ import dev.llmbench.AfterSweep;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
-import dev.llmbench.compare.BaselineComparison;
-import dev.llmbench.compare.DeploymentLevels;
-import dev.llmbench.compare.Quality;
+import dev.llmbench.baseline.BaselineComparison;
+import dev.llmbench.deployments.DeploymentLevels;
+import dev.llmbench.quality.Quality;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.AnalysedSweep;
@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.platform.commons.support.HierarchyTraversalMode;
 import org.junit.platform.commons.support.ReflectionSupport;
+import dev.llmbench.baseline.BaselineSettings;
 
 /**
  * The last invocation of a sweep's template, for one {@link AfterSweep} method: it runs that method with

@@ -1,7 +1,7 @@
 package dev.llmbench.internal.junit;
 
 import dev.llmbench.LlmClient;
-import dev.llmbench.compare.CapacitySearch;
+import dev.llmbench.capacity.CapacitySearch;
 import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.workload.Embeddings;
 import java.lang.reflect.Method;

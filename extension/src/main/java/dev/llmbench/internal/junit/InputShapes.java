@@ -44,7 +44,7 @@ final class InputShapes {
     Optional<ExactInputTokens> exact = Annotations.nearest(context, ExactInputTokens.class);
     if (exact.isEmpty()) return Optional.empty();
     // A trace's rows bring their own lengths: its blocks are aligned instead (@Trace checks @Workload's lengths).
-    boolean trace = Annotations.nearest(context, dev.llmbench.workload.Trace.class).isPresent();
+    boolean trace = Annotations.nearest(context, dev.llmbench.trace.Trace.class).isPresent();
     if (workload.inputTokens().length == 0 && !trace) {
       throw new IllegalArgumentException("@ExactInputTokens aligns synthetic prompts or a trace's blocks: give the prompts' "
           + "lengths as @Workload(inputTokens = {...}), or replay a @Trace (a prompt set's lengths are its own)");

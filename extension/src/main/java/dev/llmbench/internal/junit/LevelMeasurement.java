@@ -1,5 +1,9 @@
 package dev.llmbench.internal.junit;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 import static dev.llmbench.internal.config.SettingKeys.TELEMETRY_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.TELEMETRY_URLS;
 
@@ -17,9 +21,9 @@ import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.shard.ShardRun;
-import dev.llmbench.internal.telemetry.TelemetryPlan;
 import dev.llmbench.internal.tokens.Alignment;
 import dev.llmbench.internal.tokens.TokenCountException;
+import dev.llmbench.telemetry.TelemetryPlan;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -33,7 +37,8 @@ import org.opentest4j.TestAbortedException;
  * the endpoint ready and still answering, progress lines, what a JVM shutdown writes, the level recorded.
  * What a sweep level and a capacity probe share.
  */
-final class LevelMeasurement {
+@API(status = INTERNAL)
+public final class LevelMeasurement {
 
   private LevelMeasurement() {}
 
@@ -42,7 +47,7 @@ final class LevelMeasurement {
    * @param index 1-based position among the sweep's {@code total} levels
    * @return the level, already reported to the sweep's listeners
    */
-  static MeasuredLevel measure(ExtensionContext context, LevelContext level, int index, int total,
+  public static MeasuredLevel measure(ExtensionContext context, LevelContext level, int index, int total,
       Optional<DeploymentSpec> deployment) {
     RunState run = RunState.of(context);
     SweepRun sweep = level.sweep();

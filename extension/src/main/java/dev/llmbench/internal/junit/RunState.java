@@ -1,5 +1,9 @@
 package dev.llmbench.internal.junit;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 import static dev.llmbench.internal.config.SettingKeys.ALLURE_CONFIG;
 import static dev.llmbench.internal.config.SettingKeys.PROGRESS;
 import static dev.llmbench.internal.config.SettingKeys.PROGRESS_INTERVAL;
@@ -31,7 +35,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * it, and its endpoints. Closed when the run ends, after every endpoint, so that run-wide report files
  * (Allure's environment) are written last.
  */
-final class RunState implements AutoCloseable {
+@API(status = INTERNAL)
+public final class RunState implements AutoCloseable {
 
   /** How often a redrawn progress line is redrawn. */
   private static final Duration REDRAW_EVERY = Duration.ofSeconds(1);
@@ -76,7 +81,7 @@ final class RunState implements AutoCloseable {
     if (endpoint != null) endpoint.client().cancelAll();
   }
 
-  static RunState of(ExtensionContext context) {
+  public static RunState of(ExtensionContext context) {
     return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(RunState.class, k -> create(context), RunState.class);
   }
 
@@ -109,11 +114,11 @@ final class RunState implements AutoCloseable {
   }
 
   /** This JVM's part of a sharded run: its share of each level and the schedule (a plain run is one shard). */
-  ShardRun shards() {
+  public ShardRun shards() {
     return shards;
   }
 
-  BenchListener listener() {
+  public BenchListener listener() {
     return listener;
   }
 

@@ -4,13 +4,15 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.RateSweep;
+import dev.llmbench.baseline.BaselineSettings;
+import dev.llmbench.deployments.DeploymentSettings;
+import dev.llmbench.deployments.DeploymentsFeature;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.SweepRun;
-import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.load.LevelPlan;
-import dev.llmbench.internal.quality.QualityFeature;
+import dev.llmbench.quality.QualityFeature;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +96,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
   }
 
   /** {@code C=8 · int4}: the deployment's level is its own test, report row and file. */
-  static LevelPlan relabelled(LevelPlan level, DeploymentSpec deployment) {
+  public static LevelPlan relabelled(LevelPlan level, DeploymentSpec deployment) {
     return level.withLabel(level.label() + ByDeployment.SEPARATOR + deployment.name());
   }
 

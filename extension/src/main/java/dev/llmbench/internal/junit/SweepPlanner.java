@@ -1,5 +1,9 @@
 package dev.llmbench.internal.junit;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 import static dev.llmbench.internal.config.SettingKeys.SLO_ABORT_ON_FAIL;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_LEVELS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_RATES;
@@ -8,9 +12,9 @@ import static dev.llmbench.internal.config.SettingKeys.SWEEP_ROUNDS;
 import static dev.llmbench.internal.config.SettingKeys.WORKLOAD_INPUT_LENGTH;
 import static dev.llmbench.internal.config.SettingKeys.WORKLOAD_OUTPUT_LENGTH;
 
-import dev.llmbench.compare.CapacitySearch;
+import dev.llmbench.capacity.CapacitySearch;
 import dev.llmbench.ConcurrencySweep;
-import dev.llmbench.workload.Dataset;
+import dev.llmbench.datasets.Dataset;
 import dev.llmbench.server.DeploymentDescription;
 import dev.llmbench.server.DeploymentFacts;
 import dev.llmbench.result.LoadShape;
@@ -19,8 +23,8 @@ import dev.llmbench.result.Rate;
 import dev.llmbench.RateSweep;
 import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.Slo;
-import dev.llmbench.workload.Trace;
-import dev.llmbench.TraceReplay;
+import dev.llmbench.trace.Trace;
+import dev.llmbench.trace.TraceReplay;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
 import dev.llmbench.internal.config.DurationParser;
@@ -29,18 +33,18 @@ import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.RequestExtras;
-import dev.llmbench.internal.quality.EvalPlan;
-import dev.llmbench.internal.session.SessionWorkload;
+import dev.llmbench.quality.EvalPlan;
+import dev.llmbench.sessions.SessionWorkload;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
-import dev.llmbench.internal.workload.DatasetLoader;
-import dev.llmbench.internal.workload.DatasetReader;
+import dev.llmbench.datasets.DatasetLoader;
+import dev.llmbench.datasets.DatasetReader;
 import dev.llmbench.internal.workload.LengthDistribution;
-import dev.llmbench.internal.workload.OpenAiChatReader;
-import dev.llmbench.internal.workload.ShareGptReader;
-import dev.llmbench.internal.workload.VllmCustomReader;
-import dev.llmbench.internal.trace.MooncakeTrace;
-import dev.llmbench.internal.trace.TraceSource;
+import dev.llmbench.datasets.OpenAiChatReader;
+import dev.llmbench.datasets.ShareGptReader;
+import dev.llmbench.datasets.VllmCustomReader;
+import dev.llmbench.trace.MooncakeTrace;
+import dev.llmbench.trace.TraceSource;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,12 +57,15 @@ import java.util.OptionalInt;
 import java.util.Set;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
+import dev.llmbench.quality.QualitySettings;
+import dev.llmbench.sessions.SessionSettings;
 
 /**
  * Reads a sweep's annotations and settings once, validates them, and plans its levels: one per load point,
  * crossed with every input and output length.
  */
-final class SweepPlanner {
+@API(status = INTERNAL)
+public final class SweepPlanner {
 
   /** The sweep's levels, and what every level shares. */
   record SweepPlan(List<LevelPlan> levels, ServiceLevels slo, List<Double> percentiles, Optional<DeploymentDescription> facts,
@@ -350,7 +357,7 @@ final class SweepPlanner {
    * Plans a capacity search's probes: a level at any load, planned as a sweep's level of that load would
    * be, for the one workload the method declares.
    */
-  static final class Probes {
+  public static final class Probes {
     private final Common common;
     private final CapacitySearch search;
     private final RequestExtras extras;
@@ -361,16 +368,16 @@ final class SweepPlanner {
       this.extras = extras;
     }
 
-    ServiceLevels slo() {
+    public ServiceLevels slo() {
       return common.slo();
     }
 
-    List<Double> percentiles() {
+    public List<Double> percentiles() {
       return common.percentiles();
     }
 
     /** The probe at {@code load}: a concurrency for a closed-loop search, a rate for an open one. */
-    LevelPlan at(double load, boolean closedLoop) {
+    public LevelPlan at(double load, boolean closedLoop) {
       Point p = closedLoop ? closedPoints(List.of((int) load)).get(0)
           : openPoints(List.of(load), search.burstiness(), search.maxConcurrency()).get(0);
       String label = (closedLoop ? ConcurrencySweep.DEFAULT_NAME : RateSweep.DEFAULT_NAME).replace(p.placeholder(), p.value());
@@ -381,7 +388,7 @@ final class SweepPlanner {
   }
 
   /** @throws IllegalArgumentException when the settings are unusable, or name more than one workload */
-  static Probes probes(ExtensionContext context, CapacitySearch search) {
+  public static Probes probes(ExtensionContext context, CapacitySearch search) {
     Common common = common(context, Settings.of(context), search.concurrency().length > 0);
     if (common.workload().maxTokens().length > 1 || common.workload().inputTokens().length > 1) {
       throw new IllegalArgumentException("a capacity search runs one workload: give @Workload one maxTokens and at most one "

@@ -1,10 +1,15 @@
 package dev.llmbench.internal.junit;
 
-import dev.llmbench.internal.agents.ReplyFeature;
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
-import dev.llmbench.internal.replay.TraceFeature;
-import dev.llmbench.internal.trace.TraceSource;
+import dev.llmbench.sessions.SessionSettings;
+import dev.llmbench.trace.TraceFeature;
+import dev.llmbench.trace.TraceSource;
+import dev.llmbench.workload.ReplyFeature;
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -13,12 +18,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Replies (checked replies, embeddings), sessions (figures by turn) and traces (schedule lag) are the workload's,
  * so every runner of levels registers them here, in one place.
  */
-final class WorkloadFeatures {
+@API(status = INTERNAL)
+public final class WorkloadFeatures {
 
   private WorkloadFeatures() {}
 
   /** @param levels the levels the sweep will run, or one of a search's probes: all send the same workload */
-  static void add(ExtensionContext context, SweepRun sweep, List<LevelPlan> levels) {
+  public static void add(ExtensionContext context, SweepRun sweep, List<LevelPlan> levels) {
     sweep.add(new ReplyFeature()); // says nothing of a level without checked replies or embeddings
     SessionSettings.feature(context, levels, RunState.of(context).shards().shard().isSharded()).ifPresent(sweep::add);
     if (levels.stream().anyMatch(l -> l.workload().prompts().rowSource().filter(TraceSource.class::isInstance).isPresent())) {

@@ -4,11 +4,11 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmbench.datasets.LoadedDataset;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.workload.LengthStats;
-import dev.llmbench.internal.workload.LoadedDataset;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

@@ -33,6 +33,7 @@ import dev.llmbench.server.DeploymentDescription;
 import dev.llmbench.server.DeploymentFacts;
 import dev.llmbench.server.ServerMetrics;
 import dev.llmbench.server.ServerStartup;
+import dev.llmbench.telemetry.GpuText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -61,7 +62,7 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class ResultJson {
 
-  static final ObjectMapper MAPPER = new ObjectMapper()
+  public static final ObjectMapper MAPPER = new ObjectMapper()
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .enable(SerializationFeature.INDENT_OUTPUT);
   /** Reads what a later version may have added to a record without failing. */

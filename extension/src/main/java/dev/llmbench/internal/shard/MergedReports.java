@@ -3,11 +3,11 @@ package dev.llmbench.internal.shard;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.Metric;
+import dev.llmbench.deployments.DeploymentsFeature;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
-import dev.llmbench.internal.deployments.DeploymentsFeature;
 import dev.llmbench.internal.report.ConsoleReporter;
 import dev.llmbench.internal.report.FileReporter;
 import java.nio.file.Path;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.client.ApiStyle;
 import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.engine.EmbeddedLlmServer;
+import dev.llmbench.engine.EmbeddedOptions;
+import dev.llmbench.engine.PerformanceProfile;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
-import dev.llmbench.internal.embedded.EmbeddedLlmServer;
-import dev.llmbench.internal.embedded.EmbeddedOptions;
-import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.result.LoadShape;

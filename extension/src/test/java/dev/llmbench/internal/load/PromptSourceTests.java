@@ -104,8 +104,8 @@ class PromptSourceTests {
 
   // ----- datasets and drawn lengths
 
-  private static dev.llmbench.internal.workload.LoadedDataset chat() {
-    return dev.llmbench.internal.workload.DatasetLoader.load(new dev.llmbench.internal.workload.OpenAiChatReader(),
+  private static dev.llmbench.datasets.LoadedDataset chat() {
+    return dev.llmbench.datasets.DatasetLoader.load(new dev.llmbench.datasets.OpenAiChatReader(),
         Path.of("src/test/resources/datasets/chat.jsonl"), 0, false, 0);
   }
 

@@ -1,0 +1,22 @@
+package dev.llmbench.sessions;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.client.ChatMessage;
+import java.util.List;
+import org.apiguardian.api.API;
+
+/**
+ * One conversation of a file: the messages that open every turn (a system prompt) and the user's turns, in order.
+ * The file's own replies are not kept: a session sends the server's.
+ *
+ * @param line the file's line it starts on, 1-based
+ */
+@API(status = INTERNAL)
+public record Conversation(long line, List<ChatMessage> opening, List<String> userTurns) {
+  public Conversation {
+    opening = List.copyOf(opening);
+    userTurns = List.copyOf(userTurns);
+    if (userTurns.isEmpty()) throw new IllegalArgumentException("a conversation needs at least one user turn");
+  }
+}

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Re-lays the packages by feature (issue #31, "one room per feature"): each feature's public annotations and results
+beside its implementation, in one package; shared machinery stays under dev.llmbench.internal.
+
+Deterministic and idempotent: run it on any tree, as often as wanted (after merging a branch written before the
+move, run it again; it moves what it knows and rewrites names everywhere). A type it does not know stays where it is.
+
+1. Every Java file of every module (src/main/java and src/test/java) whose package or class is in the table below
+   is git-moved to its new package, in the same module and source set.
+2. In every text file git knows: the old fully-qualified names (dotted and slashed) become the new ones.
+3. In every Java file: the package declaration follows the file's folder; an import is added for each type it
+   named without one (a type of its old package that now lives elsewhere); imports of its own package dropped.
+
+Afterwards: mvn -B -o -pl extension test -Dtest=ApiSignatureTests -Dllmbench.api.update=true, then build.
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from move_api import IMPORT_RE, PACKAGE_RE, TYPE_DECL_RE, edit_imports, referenced_names, sortedness, split_code  # noqa: E402
+
+R = "dev.llmbench"
+I = R + ".internal"
+
+# Whole packages: old package -> new package.
+PACKAGES = {
+    I + ".agents": R + ".workload",
+    I + ".baseline": R + ".baseline",
+    I + ".capacity": R + ".capacity",
+    I + ".container": R + ".launch",
+    I + ".deployments": R + ".deployments",
+    I + ".embedded": R + ".engine",
+    I + ".launch": R + ".launch",
+    I + ".offline": R + ".offline",
+    I + ".quality": R + ".quality",
+    I + ".quality.sets": R + ".engine.sets",
+    I + ".replay": R + ".trace",
+    I + ".session": R + ".sessions",
+    I + ".structured": R + ".workload",
+    I + ".telemetry": R + ".telemetry",
+    I + ".trace": R + ".trace",
+}
+
+# Single types: old fully-qualified name -> new fully-qualified name (a new simple name renames it).
+TYPES = {}
+for target, names in {
+    R + ".offline": ["SweepAnalysis"],
+    R + ".trace": ["TraceReplay", "workload.Trace"],
+    R + ".capacity": ["assertions.CapacityAssert", "compare.Capacity", "compare.CapacitySearch",
+                      "internal.junit.CapacityExtension"],
+    R + ".deployments": ["assertions.DeploymentLevelsAssert", "compare.Deployment", "compare.Deployments",
+                         "compare.DeploymentLevels", "internal.junit.DeploymentSettings"],
+    R + ".quality": ["assertions.QualityAssert", "compare.Quality", "compare.QualityEval", "compare.QualityComparison",
+                     "compare.Accuracy", "internal.junit.QualitySettings"],
+    R + ".baseline": ["compare.Baseline", "compare.BaselineComparison", "internal.junit.BaselineSettings"],
+    R + ".result": ["compare.Delta"],
+    R + ".sessions": ["workload.Sessions", "internal.junit.SessionSettings"],
+    R + ".datasets": ["workload.Dataset"] + [f"internal.workload.{n}" for n in (
+        "ShareGptReader", "OpenAiChatReader", "VllmCustomReader", "JsonlReader", "DatasetLoader", "DatasetReader",
+        "LoadedDataset")],
+    R + ".telemetry": ["server.GpuTelemetry", "internal.report.GpuText"],
+    R + ".launch": ["server.LaunchServer", "server.LaunchContainer"],
+}.items():
+    for name in names:
+        TYPES[f"{R}.{name}"] = f"{target}.{name.rsplit('.', 1)[-1]}"
+
+# Tests that move by class (the root package's whole-run tests go to their feature's package).
+for target, names in {
+    "baseline": ["BaselineTests", "NetworkBaselineTests"],
+    "capacity": ["CapacitySearchTests"],
+    "deployments": ["DeploymentComparisonTests"],
+    "quality": ["QualityEvalTests"],
+    "sessions": ["SessionsTests"],
+    "trace": ["TraceReplayTests"],
+    "datasets": ["DatasetSweepTests"],
+    "telemetry": ["GpuTelemetryTests"],
+    "launch": ["LaunchContainerTests", "LaunchServerTests", "NoDockerDaemonTests"],
+    "workload": ["ToolCallSweepTests", "SharedPrefixTests", "ExactInputTokensTests", "EmbeddingsSweepTests"],
+}.items():
+    for name in names:
+        TYPES[f"{R}.{name}"] = f"{R}.{target}.{name}"
+# Two classes that would share a package and a name: the unit test of the deployments' statements.
+TYPES[I + ".deployments.DeploymentComparisonTests"] = R + ".deployments.DeploymentStatementsTests"
+
+# Package docs of packages that merge into another: the new package's own package-info says it all.
+DROPPED = {I + ".agents.package-info", I + ".replay.package-info", I + ".structured.package-info",
+           I + ".container.package-info", R + ".compare.package-info", I + ".quality.package-info",
+           I + ".trace.package-info", I + ".session.package-info"}
+
+SOURCE_RE = re.compile(r"^(?P<root>(?:[\w.-]+/)*src/(?:main|test)/java)/(?P<path>.+)\.java$")
+TEXT_SUFFIXES = (".java", ".md", ".sh", ".xml", ".yml", ".yaml", ".properties", ".json", ".mjs", ".js",
+                 ".txt", ".py", ".html", ".api", ".dot", ".svg")
+TEXT_NAMES = ("run",)
+SKIP = re.compile(r"^scripts/dev/(move[-_]api|rooms)\.(sh|py)$|(^|/)node_modules/|package-lock\.json$")
+
+
+def git(*args):
+    return subprocess.run(["git", *args], check=True, capture_output=True, text=True).stdout
+
+
+def new_name(fqn):
+    """Where type fqn lives after the move (itself when it stays)."""
+    if fqn in TYPES:
+        return TYPES[fqn]
+    pkg, simple = fqn.rsplit(".", 1)
+    return PACKAGES[pkg] + "." + simple if pkg in PACKAGES else fqn
+
+
+def main():
+    os.chdir(git("rev-parse", "--show-toplevel").strip())
+    files = [f for f in git("ls-files", "-co", "--exclude-standard", "-z").split("\0") if f and os.path.isfile(f)]
+    sources = {}  # path -> (source root, old fqn)
+    for f in files:
+        m = SOURCE_RE.match(f)
+        if m and "/dev/llmbench/" in "/" + m.group("path"):
+            sources[f] = (m.group("root"), m.group("path").replace("/", "."))
+
+    # What each Java file names of its own package without an import: read before anything moves.
+    by_package = {}
+    for f, (_, fqn) in sources.items():
+        by_package.setdefault(fqn.rsplit(".", 1)[0], set()).add(fqn.rsplit(".", 1)[1])
+    needs = {}
+    for f, (_, fqn) in sources.items():
+        pkg = fqn.rsplit(".", 1)[0]
+        with open(f, encoding="utf-8") as fh:
+            text = fh.read()
+        used = referenced_names(text) - set(TYPE_DECL_RE.findall(split_code(text)[0]))
+        needs[f] = {f"{pkg}.{n}" for n in used & by_package[pkg] if n != fqn.rsplit(".", 1)[1]}
+
+    # 1. Move.
+    moves, clashes = {}, []
+    for f, (root, fqn) in sorted(sources.items()):
+        if fqn in DROPPED:
+            git("rm", "-q", f)
+            continue
+        target = new_name(fqn)
+        if target != fqn:
+            dst = f"{root}/{target.replace('.', '/')}.java"
+            if os.path.exists(dst) or dst in moves.values():
+                clashes.append(f"{f} -> {dst}")
+            moves[f] = dst
+    if clashes:
+        sys.exit("rooms: stopped, two files would share a name:\n  " + "\n  ".join(clashes))
+    for src, dst in moves.items():
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        git("mv", src, dst)
+
+    # 2. Names everywhere, longest first so that a.b.C.D is not caught as a.b.C.
+    renamed = {}
+    for f, (_, fqn) in sources.items():
+        if new_name(fqn) != fqn:
+            renamed[fqn] = new_name(fqn)
+    for old, new in list(renamed.items()):
+        renamed[old.replace(".", "/")] = new.replace(".", "/")
+    pattern = re.compile(r"(?<![\w$])(" + "|".join(re.escape(k) for k in sorted(renamed, key=lambda k: (-len(k), k)))
+                         + r")(?![\w$])")
+    files = [f for f in git("ls-files", "-co", "--exclude-standard", "-z").split("\0") if f and os.path.isfile(f)]
+    changed = 0
+    for f in files:
+        if SKIP.search(f) or not (f.endswith(TEXT_SUFFIXES) or os.path.basename(f) in TEXT_NAMES):
+            continue
+        try:
+            with open(f, encoding="utf-8") as fh:
+                before = fh.read()
+        except UnicodeDecodeError:
+            continue
+        text = pattern.sub(lambda m: renamed[m.group(1)], before)
+        old_path = next((s for s, d in moves.items() if d == f), f)
+        if f.endswith(".java") and old_path in needs:
+            text = fix_java(f, text, {new_name(n) for n in needs[old_path]}, sortedness(before))
+            old_simple, new_simple = sources[old_path][1].rsplit(".", 1)[1], os.path.basename(f)[:-5]
+            if old_simple != new_simple:  # a renamed type: its declaration too
+                text = re.sub(r"\b(class|interface|record|enum) " + old_simple + r"\b", r"\1 " + new_simple, text)
+        if text != before:
+            with open(f, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            changed += 1
+    print(f"rooms: {len(moves)} file(s) moved, {changed} file(s) rewritten")
+
+
+def fix_java(path, text, needed, was_sorted):
+    """The package line from the folder; imports for the old package-mates now elsewhere; none of its own package."""
+    m = SOURCE_RE.match(path)
+    package = m.group("path").rsplit("/", 1)[0].replace("/", ".")
+    p = PACKAGE_RE.search(text)
+    if p and p.group(1) != package:
+        text = text[:p.start(1)] + package + text[p.end(1):]
+    if os.path.basename(path) == "package-info.java":
+        return text
+    lines = text.split("\n")
+    imported = {x.group(2).rsplit(".", 1)[-1] for x in map(IMPORT_RE.match, lines) if x and not x.group(1)}
+    add = sorted(n for n in needed if n.rsplit(".", 1)[0] != package and n.rsplit(".", 1)[1] not in imported)
+    own = {x.group(2) for x in map(IMPORT_RE.match, lines)
+           if x and not x.group(1) and x.group(2).rsplit(".", 1)[0] == package}
+    return "\n".join(edit_imports(lines, add, own, was_sorted))
+
+
+if __name__ == "__main__":
+    main()
