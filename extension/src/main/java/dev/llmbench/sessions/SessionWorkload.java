@@ -33,14 +33,14 @@ public final class SessionWorkload implements PromptSource.Rows, SessionSource {
   private final LengthDistribution turns; // null: every user turn of the conversation
   private final LengthDistribution inputTokens; // null for a file
   private final LengthDistribution thinkMillis; // null: no think time
-  private final List<Conversation> conversations; // empty for synthetic turns
+  private final List<Transcript> conversations; // empty for synthetic turns
   private final Path file; // null for synthetic turns
   private final int maxTokens;
   private final long seed;
   private final String affinityHeader; // null for none
 
   private SessionWorkload(LengthDistribution turns, LengthDistribution inputTokens, LengthDistribution thinkMillis,
-      List<Conversation> conversations, Path file, int maxTokens, long seed, String affinityHeader) {
+      List<Transcript> conversations, Path file, int maxTokens, long seed, String affinityHeader) {
     this.turns = turns;
     this.inputTokens = inputTokens;
     this.thinkMillis = thinkMillis;
@@ -58,7 +58,7 @@ public final class SessionWorkload implements PromptSource.Rows, SessionSource {
   }
 
   /** Sessions of a file's conversations; {@code turns}, when given, draws at most that many of each one's user turns. */
-  public static SessionWorkload of(Path file, List<Conversation> conversations, LengthDistribution turns,
+  public static SessionWorkload of(Path file, List<Transcript> conversations, LengthDistribution turns,
       LengthDistribution thinkMillis, int maxTokens, long seed, String affinityHeader) {
     if (conversations.isEmpty()) throw new IllegalArgumentException(file + " has no conversations");
     return new SessionWorkload(turns, null, thinkMillis, conversations, file, maxTokens, seed, affinityHeader);
@@ -78,7 +78,7 @@ public final class SessionWorkload implements PromptSource.Rows, SessionSource {
         + " tokens") + ", " + think + (affinityHeader == null ? "" : ", session header " + affinityHeader);
   }
 
-  private Conversation conversation(int session) {
+  private Transcript conversation(int session) {
     return conversations.get((int) Math.floorMod(seed + session, (long) conversations.size()));
   }
 
