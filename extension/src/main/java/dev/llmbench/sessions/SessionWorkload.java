@@ -4,7 +4,8 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
-import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.Markers;
+import dev.llmbench.internal.load.RowSource;
 import dev.llmbench.internal.load.SessionSource;
 import dev.llmbench.internal.workload.LengthDistribution;
 import java.nio.file.Path;
@@ -17,11 +18,11 @@ import org.apiguardian.api.API;
 /**
  * A level's sessions: synthetic (turn count and each user turn's length drawn from distributions) or the user
  * turns of a file's conversations, each session's think times drawn per turn. Every draw is a pure function of
- * the seed and the session's and turn's indices. As {@link PromptSource.Rows}, request {@code i} is session
+ * the seed and the session's and turn's indices. As {@link RowSource}, request {@code i} is session
  * {@code i}'s first turn: what a warm-up sends.
  */
 @API(status = INTERNAL)
-public final class SessionWorkload implements PromptSource.Rows, SessionSource {
+public final class SessionWorkload implements RowSource, SessionSource {
 
   /** At most this many turns a session, so that a turn's index fits the draws' index space. */
   static final int MAX_TURNS = 1000;
@@ -133,7 +134,7 @@ public final class SessionWorkload implements PromptSource.Rows, SessionSource {
   public CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace) {
     List<ChatMessage> messages = new ArrayList<>(opening(index));
     String text = userText(index, 0);
-    messages.add(ChatMessage.user(namespace == 0 ? text : PromptSource.marker(namespace, index) + " " + text));
+    messages.add(ChatMessage.user(namespace == 0 ? text : Markers.marker(namespace, index) + " " + text));
     CompletionRequest r = CompletionRequest.ofMessages(messages).withMaxTokens(maxTokens).withIgnoreEos(ignoreEos)
         .withSeed(seed + (long) index * 1024);
     return temperature == null ? r : r.withTemperature(temperature);

@@ -45,7 +45,7 @@ public final class SessionTurns {
 
   /** The session id an affinity header carries: unique to the batch and the session. */
   static String sessionId(long salt, int session) {
-    return "session-" + PromptSource.marker(salt, session) + "-" + session;
+    return "session-" + Markers.marker(salt, session) + "-" + session;
   }
 
   /** One conversation under way: its history grows by the user's turn when made and by the reply when it arrives. */
@@ -81,7 +81,7 @@ public final class SessionTurns {
     public LoadRunner.Prepared prepare(int turn) {
       String text = source.userText(index, turn);
       if (turn == 0 && workload.prefixCache() == Workload.PrefixCache.AVOID) {
-        text = PromptSource.marker(salt, index) + " " + text; // the session's own prefix, shared by all its turns
+        text = Markers.marker(salt, index) + " " + text; // the session's own prefix, shared by all its turns
       }
       history.add(ChatMessage.user(text));
       CompletionRequest r = CompletionRequest.ofMessages(List.copyOf(history)).withMaxTokens(workload.maxTokens())
