@@ -10,8 +10,8 @@ import org.apiguardian.api.API;
 
 /**
  * The workload shapes of this package, as the feature registry finds them: the shared-prefix prompts
- * ({@link SharedPrefix}) or, beside another source's prompts, their alignment to exact lengths
- * ({@link ExactInputTokens}); the shared-prefix workload refuses the alignment itself.
+ * ({@link SharedPrefix}), their alignment to exact lengths ({@link ExactInputTokens}), and what every request adds
+ * ({@link ToolCalls}, {@link StructuredOutput}, {@link Embeddings}).
  */
 @API(status = INTERNAL)
 public final class WorkloadFeature implements Feature {
@@ -21,10 +21,9 @@ public final class WorkloadFeature implements Feature {
     return "workload";
   }
 
+  /** Every sweep's: a dataset row's own tools and schemas are checked even when none of these is declared. */
   @Override
   public Optional<WorkloadSource> workload(PlanContext context) {
-    if (context.declares(SharedPrefix.class)) return Optional.of(new SharedPrefixInput(context));
-    if (context.declares(ExactInputTokens.class)) return Optional.of(new ExactTokensInput(context));
-    return Optional.empty();
+    return Optional.of(new WorkloadInput(context));
   }
 }

@@ -1,7 +1,7 @@
 package dev.llmbench.internal.workload;
 
 import dev.llmbench.datasets.DatasetLoader;
-import dev.llmbench.datasets.LoadedDataset;
+import dev.llmbench.internal.workload.LoadedDataset;
 import dev.llmbench.datasets.ShareGptReader;
 import java.io.BufferedWriter;
 import java.io.IOException;

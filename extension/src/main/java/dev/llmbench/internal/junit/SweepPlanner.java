@@ -132,7 +132,10 @@ public final class SweepPlanner {
     }
     Optional<DeploymentDescription> facts = Annotations.nearest(context, DeploymentFacts.class).map(DeploymentDescription::of)
         .filter(d -> !d.isEmpty());
-    return new SweepPlan(RequestShapes.apply(context, List.copyOf(plans)), common.slo(), common.percentiles(), facts,
+    List<LevelPlan> levels = List.copyOf(plans);
+    for (WorkloadSource s : common.sources()) s.checkLevels(levels);
+    RequestExtras extras = common.extras();
+    return new SweepPlan(levels.stream().map(l -> with(l, extras)).toList(), common.slo(), common.percentiles(), facts,
         common.main());
   }
 
@@ -143,6 +146,12 @@ public final class SweepPlanner {
   private record Common(Workload workload, Optional<StopRule> fixedRule, Count count, Warmup warmup, PromptSource prompts,
       Double temperature, ServiceLevels slo, List<Double> percentiles, Optional<LengthDistribution> outputLengths,
       Optional<PromptSource.Exact> exact, List<WorkloadSource> sources, Optional<WorkloadSource> main) {
+
+    /** What every request adds, as the sources say (none when they add nothing). */
+    RequestExtras extras() {
+      return sources.stream().map(WorkloadSource::extras).filter(e -> e != RequestExtras.NONE).findFirst()
+          .orElse(RequestExtras.NONE);
+    }
 
     LevelPlan level(String label, Point p, int input, int maxTokens) {
       PromptSource source = p.prompts() != null ? p.prompts() : input > 0 ? PromptSource.synthetic(input, workload.seed())
@@ -273,7 +282,7 @@ public final class SweepPlanner {
       String label = (closedLoop ? ConcurrencySweep.DEFAULT_NAME : RateSweep.DEFAULT_NAME).replace(p.placeholder(), p.value());
       int input = common.workload().inputTokens().length == 0 ? 0 : common.workload().inputTokens()[0];
       int maxTokens = common.outputLengths().map(d -> (int) Math.max(1, Math.round(d.mean()))).orElse(common.workload().maxTokens()[0]);
-      return RequestShapes.with(common.level(label, p, input, maxTokens), extras);
+      return with(common.level(label, p, input, maxTokens), extras);
     }
   }
 
@@ -295,7 +304,13 @@ public final class SweepPlanner {
     }
     // An open loop's options are checked now, before the first probe, as a sweep's are.
     LoadPoints.open(List.of(1.0), burstiness, maxConcurrency);
-    return new Probes(common, burstiness, maxConcurrency, RequestShapes.extras(context));
+    return new Probes(common, burstiness, maxConcurrency, common.extras());
+  }
+
+  /** {@code level} with what every request adds; the level itself when nothing is added. */
+  private static LevelPlan with(LevelPlan level, RequestExtras extras) {
+    if (extras == RequestExtras.NONE) return level;
+    return level.share(level.load(), level.stop(), level.workload().withExtras(extras), level.warmupRequests(), level.seed());
   }
 
   private static <A extends Annotation> A setting(ExtensionContext context, Class<A> type) {

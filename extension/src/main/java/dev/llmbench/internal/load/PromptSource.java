@@ -4,11 +4,10 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
-import dev.llmbench.datasets.LoadedDataset;
+import dev.llmbench.internal.workload.LoadedDataset;
 import dev.llmbench.internal.workload.LengthDistribution;
 import dev.llmbench.internal.workload.Row;
 import dev.llmbench.internal.workload.TokenEstimate;
-import dev.llmbench.workload.ExactInputTokens;
 import dev.llmbench.workload.InputAlignment;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -91,8 +90,12 @@ public final class PromptSource {
     this.generator = generator;
   }
 
-  /** Synthetic prompts to be aligned to exactly their length in tokens before load ({@link ExactInputTokens}). */
-  public record Exact(ExactInputTokens.Method method, String tokenizer) {}
+  /** Synthetic prompts to be aligned to exactly their length in tokens before load ({@code @ExactInputTokens}). */
+  public record Exact(Counting method, String tokenizer) {
+
+    /** How prompt tokens are counted, as {@code @ExactInputTokens(method)} asks: the first that works, or one. */
+    public enum Counting { AUTO, TOKENIZE_ROUTE, USAGE_PROBES, TOKENIZER_JSON }
+  }
 
   /** These synthetic prompts, to be aligned to exactly {@code inputTokens} tokens before load. */
   public PromptSource exactly(Exact how) {

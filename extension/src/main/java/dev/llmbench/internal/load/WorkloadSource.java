@@ -11,7 +11,7 @@ import org.apiguardian.api.API;
 /**
  * Where a sweep's input comes from, as a feature declares it ({@code Feature#workload}): a source of conversations
  * (a trace's rows, a dataset's, an eval's items, sessions, the shared-prefix prompts), or a shaping of the prompts
- * another source brings (exact input lengths). A source says what it takes beside it ({@link #takes}) and what it
+ * another source brings (exact input lengths, what every request adds). A source says what it takes beside it ({@link #takes}) and what it
  * says when something it does not take is declared ({@link #refusal}): the planner holds no matrix of features. It
  * is found before anything is read ({@link #replays()} may be asked of any method); {@link #check} reads and checks
  * its annotations and files, before any load.
@@ -92,6 +92,19 @@ public interface WorkloadSource {
   default OptionalInt maxTokens() {
     return OptionalInt.empty();
   }
+
+  /** What it adds to every request of the sweep besides its prompt (tools, a response format, embeddings batches). */
+  default RequestExtras extras() {
+    return RequestExtras.NONE;
+  }
+
+  /**
+   * Checks the sweep's planned levels, their requests whole (e.g. the rows a dataset sends against what every request
+   * adds), before any load.
+   *
+   * @throws IllegalArgumentException naming what is wrong and the fix
+   */
+  default void checkLevels(List<LevelPlan> levels) {}
 
   /** This source as {@code type} (e.g. the plan an eval grades its levels by), if it is one. */
   default <T> Optional<T> as(Class<T> type) {

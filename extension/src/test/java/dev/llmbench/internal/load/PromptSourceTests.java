@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.internal.workload.LoadedDataset;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,7 +105,7 @@ class PromptSourceTests {
 
   // ----- datasets and drawn lengths
 
-  private static dev.llmbench.datasets.LoadedDataset chat() {
+  private static LoadedDataset chat() {
     return dev.llmbench.datasets.DatasetLoader.load(new dev.llmbench.datasets.OpenAiChatReader(),
         Path.of("src/test/resources/datasets/chat.jsonl"), 0, false, 0);
   }
