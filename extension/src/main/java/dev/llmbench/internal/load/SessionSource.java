@@ -8,9 +8,9 @@ import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
- * A level's sessions, as {@link SessionRunner} sends them: what session {@code s} says at each turn, how long its
- * user thinks, and how many turns it has. Every answer is a pure function of the seed and the indices, so runs
- * repeat exactly; the replies come from the server at run time.
+ * A level's sessions, as {@link SessionTurns} makes them conversations: what session {@code s} says at each turn,
+ * how long its user thinks, and how many turns it has. Every answer is a pure function of the seed and the indices,
+ * so runs repeat exactly; the replies come from the server at run time.
  */
 @API(status = INTERNAL)
 public interface SessionSource {

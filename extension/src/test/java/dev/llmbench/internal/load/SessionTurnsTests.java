@@ -208,4 +208,26 @@ class SessionTurnsTests {
     assertThat(out.traces()).hasSize(40);
     assertThat(maxSessionsUnderWay.get()).isEqualTo(3);
   }
+
+  @Test
+  void aCountBoundedLevelRunsEverySessionToItsEndBeforeItsGracePeriodStarts() {
+    // The grace (1 ms) is far shorter than the sessions' think times (20 ms): it runs once no turn is left to send.
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofMillis(1), LoadRunner.Observer.NONE);
+    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(2), Budget.requests(4 * 3), 1,
+        SessionTurns.of(source(3, 20), workload(), 5, 1, sender(0)));
+    assertThat(out.traces()).hasSize(12).allSatisfy(t -> assertThat(t.succeeded()).isTrue());
+    assertThat(out.traces()).extracting(RequestTrace::turn).containsOnly(0, 1, 2);
+    assertThat(out.stopReason()).isEqualTo(dev.llmbench.result.StopReason.REQUEST_COUNT);
+  }
+
+  @Test
+  void theLevelKeepsAnExcerptOfEachReplyWhileTheSessionResendsItWhole() {
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(1), Budget.requests(2), 1,
+        SessionTurns.of(source(2, 0), workload(), 5, 1, sender(0)));
+    assertThat(out.traces()).hasSize(2);
+    assertThat(out.traces()).extracting(RequestTrace::turn).containsExactly(0, 1);
+    // The second turn's history holds the first reply as the server gave it.
+    assertThat(seen.get(1).messages().get(1)).isEqualTo(new ChatMessage("assistant", seen.get(0).reply()));
+  }
 }
