@@ -3,6 +3,7 @@ package dev.llmbench.internal.load;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.client.RequestTrace;
+import java.util.List;
 import org.apiguardian.api.API;
 
 /**
@@ -37,16 +38,25 @@ public interface Conversation {
   }
 
   /**
-   * What comes between a reply and the next turn: a gap ({@code 0}: at once). Kept a type of its own so that a turn
-   * may later fan out sub-conversations the runner waits for before the next turn.
+   * What comes between a reply and the next turn: a gap (a user's think time, a tool's run; {@code 0}: at once) and
+   * sub-conversations (e.g. sub-agents) that start at once, each on its own, and that must all end before the next
+   * turn goes (if one fails, the others and the next turn still go). Their turns count against a count-bounded
+   * level's budget as they start; once a time-bounded level's time is up, none sends a later turn.
    *
-   * @param gapNanos how long after the reply the next turn is due, in nanoseconds
+   * @param gapNanos how long after the reply the next turn is due at the earliest, in nanoseconds
+   * @param children the sub-conversations, none by default
    */
-  record Next(long gapNanos) {
+  record Next(long gapNanos, List<Conversation> children) {
     public static final Next NOW = new Next(0);
 
     public Next {
       if (gapNanos < 0) throw new IllegalArgumentException("a gap must not be negative, was " + gapNanos);
+      children = List.copyOf(children);
+    }
+
+    /** Only a gap. */
+    public Next(long gapNanos) {
+      this(gapNanos, List.of());
     }
   }
 }

@@ -8,11 +8,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.random.Well19937c;
 
@@ -43,13 +40,7 @@ final class RunLoop {
   private final boolean closed;
   private final GammaDistribution gaps; // an open loop's, Gamma(burstiness, 1 / (rate x burstiness)) as vLLM's; or null
   private final LoadRunner.Arrivals arrivals; // the conversations' own schedule, or null
-  /**
-   * Completions, from the event loops. Lock-free, and the run's thread parks on its own: a queue with a lock would make
-   * it wait, at a due time, for an event loop preempted holding that lock (on a busy machine, a scheduler's round).
-   */
-  private final Queue<Done> completions = new ConcurrentLinkedQueue<>();
-  private final Thread thread = Thread.currentThread();
-  private volatile boolean parked;
+  private final Mailbox<Done> completions = new Mailbox<>(); // from the event loops
   private final List<RequestTrace> done = new ArrayList<>();
   private final ArrayDeque<Live> waiting = new ArrayDeque<>(); // due while every slot was taken, in order
   /** The next conversations to start, in order, their due times drawn; the first {@code ready} of them made ahead. */
@@ -68,6 +59,7 @@ final class RunLoop {
   private int underWay; // started and not ended: in flight or between turns
   private int inFlight;
   private int followed; // turns in flight that another turn of their conversation follows
+  private int fannedOut; // conversations waiting for their sub-conversations
   private long stoppedAt = Long.MAX_VALUE;
   private long graceFrom = Long.MAX_VALUE;
   private boolean followedAfterStop;
@@ -125,7 +117,7 @@ final class RunLoop {
         if (next != null) wakeAt = Math.min(wakeAt, next.due);
       }
       if (!between.isEmpty()) wakeAt = Math.min(wakeAt, between.peek().due);
-      Done d = await(wakeAt);
+      Done d = completions.await(wakeAt);
       if (d != null) completed(d);
       while ((d = completions.poll()) != null) completed(d);
     }
@@ -137,7 +129,7 @@ final class RunLoop {
    */
   private long graceEnds() {
     if (stoppedAt == Long.MAX_VALUE) return Long.MAX_VALUE;
-    if (!timeUp() && (!between.isEmpty() || followed > 0)) {
+    if (!timeUp() && (!between.isEmpty() || followed > 0 || fannedOut > 0)) {
       followedAfterStop = true;
       graceFrom = Long.MAX_VALUE;
       return Long.MAX_VALUE;
@@ -149,29 +141,6 @@ final class RunLoop {
   /** Whether sending stopped at a time limit: then no conversation sends a later turn. */
   private boolean timeUp() {
     return stoppedAt != Long.MAX_VALUE && sendingEnds != Long.MAX_VALUE;
-  }
-
-  /** The next completion, or null once {@code wakeAt} has come ({@code Long.MAX_VALUE}: only a completion ends the wait). */
-  private Done await(long wakeAt) throws InterruptedException {
-    while (true) {
-      Done d = completions.poll();
-      if (d != null) return d;
-      long left = wakeAt == Long.MAX_VALUE ? Long.MAX_VALUE : wakeAt - System.nanoTime();
-      if (left <= 0) return null;
-      parked = true;
-      d = completions.poll(); // one may have come before parked was seen: it would not unpark
-      if (d != null) {
-        parked = false;
-        return d;
-      }
-      if (left == Long.MAX_VALUE) {
-        LockSupport.park(this);
-      } else {
-        LockSupport.parkNanos(this, left);
-      }
-      parked = false;
-      if (Thread.interrupted()) throw new InterruptedException();
-    }
   }
 
   /** Starts the conversations due now, until the budget says stop. */
@@ -311,7 +280,7 @@ final class RunLoop {
     while (!between.isEmpty() && between.peek().due - now <= 0) {
       Live s = between.poll();
       if (timeUp()) {
-        underWay--;
+        end(s);
         continue;
       }
       send(s, s.due);
@@ -322,8 +291,9 @@ final class RunLoop {
     if (stoppedAt != Long.MAX_VALUE) return;
     stoppedAt = System.nanoTime();
     if (sendingEnds != Long.MAX_VALUE) { // time is up: conversations between turns send nothing more
-      underWay -= between.size();
+      List<Live> dropped = new ArrayList<>(between);
       between.clear();
+      dropped.forEach(this::end);
     }
   }
 
@@ -346,7 +316,6 @@ final class RunLoop {
     f.whenComplete((t, e) -> {
       if (t == null) return;
       completions.add(new Done(s, turn, follows, t));
-      if (parked) LockSupport.unpark(thread);
     });
   }
 
@@ -354,13 +323,45 @@ final class RunLoop {
     ended(d);
     Live s = d.live();
     if (!d.trace().succeeded() || !d.followed() || timeUp()) { // a failed turn leaves no reply to continue from
-      underWay--;
+      end(s);
       return;
     }
     Conversation.Next next = s.conversation.replied(d.turn(), d.trace());
-    s.due = System.nanoTime() + next.gapNanos();
+    long now = System.nanoTime();
+    s.due = now + next.gapNanos();
     s.turn++;
-    between.add(s);
+    if (next.children().isEmpty()) {
+      between.add(s);
+      return;
+    }
+    // Sub-conversations start at once, each on its own; the next turn waits for them all, and for its gap.
+    fannedOut++;
+    s.pending = next.children().size();
+    for (Conversation c : next.children()) {
+      Live child = new Live(-1, now);
+      child.conversation = c;
+      child.turns = Math.max(1, c.turns());
+      child.parent = s;
+      counted += child.turns;
+      send(child, now);
+    }
+  }
+
+  /** {@code s} sends nothing more: its slot frees up or, once a parent's sub-conversations have all ended, it goes on. */
+  private void end(Live s) {
+    if (s.parent == null) {
+      underWay--;
+      return;
+    }
+    Live parent = s.parent;
+    if (--parent.pending > 0) return;
+    fannedOut--;
+    if (timeUp()) {
+      end(parent);
+      return;
+    }
+    parent.due = Math.max(parent.due, System.nanoTime());
+    between.add(parent);
   }
 
   /** Turn {@code d} is no longer in flight: the level keeps it, the budget and the observer are told. */
@@ -380,7 +381,7 @@ final class RunLoop {
       while (inFlight > 0) {
         long left = until - System.nanoTime();
         if (left <= 0) return;
-        Done d = await(until);
+        Done d = completions.await(until);
         if (d == null) return;
         ended(d);
       }
