@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.load.Markers;
 import dev.llmbench.internal.load.RowSource;
 import dev.llmbench.internal.load.SessionSource;
@@ -138,6 +139,12 @@ public final class SessionWorkload implements RowSource, SessionSource {
     CompletionRequest r = CompletionRequest.ofMessages(messages).withMaxTokens(maxTokens).withIgnoreEos(ignoreEos)
         .withSeed(seed + (long) index * 1024);
     return temperature == null ? r : r.withTemperature(temperature);
+  }
+
+  /** Synthetic sessions and a file's conversations start as the load shape says. */
+  @Override
+  public Optional<LoadRunner.Arrivals> arrivals() {
+    return Optional.empty();
   }
 
   @Override

@@ -230,4 +230,59 @@ class SessionTurnsTests {
     // The second turn's history holds the first reply as the server gave it.
     assertThat(seen.get(1).messages().get(1)).isEqualTo(new ChatMessage("assistant", seen.get(0).reply()));
   }
+
+  @Test
+  void aReplyThatFansOutStartsSubSessionsOfTheirOwnHistoryAndTheNextTurnWaitsForThem() {
+    SessionSource sub = source(1, 0);
+    SessionSource parent = new SessionSource() {
+      @Override
+      public int turns(int session) {
+        return 2;
+      }
+
+      @Override
+      public String userText(int session, int turn) {
+        return "parent." + turn;
+      }
+
+      @Override
+      public long thinkNanos(int session, int turn) {
+        return 0;
+      }
+
+      @Override
+      public Optional<FanOut> fanOut(int session, int turn) {
+        return Optional.of(new FanOut(sub, 2));
+      }
+
+      @Override
+      public Optional<String> affinityHeader() {
+        return Optional.of("X-Session-ID");
+      }
+
+      @Override
+      public double meanTurns() {
+        return 2;
+      }
+
+      @Override
+      public double meanThinkNanos() {
+        return 0;
+      }
+    };
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(1), Budget.requests(2), 1,
+        SessionTurns.of(parent, workload(), 42, 1, sender(0)));
+    assertThat(out.traces()).hasSize(2 + 2);
+    List<Seen> subs = seen.stream().filter(x -> x.messages().get(0).content().endsWith(" 0.0")
+        || x.messages().get(0).content().endsWith(" 1.0")).toList();
+    assertThat(subs).hasSize(2).allSatisfy(x -> assertThat(x.messages()).hasSize(1));
+    String parentId = seen.get(0).headers().get("X-Session-ID");
+    assertThat(subs).extracting(x -> x.headers().get("X-Session-ID")).containsExactlyInAnyOrder(parentId + "/0.0",
+        parentId + "/0.1");
+    Seen last = seen.stream().filter(x -> x.messages().size() == 3).findFirst().orElseThrow();
+    assertThat(last.messages().get(2).content()).isEqualTo("parent.1");
+    assertThat(last.sentNanos()).as("after both sub-sessions' replies")
+        .isGreaterThanOrEqualTo(subs.stream().mapToLong(Seen::repliedNanos).max().orElseThrow());
+  }
 }
