@@ -34,13 +34,13 @@ final class TraceInput implements WorkloadSource {
 
   @Override
   public boolean replays() {
-    return context.declares(TraceReplay.class);
+    return context.onMethod(TraceReplay.class).isPresent();
   }
 
   @Override
   public void check(List<WorkloadSource> all) {
-    boolean closed = context.declares(ConcurrencySweep.class);
-    if (replays() && (closed || context.declares(RateSweep.class))) {
+    boolean closed = context.onMethod(ConcurrencySweep.class).isPresent();
+    if (replays() && (closed || context.onMethod(RateSweep.class).isPresent())) {
       throw new IllegalArgumentException("a @TraceReplay sends at the trace's own timestamps, so it is not also a "
           + (closed ? "@ConcurrencySweep" : "@RateSweep") + "; to send the trace's rows under a concurrency or "
           + "a rate instead, keep @Trace and drop @TraceReplay");
@@ -85,7 +85,7 @@ final class TraceInput implements WorkloadSource {
   /** One level per time scale, each an open loop at the trace's timestamps; its rate is the trace's mean at that scale. */
   @Override
   public Replay replay() {
-    TraceReplay replay = context.nearest(TraceReplay.class).orElseThrow();
+    TraceReplay replay = context.onMethod(TraceReplay.class).orElseThrow();
     if (replay.timeScale().length == 0) {
       throw new IllegalArgumentException("@TraceReplay must list at least one time scale, e.g. @TraceReplay(timeScale = {1, 10})");
     }

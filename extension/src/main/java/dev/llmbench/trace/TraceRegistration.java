@@ -19,7 +19,7 @@ public final class TraceRegistration implements Feature {
 
   @Override
   public Optional<WorkloadSource> workload(PlanContext context) {
-    return context.declares(Trace.class) || context.declares(TraceReplay.class) ? Optional.of(new TraceInput(context))
+    return context.declares(Trace.class) || context.onMethod(TraceReplay.class).isPresent() ? Optional.of(new TraceInput(context))
         : Optional.empty();
   }
 }

@@ -239,6 +239,11 @@ public final class SweepPlanner {
     }
 
     @Override
+    public <A extends Annotation> Optional<A> onMethod(Class<A> type) {
+      return method.flatMap(m -> AnnotationSupport.findAnnotation(m, type));
+    }
+
+    @Override
     public Workload workload() {
       return nearest(Workload.class).orElseGet(() -> Defaults.class.getAnnotation(Workload.class));
     }

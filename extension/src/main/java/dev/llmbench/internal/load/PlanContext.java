@@ -18,6 +18,9 @@ public interface PlanContext {
   /** The annotation of {@code type} nearest the method, if any. */
   <A extends Annotation> Optional<A> nearest(Class<A> type);
 
+  /** The annotation of {@code type} on the method itself (a sweep's kind is the method's, never its class's). */
+  <A extends Annotation> Optional<A> onMethod(Class<A> type);
+
   /** Whether the method or its class declares {@code type}. */
   default boolean declares(Class<? extends Annotation> type) {
     return nearest(type).isPresent();
