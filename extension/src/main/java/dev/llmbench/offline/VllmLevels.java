@@ -28,9 +28,9 @@ import java.util.Optional;
  * without them it is a summary: counts, duration, throughput and the {@code mean_/median_/std_/pNN_*_ms}
  * statistics.
  */
-final class VllmResults {
+final class VllmLevels {
 
-  private VllmResults() {}
+  private VllmLevels() {}
 
   static SweepLevelResult level(VllmRun r, Optional<DeploymentDescription> deployment) {
     int completed = r.completed();
