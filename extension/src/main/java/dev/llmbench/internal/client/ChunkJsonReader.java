@@ -287,14 +287,14 @@ final class ChunkJsonReader {
     switch (stack[depth - 1]) {
       case DELTA -> {
         switch (field) {
-          case "content" -> text(RequestTrace.CONTENT);
-          case "reasoning_content", "reasoning" -> text(RequestTrace.REASONING);
+          case "content" -> text(TokenChunks.CONTENT);
+          case "reasoning_content", "reasoning" -> text(TokenChunks.REASONING);
           default -> { }
         }
       }
       case CHOICE -> {
         if ("text".equals(field)) {
-          text(RequestTrace.CONTENT);
+          text(TokenChunks.CONTENT);
         } else if ("finish_reason".equals(field)) {
           finishReason = json.getText();
         }
@@ -303,7 +303,7 @@ final class ChunkJsonReader {
         otherFields = true;
         boolean name = "name".equals(field);
         if ((name || "arguments".equals(field)) && json.getTextLength() > 0) {
-          kind |= RequestTrace.CONTENT;
+          kind |= TokenChunks.CONTENT;
           toolCall = true;
           recorder.appendToolCall(Math.max(0, toolIndex), name, json.getTextCharacters(), json.getTextOffset(),
               json.getTextLength());
@@ -341,7 +341,7 @@ final class ChunkJsonReader {
     char[] chars = json.getTextCharacters();
     int offset = json.getTextOffset();
     kind |= textKind;
-    if (textKind == RequestTrace.CONTENT) {
+    if (textKind == TokenChunks.CONTENT) {
       contentChars += length;
       recorder.appendContent(chars, offset, length);
     } else {
