@@ -103,7 +103,7 @@ SOURCE_RE = re.compile(r"^(?P<root>(?:[\w.-]+/)*src/(?:main|test)/java)/(?P<path
 TEXT_SUFFIXES = (".java", ".md", ".sh", ".xml", ".yml", ".yaml", ".properties", ".json", ".mjs", ".js",
                  ".txt", ".py", ".html", ".api", ".dot", ".svg")
 TEXT_NAMES = ("run",)
-SKIP = re.compile(r"^scripts/dev/(move[-_]api|rooms)\.(sh|py)$|(^|/)node_modules/|package-lock\.json$")
+SKIP = re.compile(r"^scripts/dev/(move[-_]api|rooms)\.(sh|py)$|(^|/)node_modules/|package-lock\.json$|^CHANGELOG\.md$")
 
 
 def git(*args):
@@ -162,12 +162,16 @@ def main():
     for f, (_, fqn) in sources.items():
         if new_name(fqn) != fqn:
             renamed[fqn] = new_name(fqn)
+    files = [f for f in git("ls-files", "-co", "--exclude-standard", "-z").split("\0") if f and os.path.isfile(f)]
+    present = {SOURCE_RE.match(f).group("path").replace("/", ".") for f in files if SOURCE_RE.match(f)}
+    # A merged branch's names of a type moved before it came: the old file is gone, the names are not.
+    for old, new in TYPES.items():
+        if old not in present and new in present:
+            renamed.setdefault(old, new)
     for old, new in list(renamed.items()):
         renamed[old.replace(".", "/")] = new.replace(".", "/")
     pattern = re.compile(r"(?<![\w$])(" + "|".join(re.escape(k) for k in sorted(renamed, key=lambda k: (-len(k), k)))
                          + r")(?![\w$])")
-    files = [f for f in git("ls-files", "-co", "--exclude-standard", "-z").split("\0") if f and os.path.isfile(f)]
-    present = {SOURCE_RE.match(f).group("path").replace("/", ".") for f in files if SOURCE_RE.match(f)}
     changed = 0
     for f in files:
         if SKIP.search(f) or not (f.endswith(TEXT_SUFFIXES) or os.path.basename(f) in TEXT_NAMES):
@@ -177,7 +181,7 @@ def main():
                 before = fh.read()
         except UnicodeDecodeError:
             continue
-        text = pattern.sub(lambda m: renamed[m.group(1)], before)
+        text = pattern.sub(lambda m: renamed[m.group(1)], before) if renamed else before
         old_path = next((s for s, d in moves.items() if d == f), f)
         if f.endswith(".java") and old_path in needs:
             text = fix_java(f, text, {new_name(n) for n in needs[old_path]}, sortedness(before))

@@ -45,10 +45,10 @@ class NamesTests {
   @Test
   void aClashListsEveryClassOfTheName() {
     Map<String, TreeSet<String>> types = Map.of(
-        "Verdict", new TreeSet<>(List.of("dev.llmbench.quality.Verdict", "dev.llmbench.internal.report.Verdict")),
-        "Grade", new TreeSet<>(List.of("dev.llmbench.quality.Grade")));
+        "Verdict", new TreeSet<>(List.of("dev.llmbench.x.Verdict", "dev.llmbench.y.Verdict")),
+        "Grade", new TreeSet<>(List.of("dev.llmbench.x.Grade")));
     assertThat(clashes(types))
-        .containsExactly("Verdict: dev.llmbench.internal.report.Verdict, dev.llmbench.quality.Verdict");
+        .containsExactly("Verdict: dev.llmbench.x.Verdict, dev.llmbench.y.Verdict");
   }
 
   @Test
