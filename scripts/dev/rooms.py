@@ -94,6 +94,12 @@ TYPES.update({
     R + ".engine.Embeddings": R + ".engine.EmbeddingReplies",  # beside EvalReplies; workload.Embeddings is the annotation
 })
 
+# One type per role (#31 item 4; docs/glossary.md, "Level"): a noun that says which role.
+TYPES.update({
+    R + ".offline.TableLevel": R + ".offline.SummaryLevel",  # a level from a summary: a table row or a vLLM result
+    I + ".core.LevelInProgress": I + ".core.RunningLevel",  # the level running now; LevelProgress is a progress line
+})
+
 # Package docs of packages that merge into another: the new package's own package-info says it all.
 DROPPED = {I + ".agents.package-info", I + ".replay.package-info", I + ".structured.package-info",
            I + ".container.package-info", R + ".compare.package-info", I + ".quality.package-info",
