@@ -92,6 +92,7 @@ TYPES.update({
     R + ".baseline.VllmResultsTests": R + ".baseline.VllmReferenceTests",
     R + ".offline.VllmResults": R + ".offline.VllmLevels",  # vLLM runs read as levels to analyse
     R + ".engine.Embeddings": R + ".engine.EmbeddingReplies",  # beside EvalReplies; workload.Embeddings is the annotation
+    R + ".quality.Generated": R + ".quality.GeneratedEvals",  # the generated sets as EvalSets; QualityEval.Generated picks one
 })
 
 # One type per role (#31 item 4; docs/glossary.md, "Level"): a noun that says which role.

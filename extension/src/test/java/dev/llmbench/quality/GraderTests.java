@@ -101,13 +101,13 @@ class GraderTests {
   @Test
   void everyGeneratedItemsThreeRepliesGradeAsTheirNamesSay() {
     for (GeneratedItem g : GeneratedSets.items(GeneratedSets.Kind.MIXED, 1200)) {
-      EvalItem item = Generated.item(g, 1e-6);
+      EvalItem item = GeneratedEvals.item(g, 1e-6);
       assertThat(grade(item.grader(), g.correct())).as("%s right: %s", g.id(), g.correct()).isEqualTo(Grade.CORRECT);
       assertThat(grade(item.grader(), g.wrong())).as("%s wrong: %s", g.id(), g.wrong()).isEqualTo(Grade.WRONG);
       g.unparsed().ifPresent(u -> assertThat(grade(item.grader(), u)).as("%s unparsed: %s", g.id(), u)
           .isEqualTo(Grade.UNPARSED));
     }
-    assertThat(Generated.set(GeneratedSets.Kind.MIXED, 12, 0).graders()).containsOnlyKeys(Grader.NAMES);
+    assertThat(GeneratedEvals.set(GeneratedSets.Kind.MIXED, 12, 0).graders()).containsOnlyKeys(Grader.NAMES);
   }
 
   @Test
