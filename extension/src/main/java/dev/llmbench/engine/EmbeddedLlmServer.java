@@ -22,7 +22,7 @@ import org.apiguardian.api.API;
  *       request with {@code tools} or a JSON {@code response_format} gets a tool call or a JSON answer,
  *       {@link StructuredReplies}) and vLLM's {@code POST /tokenize} (counting exactly as {@code usage.prompt_tokens}
  *       bills, chat template included);</li>
- *   <li>{@link Embeddings}: {@code /v1/embeddings} (deterministic vectors, timed by their tokens);</li>
+ *   <li>{@link EmbeddingReplies}: {@code /v1/embeddings} (deterministic vectors, timed by their tokens);</li>
  *   <li>{@link OpenAiResponses}: every JSON body, error bodies included;</li>
  *   <li>{@link FaultInjector}: per-request faults from a {@link FaultPlan}, deterministic for a seed and countable on
  *       both sides (see {@link EmbeddedOptions} for the other misbehaviours: {@link ServerMode}, an API key).</li>
@@ -65,7 +65,7 @@ public final class EmbeddedLlmServer implements AutoCloseable {
     this.scheduler = new BatchScheduler(profile, options.slowdown(), options.coldBatchStall(), prefixCache);
     this.routes = new EmbeddedRoutes(options, responses,
         new Generation(options, scheduler, prefixCache, timings, responses, faults),
-        new Embeddings(profile, options.slowdown(), responses), faults, this::metrics);
+        new EmbeddingReplies(profile, options.slowdown(), responses), faults, this::metrics);
     try {
       this.http = new LoopbackHttpServer(options.port(), options.keepAlive(), routes);
     } catch (IOException e) {

@@ -48,7 +48,7 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
   private final byte[] expectedAuthorization;
   private final OpenAiResponses responses;
   private final Generation generation;
-  private final Embeddings embeddings;
+  private final EmbeddingReplies embeddings;
   private final FaultInjector faults;
   private final LoopbackHttpServer.Handler metrics;
   private final Map<String, LongAdder> posts = new ConcurrentHashMap<>();
@@ -58,7 +58,7 @@ final class EmbeddedRoutes implements LoopbackHttpServer.Handler {
 
   /** @param metrics the {@code /metrics} page */
   EmbeddedRoutes(EmbeddedOptions options, OpenAiResponses responses, Generation generation,
-      Embeddings embeddings, FaultInjector faults, LoopbackHttpServer.Handler metrics) {
+      EmbeddingReplies embeddings, FaultInjector faults, LoopbackHttpServer.Handler metrics) {
     this.options = options;
     this.expectedAuthorization = options.apiKey() == null ? null
         : ("Bearer " + options.apiKey()).getBytes(StandardCharsets.UTF_8);

@@ -19,12 +19,12 @@ import java.util.Map;
  * @param slo      per SLO, the loads that met it and each load that missed it with why
  * @param failures each level whose requests failed, with the kinds
  */
-record Verdict(List<String> answer, List<String> slo, List<String> failures) {
+record SweepAnswer(List<String> answer, List<String> slo, List<String> failures) {
 
   /** The finding kinds that read the sweep as a whole: the answer when nothing concludes. */
   private static final List<FindingKind> HEADLINE = List.of(FindingKind.CAPACITY, FindingKind.SCALING, FindingKind.THROUGHPUT_DROP);
 
-  static Verdict of(SweepSummary summary) {
+  static SweepAnswer of(SweepSummary summary) {
     List<String> answer = new ArrayList<>(summary.conclusions());
     if (answer.isEmpty()) {
       summary.findings().stream().filter(f -> HEADLINE.contains(f.kind()))
@@ -35,7 +35,7 @@ record Verdict(List<String> answer, List<String> slo, List<String> failures) {
       answer.add(n + (n == 1 ? " level" : " levels") + " measured; the table and the charts below hold its figures"
           + (n == 1 ? " (a reading of the scaling needs two loads or more)" : ""));
     }
-    return new Verdict(List.copyOf(answer), slo(summary.levels()), failures(summary.levels()));
+    return new SweepAnswer(List.copyOf(answer), slo(summary.levels()), failures(summary.levels()));
   }
 
   private static List<String> slo(List<? extends SweepLevelResult> levels) {

@@ -17,11 +17,11 @@ import org.apiguardian.api.API;
 
 /** The generated sets as eval sets: each item graded as a generic row with its grader name would be. */
 @API(status = INTERNAL)
-public final class Generated {
+public final class GeneratedEvals {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private Generated() {}
+  private GeneratedEvals() {}
 
   public static EvalSet set(GeneratedSets.Kind kind, int count, double tolerance) {
     return new EvalSet("generated:" + kind.label(), GeneratedSets.items(kind, count).stream()
@@ -36,7 +36,7 @@ public final class Generated {
       case "contains" -> new Grader.Contains(g.expected());
       case "regex" -> new Grader.Regex(Pattern.compile(g.pattern().orElseThrow()), Optional.of(g.expected()));
       case "json" -> {
-        Optional<JsonNode> schema = g.schema().map(Generated::parse);
+        Optional<JsonNode> schema = g.schema().map(GeneratedEvals::parse);
         yield new Grader.Json(Optional.of(parse(g.expected())), schema, schema.map(JsonReplyCheck::compile));
       }
       default -> throw new IllegalStateException("no grader " + g.grader());

@@ -30,7 +30,7 @@ import org.apiguardian.api.API;
  * level itself when it ends, or the shutdown if it comes first.
  */
 @API(status = INTERNAL)
-public final class LevelInProgress implements LoadRunner.Observer {
+public final class RunningLevel implements LoadRunner.Observer {
 
   private final SweepRun sweep;
   private final LevelPlan plan;
@@ -49,7 +49,7 @@ public final class LevelInProgress implements LoadRunner.Observer {
   /** The window of a progress line's TTFT and TPOT: recent enough to show a level slowing, long enough to hold a few. */
   static final Duration ROLLING = Duration.ofSeconds(10);
 
-  public LevelInProgress(LevelContext level, EndpointInfo endpoint) {
+  public RunningLevel(LevelContext level, EndpointInfo endpoint) {
     this.sweep = level.sweep();
     this.plan = level.plan();
     this.endpoint = endpoint;

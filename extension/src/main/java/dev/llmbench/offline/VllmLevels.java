@@ -28,9 +28,9 @@ import java.util.Optional;
  * without them it is a summary: counts, duration, throughput and the {@code mean_/median_/std_/pNN_*_ms}
  * statistics.
  */
-final class VllmResults {
+final class VllmLevels {
 
-  private VllmResults() {}
+  private VllmLevels() {}
 
   static SweepLevelResult level(VllmRun r, Optional<DeploymentDescription> deployment) {
     int completed = r.completed();
@@ -47,7 +47,7 @@ final class VllmResults {
       latencies.put(metric, CsvTable.summary(stats, completed));
     });
     double duration = r.durationSeconds();
-    return new TableLevel(label, load, 0, source, completed + failed, completed,
+    return new SummaryLevel(label, load, 0, source, completed + failed, completed,
         Duration.ofNanos(Math.round(duration * 1e9)), r.outputThroughput(), r.totalInputTokens(),
         latencies, deployment, List.of("read from vllm bench serve without --save-detailed: no per-request data"));
   }
@@ -76,7 +76,7 @@ final class VllmResults {
           q.failed() ? null : new Usage(Math.max(0, q.inputTokens()), q.outputTokens(), null), Map.of(),
           q.failed() ? Recorded.failure(q.error().isEmpty() ? "failed" : q.error()) : null, q.failed() ? null : "length"));
     }
-    return Recorded.level(label, load, maxTokens, source, TableLevel.UNKNOWN, traces, List.of(50.0, 90.0, 99.0),
+    return Recorded.level(label, load, maxTokens, source, SummaryLevel.UNKNOWN, traces, List.of(50.0, 90.0, 99.0),
         StopReason.REQUEST_COUNT, null, new LevelExtras(Optional.empty(), Optional.empty(), deployment));
   }
 }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** vllm bench serve result files as a baseline: fields as serve.py writes them (see docs/metrics.md). */
-public class VllmResultsTests {
+public class VllmReferenceTests {
 
   @TempDir
   Path dir;
@@ -47,7 +47,7 @@ public class VllmResultsTests {
   @Test
   void readsADetailedRunAsSamplesKeyedByItsConcurrency() throws IOException {
     Path file = Files.writeString(dir.resolve("openai-chat-infq-concurrency2-m-20260801-101500.json"), detailed(2, 0.02));
-    Reference ref = VllmResults.read(file);
+    Reference ref = VllmReference.read(file);
     assertThat(ref.byLoad()).containsOnlyKeys("C=2");
     ComparisonSide s = ref.byLoad().get("C=2").sample();
     assertThat(s.outputTokens()).containsExactly(10, 10, 10, 10);
@@ -64,7 +64,7 @@ public class VllmResultsTests {
          "output_throughput": 512.5, "latencies": [1.0, 1.2, 0.0, 1.1], "median_ttft_ms": 80.0, "p99_ttft_ms": 150.0,
          "median_tpot_ms": 21.5, "median_itl_ms": 20.5, "p99.9_itl_ms": 60.0}
         """);
-    Reference ref = VllmResults.read(file);
+    Reference ref = VllmReference.read(file);
     ComparisonSide s = ref.byLoad().get("rate=4").sample();
     assertThat(s.points()).containsEntry("output_throughput", 512.5).containsEntry("ttft_p50", 80.0)
         .containsEntry("ttft_p99", 150.0).containsEntry("tpot_p50", 21.5).containsEntry("itl_p50", 20.5)
@@ -80,7 +80,7 @@ public class VllmResultsTests {
         + detailed(4, 0.03).replace("\n", " ") + "\n");
     Files.writeString(dir.resolve("summary.json"), "[" + detailed(8, 0.04) + "]");
     Files.writeString(dir.resolve("x.pytorch.json"), "not read");
-    Reference ref = VllmResults.read(dir);
+    Reference ref = VllmReference.read(dir);
     assertThat(ref.byLoad()).containsOnlyKeys("C=1", "C=4", "C=8");
     assertThat(ref.match(Levels.closed(4).requests(2, i -> Traces.at(i).content(10, 20).usage(3, 2).build()).build()))
         .hasValueSatisfying(l -> assertThat(l.sample().latencySeconds().get(Metric.ITL)).containsOnly(0.03));
@@ -89,7 +89,7 @@ public class VllmResultsTests {
 
   @Test
   void aLevelComparedWithVllmNamesEachFigureWithItsVerdict() throws IOException {
-    Reference ref = VllmResults.read(Files.writeString(dir.resolve("r.json"), detailed(2, 0.02)));
+    Reference ref = VllmReference.read(Files.writeString(dir.resolve("r.json"), detailed(2, 0.02)));
     // Our level: 10 tokens, the first after 50 ms and then every 30 ms: ITL 1.5x vLLM's 20 ms.
     BaselineComparison c = ref.compare(Levels.closed(2).requests(8, i -> Traces.at(i * 400L)
         .content(50, 80, 110, 140, 170, 200, 230, 260, 290, 320).usage(10, 10).build()).build(), ComparisonSide.COMPARED, List.of(50.0), 0.10);
@@ -104,7 +104,7 @@ public class VllmResultsTests {
   @Test
   void aRunThatSentEverythingAtOnceCannotBeMatchedAndSaysWhy() throws IOException {
     Path file = Files.writeString(dir.resolve("r.json"), "{\"request_rate\": \"inf\", \"max_concurrency\": null, \"duration\": 1}");
-    assertThatThrownBy(() -> VllmResults.read(file)).hasMessageContaining("neither a finite request_rate nor a max_concurrency");
-    assertThatThrownBy(() -> VllmResults.read(dir.resolve("missing.json"))).hasMessageContaining("do not exist");
+    assertThatThrownBy(() -> VllmReference.read(file)).hasMessageContaining("neither a finite request_rate nor a max_concurrency");
+    assertThatThrownBy(() -> VllmReference.read(dir.resolve("missing.json"))).hasMessageContaining("do not exist");
   }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * vector drawn from its text's hash (the same text, the same vector), after one pooling pass over all the batch's
  * tokens timed as a prefill step of the profile.
  */
-final class Embeddings {
+final class EmbeddingReplies {
 
   /** Dimensions of the embedded engine's vectors. */
   static final int DIMENSIONS = 32;
@@ -24,7 +24,7 @@ final class Embeddings {
   /** One pooling pass at a time, as on one GPU: concurrent embeddings requests queue for it. */
   private final Object device = new Object();
 
-  Embeddings(PerformanceProfile profile, double slowdown, OpenAiResponses responses) {
+  EmbeddingReplies(PerformanceProfile profile, double slowdown, OpenAiResponses responses) {
     this.profile = profile;
     this.slowdown = slowdown;
     this.responses = responses;

@@ -6,7 +6,7 @@ import org.apiguardian.api.API;
 
 /** What a grader makes of one reply: right, wrong, or no answer found in it (counted apart from wrong). */
 @API(status = INTERNAL)
-public enum Verdict {
+public enum Grade {
   CORRECT, WRONG, UNPARSED;
 
   public String label() {

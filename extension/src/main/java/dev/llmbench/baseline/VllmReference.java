@@ -26,9 +26,9 @@ import org.apiguardian.api.API;
  * told apart, by {@link VllmResultFiles}; this class only turns its runs into reference levels.
  */
 @API(status = INTERNAL)
-public final class VllmResults {
+public final class VllmReference {
 
-  private VllmResults() {}
+  private VllmReference() {}
 
   /** @throws IllegalArgumentException naming the file and what it lacks */
   public static Reference read(Path path) {

@@ -31,7 +31,7 @@ import java.util.Optional;
  * @param outputPerSecond output throughput as the summary gave it (tokens are rounded from it, not it from them)
  * @param latencies       each latency metric the summary gave
  */
-record TableLevel(String label, LoadShape load, int maxTokens, String source, long requestCount, long succeeded,
+record SummaryLevel(String label, LoadShape load, int maxTokens, String source, long requestCount, long succeeded,
     Duration window, double outputPerSecond, long promptTokens, Map<Metric, SummaryDistribution> latencies,
     Optional<DeploymentDescription> deployment, List<String> warnings) implements SweepLevelResult {
 
