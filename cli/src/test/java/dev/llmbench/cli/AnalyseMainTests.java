@@ -1,4 +1,4 @@
-package dev.llmbench.offline;
+package dev.llmbench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,5 +64,30 @@ class AnalyseMainTests {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("bad.json is neither a level LLMBench wrote nor a vllm bench serve result");
     assertThat(run().exit()).as("no path at all").isEqualTo(2);
+  }
+
+  /** The table of the issue that TableReadingTests (llmbench-junit) reads: 512 tokens per request, C=1 to C=32. */
+  Path issueTable() throws IOException {
+    return Files.writeString(dir.resolve("table.csv"), """
+        concurrency,requests,ok,errors,wall,tok/s,lat avg,lat p50,lat p99
+        1,4,4,0,33.4,61.3,8.36,8.36,8.36
+        2,4,4,0,35.6,57.5,17.80,17.80,17.80
+        4,8,8,0,46.4,88.3,23.10,23.00,23.60
+        8,16,16,0,29.6,276.6,14.70,14.60,15.10
+        16,32,32,0,32.8,499.5,16.30,16.20,
+        32,64,64,0,41.5,790.0,20.60,,21.90
+        """);
+  }
+
+  @Test
+  void theCommandLinePrintsWhatItDerived() throws IOException {
+    Ran r = run(issueTable().toString(), "--tp", "8", "--interconnect", "pcie",
+        "--attention", "MLA");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("derived from the summaries (not measured per request or per token):\n  C=1: 512 output "
+        + "tokens per request (tok/s x wall / ok); time per token at most 16.4 ms (E2E median / (tokens - 1); no TTFT, so "
+        + "an upper bound); 61.2 tok/s per request (tokens / E2E); 1.00 in flight on average (Little's law: mean E2E x ok "
+        + "/ wall); throughput noise ±1.0% from its spread (p50 8.360 s, p99 8.360 s over 4 requests, so p99 is their "
+        + "maximum)\n");
   }
 }

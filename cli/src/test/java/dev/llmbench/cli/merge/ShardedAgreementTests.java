@@ -1,16 +1,19 @@
-package dev.llmbench;
+package dev.llmbench.cli.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.LlmEndpoint;
+import dev.llmbench.Measurement;
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.Workload;
 import dev.llmbench.engine.EmbeddedLlmServer;
 import dev.llmbench.engine.PerformanceProfile;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.internal.shard.Manifest;
-import dev.llmbench.internal.shard.ShardFolder;
-import dev.llmbench.internal.shard.MergeMain;
 import dev.llmbench.testkit.FixtureMain;
 import java.io.IOException;
 import java.nio.file.Files;

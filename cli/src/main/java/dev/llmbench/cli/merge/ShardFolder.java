@@ -1,7 +1,8 @@
-package dev.llmbench.internal.shard;
+package dev.llmbench.cli.merge;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.internal.shard.Manifest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

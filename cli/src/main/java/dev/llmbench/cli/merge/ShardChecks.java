@@ -1,6 +1,9 @@
-package dev.llmbench.internal.shard;
+package dev.llmbench.cli.merge;
 
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.shard.Manifest;
+import dev.llmbench.internal.shard.Shard;
+import dev.llmbench.internal.shard.Share;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.llmbench.internal.shard;
+package dev.llmbench.cli.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,6 +18,8 @@ import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.internal.report.LatencyHistograms;
 import dev.llmbench.internal.report.ReportOptions;
 import dev.llmbench.internal.report.ResultJson;
+import dev.llmbench.internal.shard.Manifest;
+import dev.llmbench.internal.shard.Shard;
 import dev.llmbench.result.LoadShape;
 import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.result.StopReason;

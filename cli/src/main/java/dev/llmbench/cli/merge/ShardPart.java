@@ -1,6 +1,7 @@
-package dev.llmbench.internal.shard;
+package dev.llmbench.cli.merge;
 
 import dev.llmbench.internal.report.FileReporter;
+import dev.llmbench.internal.shard.Manifest;
 import java.nio.file.Path;
 
 /** One shard's entry for a level, with its folder. */

@@ -1,7 +1,8 @@
-package dev.llmbench.offline;
+package dev.llmbench.cli;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.offline.OfflineAnalysis;
 import dev.llmbench.server.DeploymentFacts;
 import dev.llmbench.server.DeploymentDescription;
 import dev.llmbench.result.Finding;

@@ -1,7 +1,12 @@
-package dev.llmbench.engine;
+package dev.llmbench.cli;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.engine.EmbeddedLlmServer;
+import dev.llmbench.engine.EmbeddedOptions;
+import dev.llmbench.engine.KeyedRoutes;
+import dev.llmbench.engine.PerformanceProfile;
+import dev.llmbench.engine.ServerMode;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

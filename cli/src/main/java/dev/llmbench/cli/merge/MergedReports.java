@@ -1,4 +1,4 @@
-package dev.llmbench.internal.shard;
+package dev.llmbench.cli.merge;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
@@ -10,6 +10,7 @@ import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.report.ConsoleReporter;
 import dev.llmbench.internal.report.FileReporter;
+import dev.llmbench.internal.shard.LevelFile;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

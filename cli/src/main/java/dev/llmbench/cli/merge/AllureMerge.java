@@ -1,4 +1,4 @@
-package dev.llmbench.internal.shard;
+package dev.llmbench.cli.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package dev.llmbench.internal.shard;
+package dev.llmbench.cli.merge;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 

@@ -1,4 +1,4 @@
-package dev.llmbench.internal.shard;
+package dev.llmbench.cli.merge;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
@@ -9,6 +9,9 @@ import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.report.LatencyHistograms;
 import dev.llmbench.internal.report.RequestRecord;
+import dev.llmbench.internal.shard.LevelFile;
+import dev.llmbench.internal.shard.Manifest;
+import dev.llmbench.internal.shard.Share;
 import dev.llmbench.result.StopReason;
 import java.time.Duration;
 import java.time.Instant;
