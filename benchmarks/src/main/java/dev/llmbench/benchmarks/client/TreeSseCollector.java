@@ -1,4 +1,4 @@
-package dev.llmbench.internal.client;
+package dev.llmbench.benchmarks.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

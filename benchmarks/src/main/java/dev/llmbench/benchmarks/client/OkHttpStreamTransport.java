@@ -1,7 +1,15 @@
-package dev.llmbench.internal.client;
+package dev.llmbench.benchmarks.client;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.internal.client.ChatStreamParser;
+import dev.llmbench.internal.client.NoDelaySocketFactory;
+import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.client.StreamFailure;
+import dev.llmbench.internal.client.StreamRecorder;
+import dev.llmbench.internal.client.StreamRequest;
+import dev.llmbench.internal.client.StreamTransport;
+import dev.llmbench.internal.client.Timeouts;
 import dev.llmbench.internal.format.Excerpt;
 import java.io.IOException;
 import java.io.InterruptedIOException;

@@ -1,10 +1,14 @@
-package dev.llmbench.internal.client;
+package dev.llmbench.benchmarks.client;
 
 import dev.llmbench.client.ApiStyle;
 import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.engine.EmbeddedLlmServer;
 import dev.llmbench.engine.EmbeddedOptions;
 import dev.llmbench.engine.PerformanceProfile;
+import dev.llmbench.internal.client.ConnectionOptions;
+import dev.llmbench.internal.client.OpenAiClient;
+import dev.llmbench.internal.client.TextCapture;
+import dev.llmbench.internal.client.Timeouts;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;

@@ -1,6 +1,13 @@
-package dev.llmbench.internal.client;
+package dev.llmbench.benchmarks.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.internal.client.NettyStreamTransport;
+import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.client.StreamFailure;
+import dev.llmbench.internal.client.StreamRequest;
+import dev.llmbench.internal.client.StreamTransport;
+import dev.llmbench.internal.client.TextCapture;
+import dev.llmbench.internal.client.Timeouts;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

@@ -1,10 +1,15 @@
-package dev.llmbench.internal.load;
+package dev.llmbench.benchmarks.load;
 
 import dev.llmbench.Workload;
 import dev.llmbench.client.ApiStyle;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
+import dev.llmbench.internal.load.Budget;
+import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.SessionRunner;
+import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.internal.workload.LengthDistribution;
 import dev.llmbench.result.LoadShape;
 import dev.llmbench.sessions.SessionWorkload;

@@ -1,8 +1,9 @@
-package dev.llmbench.internal.workload;
+package dev.llmbench.benchmarks.workload;
 
 import dev.llmbench.datasets.DatasetLoader;
 import dev.llmbench.datasets.LoadedDataset;
 import dev.llmbench.datasets.ShareGptReader;
+import dev.llmbench.internal.workload.Row;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -1,6 +1,10 @@
-package dev.llmbench.internal.client;
+package dev.llmbench.benchmarks.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.internal.client.ChatStreamParser;
+import dev.llmbench.internal.client.RequestTrace;
+import dev.llmbench.internal.client.StreamRecorder;
+import dev.llmbench.internal.client.TextCapture;
 import java.util.concurrent.TimeUnit;
 import okhttp3.MediaType;
 import okhttp3.Protocol;

@@ -1,4 +1,4 @@
-package dev.llmbench.internal.client;
+package dev.llmbench.benchmarks.client;
 
 import java.nio.charset.StandardCharsets;
 

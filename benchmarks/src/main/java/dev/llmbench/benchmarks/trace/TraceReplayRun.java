@@ -1,4 +1,4 @@
-package dev.llmbench.trace;
+package dev.llmbench.benchmarks.trace;
 
 import dev.llmbench.Workload;
 import dev.llmbench.client.ApiStyle;
@@ -12,6 +12,8 @@ import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.result.LoadShape;
 import dev.llmbench.result.Rate;
+import dev.llmbench.trace.MooncakeTrace;
+import dev.llmbench.trace.TraceSource;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
