@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * Figures for the embedded engine's HTTP server, printed, not asserted: surefire does not pick this class up
  * in {@code mvn test}; run it on purpose, on a quiet machine:
  * <pre>
- * mvn -q -o -B -pl extension test -Dtest=EmbeddedServerBench -Dsurefire.failIfNoSpecifiedTests=false
+ * mvn -q -o -B -pl engine test -Dtest=EmbeddedServerBench -Dsurefire.failIfNoSpecifiedTests=false
  *     [-Dllmbench.bench.requests=300] [-Dllmbench.bench.streams=1024]
  * </pre>
  */
