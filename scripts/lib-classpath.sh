@@ -8,9 +8,9 @@ cli_classpath() {
      || [ ! -d "$root/engine/target/classes/dev/llmbench" ] || [ ! -s "$file" ] \
      || [ -n "$(find "$root/pom.xml" "$root/engine/pom.xml" "$root/extension/pom.xml" "$root/cli/pom.xml" -newer "$file")" ]; then
     # One reactor build: the classpath names the modules' classes folders, which only a build that compiles them
-    # can resolve (nothing is installed). Up to test-compile, tests skipped: the dependency plugin resolves the cli's
-    # test dependencies too, the extension's test kit among them. Each module writes its target/runtime-classpath.txt.
-    mvn -q -B -f "$root/pom.xml" -pl cli -am test-compile dependency:build-classpath -Dmaven.test.skip=true \
+    # can resolve (nothing is installed). Tests skipped: the cli's tests need the extension's test kit, which a
+    # build that compiles no test cannot give. Each module writes its own target/runtime-classpath.txt.
+    mvn -q -B -f "$root/pom.xml" -pl cli -am compile dependency:build-classpath -Dmaven.test.skip=true \
       -Dmdep.includeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt || { echo "could not build llmbench-cli or resolve its classpath" >&2; return 1; }
   fi
   # shellcheck disable=SC2034 # read by the script that sourced this file
