@@ -1,15 +1,19 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Collects what one request observes while its body is read, then freezes it into a {@link RequestTrace}.
  * Token-chunk times and kinds go into a {@link TokenChunks.Appender}; text is kept only up to the
  * {@link TextCapture} limit. Confined to the thread reading the stream.
  */
-final class StreamRecorder {
+@API(status = INTERNAL)
+public final class StreamRecorder {
 
   private static final int INITIAL = 32;
 
@@ -30,7 +34,7 @@ final class StreamRecorder {
   private int toolMarkCount;
   private long toolChars;
 
-  StreamRecorder(TextCapture capture, long scheduledNanos, long startNanos, int promptTokensEstimate) {
+  public StreamRecorder(TextCapture capture, long scheduledNanos, long startNanos, int promptTokensEstimate) {
     this.capture = capture;
     b.scheduledNanos = scheduledNanos;
     b.startNanos = startNanos;
@@ -38,7 +42,7 @@ final class StreamRecorder {
     b.promptTokensEstimate = promptTokensEstimate;
   }
 
-  void headers(int status, long nanos, boolean streamed) {
+  public void headers(int status, long nanos, boolean streamed) {
     b.status = status;
     b.headersNanos = nanos;
     b.streamed = streamed;
@@ -170,7 +174,7 @@ final class StreamRecorder {
    * The trace of a body that ended (cleanly, or with {@code failure}), judged: a stream must end with a
    * finish_reason or [DONE], must carry output, and must not carry an error object.
    */
-  RequestTrace finish(long nowNanos, long bytes, StreamFailure failure) {
+  public RequestTrace finish(long nowNanos, long bytes, StreamFailure failure) {
     b.bytes = bytes;
     b.tokens = tokens.freeze();
     b.content = content == null ? "" : content.toString();
