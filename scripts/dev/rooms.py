@@ -11,7 +11,7 @@ move, run it again; it moves what it knows and rewrites names everywhere). A typ
 3. In every Java file: the package declaration follows the file's folder; an import is added for each type it
    named without one (a type of its old package that now lives elsewhere); imports of its own package dropped.
 
-Afterwards: mvn -B -o -pl extension test -Dtest=ApiSignatureTests -Dllmbench.api.update=true, then build.
+Afterwards: mvn -B -o -pl extension -am test -Dtest=ApiSignatureTests -Dllmbench.api.update=true, then build.
 """
 import os
 import re
