@@ -52,13 +52,13 @@ public final class LevelRunner {
    * @param warm     runs after the warm-up, just before the first measured request: a shard of a sharded
    *                 run waits there for its slot, so that all shards measure from the same moment
    */
-  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, LevelInProgress progress,
+  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, RunningLevel progress,
       Duration every, Runnable warm) {
     return run(endpoint, info, level, progress, every, warm, TelemetryPlan.NONE);
   }
 
   /** @param telemetry the GPU exporters to scrape around the level, and how often */
-  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, LevelInProgress progress,
+  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, RunningLevel progress,
       Duration every, Runnable warm, TelemetryPlan telemetry) {
     SweepRun sweep = level.sweep();
     LevelPlan plan = level.plan();
