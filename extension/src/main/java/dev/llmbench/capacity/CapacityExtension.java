@@ -88,7 +88,8 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
         throw new IllegalArgumentException("a @CapacitySearch picks each probe by whether the last met the SLO, which no "
             + "shard sees whole; run capacity searches unsharded (without llmbench.shard.count)");
       }
-      plan = SweepPlanner.probes(context, annotation);
+      plan = SweepPlanner.probes(context, annotation.concurrency().length > 0, annotation.burstiness(),
+          annotation.maxConcurrency());
       deployments = DeploymentSettings.of(context);
       if (deployments.isEmpty()) targets.add(new Target(Optional.empty(), search(annotation)));
       for (DeploymentSpec d : deployments) targets.add(new Target(Optional.of(d), search(annotation)));

@@ -44,13 +44,13 @@ public final class ConversationFiles {
       + "\"content\": \"...\"}, ...]}";
 
   /** What a file held: its conversations with a user turn, and how many had none. */
-  public record Read(List<Conversation> conversations, int skipped) {}
+  public record Read(List<Transcript> conversations, int skipped) {}
 
   private ConversationFiles() {}
 
   /** @throws BadInputException when a conversation is not of the format, or none has a user turn */
   public static Read read(Path file, Sessions.Format format) {
-    List<Conversation> all = new ArrayList<>();
+    List<Transcript> all = new ArrayList<>();
     int[] skipped = {0};
     try {
       if (format == Sessions.Format.SHAREGPT) readShareGpt(file, all, skipped);
@@ -69,7 +69,7 @@ public final class ConversationFiles {
     return new Read(List.copyOf(all), skipped[0]);
   }
 
-  private static void readShareGpt(Path file, List<Conversation> all, int[] skipped) throws IOException {
+  private static void readShareGpt(Path file, List<Transcript> all, int[] skipped) throws IOException {
     String expected = "a ShareGPT file: [" + SHAREGPT_ROW + ", ...]";
     try (InputStream in = Files.newInputStream(file); JsonParser p = FACTORY.createParser(in)) {
       p.setCodec(JSON);
@@ -105,7 +105,7 @@ public final class ConversationFiles {
           else if (from.equals("system") && user.isEmpty()) opening.add(ChatMessage.system(value));
         }
         if (user.isEmpty()) skipped[0]++;
-        else all.add(new Conversation(line, opening, user));
+        else all.add(new Transcript(line, opening, user));
       }
     } catch (JsonParseException e) {
       throw new BadInputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(), "",
@@ -113,7 +113,7 @@ public final class ConversationFiles {
     }
   }
 
-  private static void readJsonl(Path file, List<Conversation> all, int[] skipped) throws IOException {
+  private static void readJsonl(Path file, List<Transcript> all, int[] skipped) throws IOException {
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       String text;
       long line = 0;
@@ -144,7 +144,7 @@ public final class ConversationFiles {
           else if (!role.equals("assistant") && user.isEmpty()) opening.add(new ChatMessage(role, content));
         }
         if (user.isEmpty()) skipped[0]++;
-        else all.add(new Conversation(line, opening, user));
+        else all.add(new Transcript(line, opening, user));
       }
     }
   }

@@ -6,9 +6,10 @@ import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
+import dev.llmbench.internal.load.Conversations;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.load.PromptSource;
-import dev.llmbench.internal.load.SessionRunner;
+import dev.llmbench.internal.load.SessionTurns;
 import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.internal.workload.LengthDistribution;
 import dev.llmbench.result.LoadShape;
@@ -25,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * How much heap a session in flight costs: {@code --sessions} (10,000) synthetic sessions of {@code --turns} (4)
  * turns, all under way at once (a closed loop of that many), through the path a {@code @Sessions} level takes
- * ({@link SessionWorkload} for the turns, {@link SessionRunner} on this thread, the client's Netty event loops for
+ * ({@link SessionWorkload} for the turns, {@link LoadRunner} on this thread, the client's Netty event loops for
  * the streams, whole replies read into each history), against a static server that drips its replies
  * (fast-sse's {@code /drip/}: the first 2 KB at once, then 1 KB/s). Once every session has had its reply to turn
  * {@code k}, while they think before turn {@code k + 1} or send it, the heap after a full GC minus the heap before
@@ -87,12 +88,13 @@ public final class SessionsRun {
           }
         }
       };
-      SessionRunner runner = new SessionRunner((request, headers, due) -> client.sendAsync(ApiStyle.CHAT, "m", request, due,
-          TextCapture.FULL, headers), client::cancelAll, Duration.ofSeconds(30), observer);
+      LoadRunner runner = new LoadRunner(client::cancelAll, Duration.ofSeconds(30), observer);
+      Conversations conversations = SessionTurns.of(workload, plan, 11, 7, (request, headers, due) -> client.sendAsync(
+          ApiStyle.CHAT, "m", request, due, TextCapture.FULL, headers));
       long start = System.nanoTime();
       LoadRunner.Outcome[] outcome = new LoadRunner.Outcome[1];
       Thread run = new Thread(() -> outcome[0] = runner.run(new LoadShape.ClosedLoop(sessions),
-          Budget.requests(workload.turnsOfFirst(sessions)), 7, workload, plan, 11), "sessions-run");
+          Budget.requests(workload.turnsOfFirst(sessions)), 7, conversations), "sessions-run");
       run.start();
       System.out.printf("# %d sessions of %d turns (%d-word user turns, think %s ms, max_tokens %d) against %s; "
           + "heap before %.1f MB, max %d MB; %d cores%n", sessions, turns, input, think, maxTokens, base, before / 1048576.0,

@@ -1,7 +1,7 @@
 package dev.llmbench.benchmarks.workload;
 
 import dev.llmbench.datasets.DatasetLoader;
-import dev.llmbench.datasets.LoadedDataset;
+import dev.llmbench.internal.workload.LoadedDataset;
 import dev.llmbench.datasets.ShareGptReader;
 import dev.llmbench.internal.workload.Row;
 import java.io.BufferedWriter;

@@ -10,7 +10,8 @@ import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
-import dev.llmbench.internal.load.SessionRunner;
+import dev.llmbench.internal.load.Conversations;
+import dev.llmbench.internal.load.SessionTurns;
 import dev.llmbench.internal.load.SessionSource;
 import dev.llmbench.internal.load.SloAbortBudget;
 import dev.llmbench.internal.metrics.LevelStatistics;
@@ -90,8 +91,7 @@ public final class LevelRunner {
       Budget stopping = Budget.stoppingWhenRefused(budget, plan.concurrency());
       Optional<SessionSource> sessions = plan.workload().prompts().sessions();
       outcome = Listeners.step(listener, "Measure " + plan.label(), () -> sessions.isPresent()
-          ? sessions(endpoint, info, grace, LoadRunner.Observer.both(progress, client)).run(plan.load(), stopping, plan.seed(),
-              sessions.get(), plan.workload(), SALTS.nextLong())
+          ? runner.run(plan.load(), stopping, plan.seed(), sessions(endpoint, info, plan, sessions.get()))
           : runner.run(plan.load(), stopping, plan.seed(), plan.workload().prompts().arrivals().orElse(null)));
     } finally {
       ticker.shutdownNow();
@@ -127,9 +127,9 @@ public final class LevelRunner {
   }
 
   /** Multi-turn sessions: each turn's whole reply goes into its session's history, so it is read in full. */
-  private static SessionRunner sessions(Endpoint endpoint, EndpointInfo info, Duration grace, LoadRunner.Observer observer) {
-    return new SessionRunner((request, headers, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(), request,
-        scheduled, TextCapture.FULL, headers), endpoint.client()::cancelAll, grace, observer);
+  private static Conversations sessions(Endpoint endpoint, EndpointInfo info, LevelPlan plan, SessionSource sessions) {
+    return SessionTurns.of(sessions, plan.workload(), SALTS.nextLong(), plan.seed(), (request, headers, scheduled) ->
+        endpoint.client().sendAsync(info.api(), info.model(), request, scheduled, TextCapture.FULL, headers));
   }
 
   /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */

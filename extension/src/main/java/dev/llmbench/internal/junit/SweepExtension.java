@@ -12,6 +12,7 @@ import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.quality.EvalPlan;
 import dev.llmbench.quality.QualityFeature;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -59,7 +60,8 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
       sweep.add(new DeploymentsFeature(deployments.stream().map(DeploymentSpec::name).toList()));
     }
     BaselineSettings.register(context, sweep);
-    plan.eval().ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));
+    plan.source().flatMap(s -> s.as(EvalPlan.class))
+        .ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));
     WorkloadFeatures.add(context, sweep, plan.levels());
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();

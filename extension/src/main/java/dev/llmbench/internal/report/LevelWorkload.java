@@ -4,7 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.llmbench.datasets.LoadedDataset;
+import dev.llmbench.internal.workload.LoadedDataset;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.metrics.RequestMetrics;

@@ -2,6 +2,9 @@ package dev.llmbench.internal.spi;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.internal.load.PlanContext;
+import dev.llmbench.internal.load.WorkloadSource;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -16,4 +19,12 @@ public interface Feature {
 
   /** Short and stable: the feature's field in the JSON documents and the prefix of its files. */
   String key();
+
+  /**
+   * Where a sweep's input comes from when {@code context}'s method declares this feature's input (a trace, a dataset,
+   * sessions, ...): found before anything is read, checked and read when the sweep is planned.
+   */
+  default Optional<WorkloadSource> workload(PlanContext context) {
+    return Optional.empty();
+  }
 }

@@ -1,16 +1,13 @@
-package dev.llmbench.internal.junit;
+package dev.llmbench.workload;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.load.PlanContext;
 import dev.llmbench.internal.load.RequestExtras;
 import dev.llmbench.internal.workload.Row;
-import dev.llmbench.workload.Embeddings;
-import dev.llmbench.workload.ReplyCheck;
-import dev.llmbench.workload.StructuredOutput;
-import dev.llmbench.workload.ToolCalls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -21,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What {@link ToolCalls}, {@link StructuredOutput} and {@link Embeddings} add to every request of a sweep, read and
@@ -35,31 +31,14 @@ final class RequestShapes {
   private RequestShapes() {}
 
   /**
-   * The levels with what the annotations add to their requests.
-   *
-   * @throws IllegalArgumentException naming the annotation, file and field that is wrong, and the fix
-   */
-  static List<LevelPlan> apply(ExtensionContext context, List<LevelPlan> levels) {
-    RequestExtras extras = extras(context);
-    checkRows(levels, extras.bodyFields());
-    return levels.stream().map(l -> with(l, extras)).toList();
-  }
-
-  /** {@code level} with what every request adds; the level itself when nothing is added. */
-  static LevelPlan with(LevelPlan level, RequestExtras extras) {
-    if (extras == RequestExtras.NONE) return level;
-    return level.share(level.load(), level.stop(), level.workload().withExtras(extras), level.warmupRequests(), level.seed());
-  }
-
-  /**
    * What the annotations add to every request, checked.
    *
    * @throws IllegalArgumentException naming the annotation, file and field that is wrong, and the fix
    */
-  static RequestExtras extras(ExtensionContext context) {
-    Optional<ToolCalls> tools = Annotations.nearest(context, ToolCalls.class);
-    Optional<StructuredOutput> output = Annotations.nearest(context, StructuredOutput.class);
-    Optional<Embeddings> embeddings = Annotations.nearest(context, Embeddings.class);
+  static RequestExtras extras(PlanContext context) {
+    Optional<ToolCalls> tools = context.nearest(ToolCalls.class);
+    Optional<StructuredOutput> output = context.nearest(StructuredOutput.class);
+    Optional<Embeddings> embeddings = context.nearest(Embeddings.class);
     Map<String, String> fields = new LinkedHashMap<>();
     tools.ifPresent(t -> {
       fields.put("tools", read("@ToolCalls 'file'", t.file()).toString());
@@ -88,7 +67,7 @@ final class RequestShapes {
   }
 
   /** Every distinct {@code tools}/{@code response_format} of the rows sent, as its requests will carry it, compiled once. */
-  private static void checkRows(List<LevelPlan> levels, Map<String, String> workload) {
+  static void checkRows(List<LevelPlan> levels, Map<String, String> workload) {
     Set<Map<String, String>> seen = new HashSet<>();
     for (LevelPlan level : levels) {
       var dataset = level.workload().prompts().dataset();

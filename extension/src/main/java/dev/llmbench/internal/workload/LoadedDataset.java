@@ -1,8 +1,7 @@
-package dev.llmbench.datasets;
+package dev.llmbench.internal.workload;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.internal.workload.Row;
 import java.nio.file.Path;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -11,7 +10,7 @@ import org.apiguardian.api.API;
  * The rows of a dataset a sweep sends, in the order it sends them, and how they were chosen.
  *
  * @param file     the file read
- * @param format   its format's name ({@link DatasetReader#format()})
+ * @param format   its format's name (the reader's {@code format()})
  * @param rows     the rows kept, in sending order
  * @param read     rows of the file read to choose them (all of them for a random sample)
  * @param skipped  rows read but skipped by the format's filter (vLLM's ShareGPT rules), 0 where none applies

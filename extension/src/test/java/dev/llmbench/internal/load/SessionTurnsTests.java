@@ -27,11 +27,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The session runner against a server of its own that answers each request with a reply no other request gets, a
+ * The load runner sending sessions, against a server of its own that answers each request with a reply no other request gets, a
  * few milliseconds later on another thread (as an event loop would): what each turn sends, when, and how many
  * sessions are under way.
  */
-class SessionRunnerTests {
+class SessionTurnsTests {
 
   /** One request as the server saw it. */
   record Seen(List<ChatMessage> messages, Map<String, String> headers, long sentNanos, String reply, long repliedNanos) {}
@@ -49,7 +49,7 @@ class SessionRunnerTests {
   }
 
   /** Answers after 2 ms with {@code reply-N}; request {@code failing} (1-based) fails instead. */
-  private SessionRunner.Sender sender(int failing) {
+  private SessionTurns.Sender sender(int failing) {
     return (request, headers, due) -> {
       long sent = System.nanoTime();
       CompletableFuture<RequestTrace> f = new CompletableFuture<>();
@@ -126,8 +126,10 @@ class SessionRunnerTests {
 
   @Test
   void eachTurnSendsTheWholeHistoryWithTheServersOwnRepliesAndTheSessionsHeader() {
-    SessionRunner runner = new SessionRunner(sender(0), () -> {}, Duration.ofSeconds(5), ends(3));
-    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(2), Budget.requests(5 * 3), 1, source(3, 0), workload(), 42);
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), ends(3));
+    SessionTurns.Sender sender = sender(0);
+    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(2), Budget.requests(5 * 3), 1,
+        SessionTurns.of(source(3, 0), workload(), 42, 1, sender));
     assertThat(out.traces()).hasSize(15);
     assertThat(out.traces()).extracting(RequestTrace::turn).containsOnly(0, 1, 2);
     List<String> ids = new ArrayList<>();
@@ -158,8 +160,10 @@ class SessionRunnerTests {
 
   @Test
   void theNextTurnWaitsForTheThinkTimeAfterTheReply() {
-    SessionRunner runner = new SessionRunner(sender(0), () -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
-    runner.run(new LoadShape.ClosedLoop(3), Budget.requests(3 * 2), 1, source(2, 30), workload(), 7);
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    SessionTurns.Sender sender = sender(0);
+    runner.run(new LoadShape.ClosedLoop(3), Budget.requests(3 * 2), 1,
+        SessionTurns.of(source(2, 30), workload(), 7, 1, sender));
     assertThat(seen).hasSize(6);
     for (Seen later : seen.stream().filter(s -> s.messages().size() == 3).toList()) {
       Seen first = seen.stream().filter(e -> e.messages().equals(later.messages().subList(0, 1))).findFirst().orElseThrow();
@@ -170,8 +174,10 @@ class SessionRunnerTests {
 
   @Test
   void aFailedTurnEndsItsSessionAndTheLevelStillSendsItsOtherSessionsWhole() {
-    SessionRunner runner = new SessionRunner(sender(1), () -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
-    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(1), Budget.requests(3 * 3), 1, source(3, 0), workload(), 7);
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    SessionTurns.Sender sender = sender(1);
+    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(1), Budget.requests(3 * 3), 1,
+        SessionTurns.of(source(3, 0), workload(), 7, 1, sender));
     // The first session fails at its first turn: nothing to continue from. The two others send three turns each.
     assertThat(out.traces()).hasSize(1 + 3 + 3);
     assertThat(out.traces().get(0).succeeded()).isFalse();
@@ -179,11 +185,13 @@ class SessionRunnerTests {
 
   @Test
   void aDurationBoundedLevelStopsStartingSessionsAndTurnsWhenTheTimeIsUp() {
-    SessionRunner runner = new SessionRunner(sender(0), () -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    SessionTurns.Sender sender = sender(0);
     // 100 turns with 50 ms of thinking after each: a whole session would take at least 5 s.
     long start = System.nanoTime();
     LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(2), Budget.of(new StopRule.Timed(Duration.ofMillis(300),
-        Duration.ofSeconds(5)), 2), 1, source(100, 50), workload(), 3);
+        Duration.ofSeconds(5)), 2), 1,
+        SessionTurns.of(source(100, 50), workload(), 3, 1, sender));
     assertThat(System.nanoTime() - start).as("ended with its time, not with its sessions").isLessThan(5_000_000_000L);
     assertThat(out.stopReason()).isEqualTo(dev.llmbench.result.StopReason.DURATION);
     assertThat(out.traces()).isNotEmpty().allSatisfy(t -> assertThat(t.succeeded()).isTrue());
@@ -192,10 +200,89 @@ class SessionRunnerTests {
 
   @Test
   void anOpenLoopStartsSessionsAtItsRateAndCapsThoseUnderWay() {
-    SessionRunner runner = new SessionRunner(sender(0), () -> {}, Duration.ofSeconds(5), ends(4));
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), ends(4));
+    SessionTurns.Sender sender = sender(0);
     LoadShape open = new LoadShape.OpenLoop(Rate.requestsPerSecond(1000), 1, OptionalInt.of(3));
-    LoadRunner.Outcome out = runner.run(open, Budget.requests(10 * 4), 5, source(4, 5), workload(), 9);
+    LoadRunner.Outcome out = runner.run(open, Budget.requests(10 * 4), 5,
+        SessionTurns.of(source(4, 5), workload(), 9, 5, sender));
     assertThat(out.traces()).hasSize(40);
     assertThat(maxSessionsUnderWay.get()).isEqualTo(3);
+  }
+
+  @Test
+  void aCountBoundedLevelRunsEverySessionToItsEndBeforeItsGracePeriodStarts() {
+    // The grace (1 ms) is far shorter than the sessions' think times (20 ms): it runs once no turn is left to send.
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofMillis(1), LoadRunner.Observer.NONE);
+    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(2), Budget.requests(4 * 3), 1,
+        SessionTurns.of(source(3, 20), workload(), 5, 1, sender(0)));
+    assertThat(out.traces()).hasSize(12).allSatisfy(t -> assertThat(t.succeeded()).isTrue());
+    assertThat(out.traces()).extracting(RequestTrace::turn).containsOnly(0, 1, 2);
+    assertThat(out.stopReason()).isEqualTo(dev.llmbench.result.StopReason.REQUEST_COUNT);
+  }
+
+  @Test
+  void theLevelKeepsAnExcerptOfEachReplyWhileTheSessionResendsItWhole() {
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(1), Budget.requests(2), 1,
+        SessionTurns.of(source(2, 0), workload(), 5, 1, sender(0)));
+    assertThat(out.traces()).hasSize(2);
+    assertThat(out.traces()).extracting(RequestTrace::turn).containsExactly(0, 1);
+    // The second turn's history holds the first reply as the server gave it.
+    assertThat(seen.get(1).messages().get(1)).isEqualTo(new ChatMessage("assistant", seen.get(0).reply()));
+  }
+
+  @Test
+  void aReplyThatFansOutStartsSubSessionsOfTheirOwnHistoryAndTheNextTurnWaitsForThem() {
+    SessionSource sub = source(1, 0);
+    SessionSource parent = new SessionSource() {
+      @Override
+      public int turns(int session) {
+        return 2;
+      }
+
+      @Override
+      public String userText(int session, int turn) {
+        return "parent." + turn;
+      }
+
+      @Override
+      public long thinkNanos(int session, int turn) {
+        return 0;
+      }
+
+      @Override
+      public Optional<FanOut> fanOut(int session, int turn) {
+        return Optional.of(new FanOut(sub, 2));
+      }
+
+      @Override
+      public Optional<String> affinityHeader() {
+        return Optional.of("X-Session-ID");
+      }
+
+      @Override
+      public double meanTurns() {
+        return 2;
+      }
+
+      @Override
+      public double meanThinkNanos() {
+        return 0;
+      }
+    };
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(1), Budget.requests(2), 1,
+        SessionTurns.of(parent, workload(), 42, 1, sender(0)));
+    assertThat(out.traces()).hasSize(2 + 2);
+    List<Seen> subs = seen.stream().filter(x -> x.messages().get(0).content().endsWith(" 0.0")
+        || x.messages().get(0).content().endsWith(" 1.0")).toList();
+    assertThat(subs).hasSize(2).allSatisfy(x -> assertThat(x.messages()).hasSize(1));
+    String parentId = seen.get(0).headers().get("X-Session-ID");
+    assertThat(subs).extracting(x -> x.headers().get("X-Session-ID")).containsExactlyInAnyOrder(parentId + "/0.0",
+        parentId + "/0.1");
+    Seen last = seen.stream().filter(x -> x.messages().size() == 3).findFirst().orElseThrow();
+    assertThat(last.messages().get(2).content()).isEqualTo("parent.1");
+    assertThat(last.sentNanos()).as("after both sub-sessions' replies")
+        .isGreaterThanOrEqualTo(subs.stream().mapToLong(Seen::repliedNanos).max().orElseThrow());
   }
 }
