@@ -14,7 +14,6 @@ import dev.llmbench.internal.compare.ComparisonSide;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.junit.Annotations;
-import dev.llmbench.internal.junit.ConfigurationErrors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,17 +33,17 @@ public final class BaselineSettings {
   private BaselineSettings() {}
 
   /** What a level's method gets as its BaselineComparison when its sweep has no baseline: no deltas, and why. */
-  public static BaselineComparison none(String level) {
+  static BaselineComparison none(String level) {
     return new BaselineComparison("no baseline: declare @Baseline", level, 0, List.of());
   }
 
-  public static void register(ExtensionContext context, SweepRun sweep) {
-    String where = ConfigurationErrors.where(context.getRequiredTestMethod());
-    try {
-      plan(context, sweep).ifPresent(p -> sweep.add(new BaselineFeature(p)));
-    } catch (IllegalArgumentException e) {
-      throw ConfigurationErrors.sweep(where, e);
-    }
+  /**
+   * The baseline feature of a sweep that declares one.
+   *
+   * @throws IllegalArgumentException naming the attribute or setting at fault, or the baseline that does not read
+   */
+  static Optional<BaselineFeature> feature(ExtensionContext context, SweepRun sweep) {
+    return plan(context, sweep).map(BaselineFeature::new);
   }
 
   private static Optional<BaselinePlan> plan(ExtensionContext context, SweepRun sweep) {

@@ -21,6 +21,8 @@ import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.spi.Features;
+import dev.llmbench.internal.spi.LevelReading;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.result.ClientLoad;
 import dev.llmbench.result.Distribution;
@@ -33,7 +35,6 @@ import dev.llmbench.server.DeploymentDescription;
 import dev.llmbench.server.DeploymentFacts;
 import dev.llmbench.server.ServerMetrics;
 import dev.llmbench.server.ServerStartup;
-import dev.llmbench.telemetry.GpuText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -298,19 +299,15 @@ public final class ResultJson {
       n.put("hit_rate", p.hitRate());
       n.put("source", p.source());
     });
-    r.inputAlignment().ifPresent(a -> {
-      ObjectNode n = own.putObject("input_alignment");
-      n.put("requested_tokens", a.requestedTokens());
-      n.put("method", a.method());
-      n.put("template_tokens", a.templateTokens());
-      n.put("planned_deviation", a.plannedDeviation());
-      if (a.largestDeviation().isPresent()) n.put("largest_deviation", a.largestDeviation().getAsInt());
-      else n.putNull("largest_deviation");
-      n.put("checked_requests", a.checkedRequests());
-    });
+    readings(own, r, LevelReading.Place.WORKLOAD);
     r.deploymentDescription().ifPresent(d -> own.set(DEPLOYMENT_FACTS, deployment(d)));
-    r.gpuTelemetry().ifPresent(g -> own.set("gpu_telemetry", GpuText.json(g)));
+    readings(own, r, LevelReading.Place.DEPLOYMENT);
     own.set("findings", findings(r.findings()));
+  }
+
+  /** What the registered features read off the level, those at {@code place}, each under its field. */
+  private static void readings(ObjectNode own, SweepLevelResult r, LevelReading.Place place) {
+    Features.readings(place).forEach(reading -> reading.json(r).ifPresent(j -> own.set(reading.field(), j)));
   }
 
   /** The deployment's facts, those said only, and the line reports print. */

@@ -2,7 +2,12 @@ package dev.llmbench.internal.spi;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.SweepFeature;
+import java.util.List;
 import org.apiguardian.api.API;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A feature of LLMBench (baseline, capacity, deployments, quality, sessions, trace, ...), as the machinery finds it:
@@ -16,4 +21,46 @@ public interface Feature {
 
   /** Short and stable: the feature's field in the JSON documents and the prefix of its files. */
   String key();
+
+  /**
+   * The deployments each level of the sweep (or each capacity search) is measured on, one after another; empty for
+   * the test's one endpoint. The first feature that names any is asked.
+   *
+   * @throws IllegalArgumentException naming the deployment and the fix
+   */
+  default List<DeploymentSpec> deployments(ExtensionContext context) {
+    return List.of();
+  }
+
+  /**
+   * What the feature adds to a sweep about to run, in the order the reports show them; nothing when the sweep does
+   * not use it. Asked once per sweep, before its first level, in the order of the registry.
+   *
+   * @throws IllegalArgumentException naming the setting or annotation at fault, and the fix
+   */
+  default List<SweepFeature> sweep(SweepSetup setup) {
+    return List.of();
+  }
+
+  /**
+   * What the feature adds to a sweep rebuilt from its levels' files (a merge of shards): what the levels alone tell,
+   * as the run's own sweep told it.
+   */
+  default List<SweepFeature> merged(List<MeasuredLevel> levels) {
+    return List.of();
+  }
+
+  /**
+   * The types a sweep's level methods and {@code @AfterSweep} methods may take from this feature; a
+   * {@link SweepFeature#parameters} of the sweep gives the value, {@link Parameter#absent} the value or the error
+   * when the sweep has none.
+   */
+  default List<Parameter> parameters() {
+    return List.of();
+  }
+
+  /** What the feature reads off any level (measured, merged or read back), shown by every report of a level. */
+  default List<LevelReading> readings() {
+    return List.of();
+  }
 }

@@ -2,11 +2,16 @@ package dev.llmbench.internal.spi;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.SweepRun;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import org.apiguardian.api.API;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** The registered {@link Feature}s, in the order the registry file lists them. */
+/** The registered {@link Feature}s, in the order the registry file lists them, and their seams asked of all at once. */
 @API(status = INTERNAL)
 public final class Features {
 
@@ -19,5 +24,47 @@ public final class Features {
   /** Every registered feature. */
   public static List<Feature> all() {
     return ALL;
+  }
+
+  /**
+   * The deployments the sweep's levels are measured on: the first feature's that names any.
+   *
+   * @throws IllegalArgumentException naming the deployment and the fix
+   */
+  public static List<DeploymentSpec> deployments(ExtensionContext context) {
+    for (Feature f : ALL) {
+      List<DeploymentSpec> named = f.deployments(context);
+      if (!named.isEmpty()) return named;
+    }
+    return List.of();
+  }
+
+  /**
+   * Adds to {@code setup}'s sweep what every feature adds to it, in the registry's order.
+   *
+   * @throws IllegalArgumentException naming the setting or annotation at fault, and the fix
+   */
+  public static void addTo(SweepSetup setup) {
+    for (Feature f : ALL) f.sweep(setup).forEach(setup.sweep()::add);
+  }
+
+  /** Adds to a sweep rebuilt from files (a merge of shards) what its levels alone tell, before the levels. */
+  public static void rebuild(SweepRun sweep, List<MeasuredLevel> levels) {
+    for (Feature f : ALL) f.merged(levels).forEach(sweep::add);
+  }
+
+  /** The types a sweep's methods may take from the features, in the registry's order. */
+  public static List<Parameter> parameters() {
+    return ALL.stream().flatMap(f -> f.parameters().stream()).toList();
+  }
+
+  /** The parameter of {@code type}, if a feature gives one. */
+  public static Optional<Parameter> parameter(Class<?> type) {
+    return parameters().stream().filter(p -> p.type() == type).findFirst();
+  }
+
+  /** What the features read off a level, those at {@code place}, in the registry's order. */
+  public static List<LevelReading> readings(LevelReading.Place place) {
+    return ALL.stream().flatMap(f -> f.readings().stream()).filter(r -> r.place() == place).toList();
   }
 }

@@ -1,0 +1,24 @@
+package dev.llmbench.sessions;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import dev.llmbench.internal.core.SweepFeature;
+import dev.llmbench.internal.spi.Feature;
+import dev.llmbench.internal.spi.SweepSetup;
+import java.util.List;
+import org.apiguardian.api.API;
+
+/** Multi-turn sessions in the registry: a sweep whose levels send {@link Sessions} reports their figures by turn. */
+@API(status = INTERNAL)
+public final class SessionsRegistration implements Feature {
+
+  @Override
+  public String key() {
+    return "sessions";
+  }
+
+  @Override
+  public List<SweepFeature> sweep(SweepSetup setup) {
+    return SessionSettings.feature(setup.context(), setup.levels(), setup.sharded()).stream().toList();
+  }
+}

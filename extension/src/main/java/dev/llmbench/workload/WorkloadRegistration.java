@@ -1,0 +1,78 @@
+package dev.llmbench.workload;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.core.SweepFeature;
+import dev.llmbench.internal.spi.Feature;
+import dev.llmbench.internal.spi.LevelReading;
+import dev.llmbench.internal.spi.SweepSetup;
+import java.util.List;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/**
+ * The request shapes in the registry: checked replies ({@link StructuredOutput}, {@link ToolCalls}) and
+ * {@link Embeddings} are said of every level that has them, and {@link ExactInputTokens}' alignment in every report of
+ * a level.
+ */
+@API(status = INTERNAL)
+public final class WorkloadRegistration implements Feature {
+
+  @Override
+  public String key() {
+    return "workload";
+  }
+
+  /** Every sweep and search: the replies' feature says nothing of a level without checked replies or embeddings. */
+  @Override
+  public List<SweepFeature> sweep(SweepSetup setup) {
+    return List.of(new ReplyFeature());
+  }
+
+  @Override
+  public List<LevelReading> readings() {
+    return List.of(new Alignment());
+  }
+
+  /** {@code llmbench.input_alignment}, the console's {@code input:} line and the page's input length. */
+  private static final class Alignment implements LevelReading {
+    @Override
+    public Place place() {
+      return Place.WORKLOAD;
+    }
+
+    @Override
+    public String field() {
+      return "input_alignment";
+    }
+
+    @Override
+    public Optional<JsonNode> json(SweepLevelResult level) {
+      return level.inputAlignment().map(a -> {
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
+        n.put("requested_tokens", a.requestedTokens());
+        n.put("method", a.method());
+        n.put("template_tokens", a.templateTokens());
+        n.put("planned_deviation", a.plannedDeviation());
+        if (a.largestDeviation().isPresent()) n.put("largest_deviation", a.largestDeviation().getAsInt());
+        else n.putNull("largest_deviation");
+        n.put("checked_requests", a.checkedRequests());
+        return n;
+      });
+    }
+
+    @Override
+    public Optional<String> console(SweepLevelResult level) {
+      return level.inputAlignment().map(a -> "input: " + a.describe());
+    }
+
+    @Override
+    public List<Row> html(SweepLevelResult level) {
+      return level.inputAlignment().map(a -> List.of(new Row("input length", a.describe()))).orElse(List.of());
+    }
+  }
+}
