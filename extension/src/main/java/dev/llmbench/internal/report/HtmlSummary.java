@@ -100,8 +100,7 @@ public final class HtmlSummary {
   /** The rows and lengths a level sent: which file, how many rows and their range, lengths asked for and got. */
   static void workloadRows(StringBuilder h, LevelWorkload w) {
     row(h, "prompts", w.prompts());
-    w.dataset().ifPresent(d -> row(h, "dataset rows", "rows " + w.firstRow() + "–" + w.lastRow() + " of " + d.file() + " ("
-        + w.rowsSent() + " sent; " + d.sampling() + "; " + d.read() + " read)"));
+    w.datasetRows().ifPresent(rows -> row(h, "dataset rows", rows));
     row(h, "input tokens", "asked " + w.inputSpec() + ": " + w.requestedInput() + "; got " + w.actualInput());
     row(h, "output tokens", "asked " + w.outputSpec() + ": " + w.requestedOutput() + "; got " + w.actualOutput());
   }
