@@ -1,9 +1,5 @@
 package dev.llmbench.baseline;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
-import org.apiguardian.api.API;
-
 import static dev.llmbench.internal.config.SettingKeys.BASELINE_DIR;
 import static dev.llmbench.internal.config.SettingKeys.BASELINE_MAX_REGRESSION;
 import static dev.llmbench.internal.config.SettingKeys.BASELINE_SAVE;
@@ -27,8 +23,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * checked before its first level: a baseline that cannot be read is a configuration error, not a failure
  * found after the whole sweep ran.
  */
-@API(status = INTERNAL)
-public final class BaselineSettings {
+final class BaselineSettings {
 
   private BaselineSettings() {}
 

@@ -1,7 +1,5 @@
 package dev.llmbench.capacity;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.SloCheck;
@@ -29,7 +27,6 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
-import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.Extension;
@@ -47,8 +44,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * without running the method; the search ends with one more invocation, {@code capacity: C=12}, that
  * runs the method with the {@link Capacity} found. With several deployments, each is searched in turn.
  */
-@API(status = INTERNAL)
-public final class CapacityExtension implements TestTemplateInvocationContextProvider {
+final class CapacityExtension implements TestTemplateInvocationContextProvider {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(CapacityExtension.class);
 

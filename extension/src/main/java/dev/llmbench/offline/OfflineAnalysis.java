@@ -1,7 +1,5 @@
 package dev.llmbench.offline;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
@@ -19,15 +17,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.apiguardian.api.API;
 
 /**
  * The analysis of what already exists, without running load: a CSV table, {@code vllm bench serve} result
  * files, or the folder an earlier LLMBench sweep wrote. Each path is a file or a folder (read to any depth);
  * every level found is read the same way a measured one is.
  */
-@API(status = INTERNAL)
-public final class OfflineAnalysis {
+final class OfflineAnalysis {
 
   private OfflineAnalysis() {}
 

@@ -1,10 +1,7 @@
 package dev.llmbench.sessions;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.client.ChatMessage;
 import java.util.List;
-import org.apiguardian.api.API;
 
 /**
  * One conversation of a file: the messages that open every turn (a system prompt) and the user's turns, in order.
@@ -12,8 +9,7 @@ import org.apiguardian.api.API;
  *
  * @param line the file's line it starts on, 1-based
  */
-@API(status = INTERNAL)
-public record Conversation(long line, List<ChatMessage> opening, List<String> userTurns) {
+record Conversation(long line, List<ChatMessage> opening, List<String> userTurns) {
   public Conversation {
     opening = List.copyOf(opening);
     userTurns = List.copyOf(userTurns);
