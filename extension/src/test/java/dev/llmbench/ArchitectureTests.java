@@ -91,9 +91,8 @@ class ArchitectureTests {
    *   <li>GPU telemetry: {@code core.LevelRunner} runs the scraper beside each level, {@code core.LevelExtras},
    *       {@code core.MeasuredLevel} and {@code junit.LevelMeasurement} carry its reading, and
    *       {@code analysis.GpuDiagnosis} reads it ({@code telemetry}) -- a level-recorder seam is the fix;</li>
-   *   <li>request shapes: {@code core.LevelRunner} checks replies ({@code workload.ReplyCheck}),
-   *       {@code core.MeasuredLevel} carries the input alignment, {@code junit.EndpointRoutes} picks
-   *       {@code /v1/embeddings} for {@code Embeddings} and finds {@code CapacitySearch} methods;</li>
+   *   <li>request shapes: {@code core.LevelRunner} checks replies ({@code workload.ReplyCheck}) and
+   *       {@code core.MeasuredLevel} carries the input alignment -- a reply-check seam is the fix;</li>
    *   <li>datasets: {@code report.LevelWorkload} says which rows of a {@code LoadedDataset} a level sent -- the
    *       runner's source seam (each source describing what it sent) is the fix.</li>
    * </ul>
@@ -104,7 +103,7 @@ class ArchitectureTests {
       INTERNAL + ".core.LaunchSpec", INTERNAL + ".core.EndpointSpec", INTERNAL + ".junit.EndpointSettings",
       INTERNAL + ".config.SettingKeys", INTERNAL + ".core.LevelRunner", INTERNAL + ".core.LevelExtras",
       INTERNAL + ".core.MeasuredLevel", INTERNAL + ".junit.LevelMeasurement", INTERNAL + ".analysis.GpuDiagnosis",
-      INTERNAL + ".junit.EndpointRoutes", INTERNAL + ".report.LevelWorkload");
+      INTERNAL + ".report.LevelWorkload");
 
   static String topLevelName(JavaClass c) {
     String simple = c.getName().substring(c.getPackageName().length() + 1);

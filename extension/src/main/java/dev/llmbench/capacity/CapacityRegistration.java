@@ -5,8 +5,10 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.spi.Feature;
 import dev.llmbench.internal.spi.SweepSetup;
+import java.lang.reflect.Method;
 import java.util.List;
 import org.apiguardian.api.API;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * The capacity search in the registry: a {@link CapacitySearch}'s sweep of probes reports the capacity found
@@ -18,6 +20,11 @@ public final class CapacityRegistration implements Feature {
   @Override
   public String key() {
     return "capacity";
+  }
+
+  @Override
+  public boolean runsLevels(Method method) {
+    return AnnotationSupport.isAnnotated(method, CapacitySearch.class);
   }
 
   @Override

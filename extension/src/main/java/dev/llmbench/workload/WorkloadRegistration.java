@@ -6,10 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.SweepFeature;
+import dev.llmbench.internal.junit.Annotations;
 import dev.llmbench.internal.spi.Feature;
 import dev.llmbench.internal.spi.LevelReading;
 import dev.llmbench.internal.spi.SweepSetup;
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -25,6 +28,12 @@ public final class WorkloadRegistration implements Feature {
   @Override
   public String key() {
     return "workload";
+  }
+
+  /** An {@link Embeddings} benchmark sends its load to {@code /v1/embeddings}. */
+  @Override
+  public Optional<EndpointRoute> route(Method method, Class<?> testClass) {
+    return Annotations.nearest(Optional.of(method), Optional.of(testClass), Embeddings.class).map(e -> EndpointRoute.EMBEDDINGS);
   }
 
   /** Every sweep and search: the replies' feature says nothing of a level without checked replies or embeddings. */

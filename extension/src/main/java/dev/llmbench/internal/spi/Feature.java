@@ -3,9 +3,12 @@ package dev.llmbench.internal.spi;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepFeature;
+import java.lang.reflect.Method;
 import java.util.List;
+import java.util.Optional;
 import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -21,6 +24,22 @@ public interface Feature {
 
   /** Short and stable: the feature's field in the JSON documents and the prefix of its files. */
   String key();
+
+  /**
+   * Whether {@code method} is a benchmark this feature runs, its levels sending load as a sweep's do (a capacity
+   * search): the endpoint's readiness wait probes the route it sends to.
+   */
+  default boolean runsLevels(Method method) {
+    return false;
+  }
+
+  /**
+   * The route a benchmark method of {@code testClass} sends its load to, when this feature's request shape decides
+   * it ({@code /v1/embeddings}); empty to leave it to the others (generation when none decides).
+   */
+  default Optional<EndpointRoute> route(Method method, Class<?> testClass) {
+    return Optional.empty();
+  }
 
   /**
    * The deployments each level of the sweep (or each capacity search) is measured on, one after another; empty for

@@ -3,8 +3,10 @@ package dev.llmbench.internal.spi;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
@@ -24,6 +26,16 @@ public final class Features {
   /** Every registered feature. */
   public static List<Feature> all() {
     return ALL;
+  }
+
+  /** Whether a feature runs {@code method} as a benchmark whose levels send load (a capacity search). */
+  public static boolean runLevels(Method method) {
+    return ALL.stream().anyMatch(f -> f.runsLevels(method));
+  }
+
+  /** The route a benchmark method sends its load to, as the first feature that decides it says; empty when none does. */
+  public static Optional<EndpointRoute> route(Method method, Class<?> testClass) {
+    return ALL.stream().map(f -> f.route(method, testClass)).flatMap(Optional::stream).findFirst();
   }
 
   /**
