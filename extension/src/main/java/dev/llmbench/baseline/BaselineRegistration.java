@@ -21,6 +21,12 @@ public final class BaselineRegistration implements Feature {
     return "baseline";
   }
 
+  /** After the deployments and the capacity, before the quality, as before the registry. */
+  @Override
+  public int sectionOrder() {
+    return 300;
+  }
+
   /** A sweep's only: a capacity search's probes are not a sweep to compare. */
   @Override
   public List<SweepFeature> sweep(SweepSetup setup) {

@@ -22,6 +22,12 @@ public final class CapacityRegistration implements Feature {
     return "capacity";
   }
 
+  /** After the deployments' comparison, before the baseline: the search's answer is the sweep's conclusion. */
+  @Override
+  public int sectionOrder() {
+    return 200;
+  }
+
   @Override
   public boolean runsLevels(Method method) {
     return AnnotationSupport.isAnnotated(method, CapacitySearch.class);

@@ -24,6 +24,12 @@ public final class DeploymentsRegistration implements Feature {
     return "deployments";
   }
 
+  /** The deployments' comparison first: its conclusions lead the sweep's. */
+  @Override
+  public int sectionOrder() {
+    return 100;
+  }
+
   @Override
   public List<DeploymentSpec> deployments(ExtensionContext context) {
     return DeploymentSettings.of(context);

@@ -21,6 +21,12 @@ public final class QualityRegistration implements Feature {
     return "quality";
   }
 
+  /** After the baseline, before the replies, sessions and trace, as before the registry. */
+  @Override
+  public int sectionOrder() {
+    return 400;
+  }
+
   /** A sweep's only, as before the registry: a capacity search's probes are not graded. */
   @Override
   public List<SweepFeature> sweep(SweepSetup setup) {

@@ -17,6 +17,12 @@ public final class SessionsRegistration implements Feature {
     return "sessions";
   }
 
+  /** After the replies, before the trace, as before the registry. */
+  @Override
+  public int sectionOrder() {
+    return 600;
+  }
+
   @Override
   public List<SweepFeature> sweep(SweepSetup setup) {
     return SessionSettings.feature(setup.context(), setup.levels(), setup.sharded()).stream().toList();

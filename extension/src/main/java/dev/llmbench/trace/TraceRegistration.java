@@ -17,6 +17,12 @@ public final class TraceRegistration implements Feature {
     return "trace";
   }
 
+  /** Last of the sections, as before the registry. */
+  @Override
+  public int sectionOrder() {
+    return 700;
+  }
+
   @Override
   public List<SweepFeature> sweep(SweepSetup setup) {
     boolean replays = setup.levels().stream()

@@ -30,6 +30,12 @@ public final class WorkloadRegistration implements Feature {
     return "workload";
   }
 
+  /** The replies after the quality, before the sessions and the trace, as before the registry. */
+  @Override
+  public int sectionOrder() {
+    return 500;
+  }
+
   /** An {@link Embeddings} benchmark sends its load to {@code /v1/embeddings}. */
   @Override
   public Optional<EndpointRoute> route(Method method, Class<?> testClass) {

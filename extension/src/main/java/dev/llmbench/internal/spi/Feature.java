@@ -52,8 +52,17 @@ public interface Feature {
   }
 
   /**
+   * Where the feature's sections sit among the others' in every report of a sweep, lowest first (as JUnit's
+   * {@code @Order} places extensions): the registry's order is the planner's (which of two workload sources speaks
+   * first), the reports' is this. Ties keep the registry's order.
+   */
+  default int sectionOrder() {
+    return 0;
+  }
+
+  /**
    * What the feature adds to a sweep about to run, in the order the reports show them; nothing when the sweep does
-   * not use it. Asked once per sweep, before its first level, in the order of the registry.
+   * not use it. Asked once per sweep, before its first level, in {@link #sectionOrder()}.
    *
    * @throws IllegalArgumentException naming the setting or annotation at fault, and the fix
    */

@@ -7,6 +7,7 @@ import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import java.lang.reflect.Method;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
@@ -20,6 +21,8 @@ public final class Features {
   /** Read once: the registry is part of the library, not of a run, so it holds no run's state. */
   private static final List<Feature> ALL = ServiceLoader.load(Feature.class, Feature.class.getClassLoader()).stream()
       .map(ServiceLoader.Provider::get).toList();
+  /** The same, in the order their sections show in the reports (a stable sort: ties keep the registry's order). */
+  private static final List<Feature> BY_SECTION = ALL.stream().sorted(Comparator.comparingInt(Feature::sectionOrder)).toList();
 
   private Features() {}
 
@@ -52,17 +55,17 @@ public final class Features {
   }
 
   /**
-   * Adds to {@code setup}'s sweep what every feature adds to it, in the registry's order.
+   * Adds to {@code setup}'s sweep what every feature adds to it, in the features' {@link Feature#sectionOrder()}.
    *
    * @throws IllegalArgumentException naming the setting or annotation at fault, and the fix
    */
   public static void addTo(SweepSetup setup) {
-    for (Feature f : ALL) f.sweep(setup).forEach(setup.sweep()::add);
+    for (Feature f : BY_SECTION) f.sweep(setup).forEach(setup.sweep()::add);
   }
 
   /** Adds to a sweep rebuilt from files (a merge of shards) what its levels alone tell, before the levels. */
   public static void rebuild(SweepRun sweep, List<MeasuredLevel> levels) {
-    for (Feature f : ALL) f.merged(levels).forEach(sweep::add);
+    for (Feature f : BY_SECTION) f.merged(levels).forEach(sweep::add);
   }
 
   /** The types a sweep's methods may take from the features, in the registry's order. */
