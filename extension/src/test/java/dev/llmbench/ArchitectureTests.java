@@ -88,9 +88,9 @@ class ArchitectureTests {
    *   <li>server launch: {@code core.Endpoint}, {@code core.ReadinessWait}, {@code core.LaunchSpec},
    *       {@code core.EndpointSpec}, {@code junit.EndpointSettings} and {@code config.SettingKeys} start and describe
    *       launched servers and containers ({@code launch}) -- an endpoint seam of the Feature is the fix;</li>
-   *   <li>GPU telemetry: {@code core.LevelRunner} runs the scraper beside each level, {@code core.LevelExtras},
-   *       {@code core.MeasuredLevel} and {@code junit.LevelMeasurement} carry its reading, and
-   *       {@code analysis.GpuDiagnosis} reads it ({@code telemetry}) -- a level-recorder seam is the fix;</li>
+   *   <li>GPU telemetry: {@code core.MeasuredLevel} returns it as {@code SweepLevelResult} declares, and
+   *       {@code analysis.GpuDiagnosis} reads it for a finding's cause ({@code telemetry}) -- a seam of the findings'
+   *       causes is the fix;</li>
    *   <li>request shapes: {@code core.LevelRunner} checks replies ({@code workload.ReplyCheck}) and
    *       {@code core.MeasuredLevel} carries the input alignment -- a reply-check seam is the fix;</li>
    *   <li>datasets: {@code report.LevelWorkload} says which rows of a {@code LoadedDataset} a level sent -- the
@@ -101,8 +101,8 @@ class ArchitectureTests {
    */
   static final Set<String> NOT_YET_BEHIND_A_SEAM = Set.of(INTERNAL + ".core.Endpoint", INTERNAL + ".core.ReadinessWait",
       INTERNAL + ".core.LaunchSpec", INTERNAL + ".core.EndpointSpec", INTERNAL + ".junit.EndpointSettings",
-      INTERNAL + ".config.SettingKeys", INTERNAL + ".core.LevelRunner", INTERNAL + ".core.LevelExtras",
-      INTERNAL + ".core.MeasuredLevel", INTERNAL + ".junit.LevelMeasurement", INTERNAL + ".analysis.GpuDiagnosis",
+      INTERNAL + ".config.SettingKeys", INTERNAL + ".core.LevelRunner", INTERNAL + ".core.MeasuredLevel",
+      INTERNAL + ".analysis.GpuDiagnosis",
       INTERNAL + ".report.LevelWorkload");
 
   static String topLevelName(JavaClass c) {

@@ -20,9 +20,6 @@ import dev.llmbench.result.ClientLoad;
 import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.result.WarmupReport;
 import dev.llmbench.server.ServerMetrics;
-import dev.llmbench.telemetry.TelemetryPlan;
-import dev.llmbench.telemetry.TelemetryReading;
-import dev.llmbench.telemetry.TelemetryScraper;
 import dev.llmbench.workload.ReplyCheck;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -53,12 +50,12 @@ public final class LevelRunner {
    */
   public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, LevelInProgress progress,
       Duration every, Runnable warm) {
-    return run(endpoint, info, level, progress, every, warm, TelemetryPlan.NONE);
+    return run(endpoint, info, level, progress, every, warm, List.of());
   }
 
-  /** @param telemetry the GPU exporters to scrape around the level, and how often */
+  /** @param recorders what the features record beside the level (the GPUs' telemetry) */
   public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, LevelInProgress progress,
-      Duration every, Runnable warm, TelemetryPlan telemetry) {
+      Duration every, Runnable warm, List<LevelRecorder> recorders) {
     SweepRun sweep = level.sweep();
     LevelPlan plan = level.plan();
     ServiceLevels slo = level.slo();
@@ -75,8 +72,7 @@ public final class LevelRunner {
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
     warm.run(); // as near the first send as can be: after the server's counters are read
     // After a shard's wait for its slot, so that the GPUs' energy is the level's, not the wait's.
-    Optional<TelemetryScraper> gpus = telemetry.urls().isEmpty() ? Optional.empty()
-        : Optional.of(TelemetryScraper.start(telemetry.urls(), telemetry.interval()));
+    List<LevelRecorder.Recording> recordings = recorders.stream().map(LevelRecorder::start).toList();
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "llmbench-progress");
       t.setDaemon(true);
@@ -120,10 +116,14 @@ public final class LevelRunner {
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
     ClientLoad load = client.stop(LevelStatistics.window(metrics));
     long outputTokens = metrics.stream().filter(RequestMetrics::succeeded).mapToLong(RequestMetrics::outputTokens).sum();
-    TelemetryReading gpu = gpus.map(g -> g.stop(outputTokens)).orElse(TelemetryReading.NONE);
-    notes.addAll(gpu.warnings());
+    List<Object> readings = new ArrayList<>();
+    for (LevelRecorder.Recording r : recordings) {
+      LevelRecorder.Recorded recorded = r.stop(outputTokens);
+      recorded.reading().ifPresent(readings::add);
+      notes.addAll(recorded.notes());
+    }
     return new MeasuredLevel(plan, info, metrics, slo, level.percentiles(), outcome.stopReason(), server, notes,
-        new LevelExtras(warmup, Optional.of(load), level.facts(), gpu.gpus()));
+        new LevelExtras(warmup, Optional.of(load), level.facts(), readings));
   }
 
   /** Multi-turn sessions: each turn's whole reply goes into its session's history, so it is read in full. */

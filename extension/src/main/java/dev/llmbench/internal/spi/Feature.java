@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.EndpointRoute;
+import dev.llmbench.internal.core.LevelRecorder;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepFeature;
 import java.lang.reflect.Method;
@@ -84,6 +85,16 @@ public interface Feature {
    * when the sweep has none.
    */
   default List<Parameter> parameters() {
+    return List.of();
+  }
+
+  /**
+   * What the feature records beside each level of {@code context}'s method (the GPUs' telemetry); asked as each level
+   * is about to be measured. Empty when its settings ask for none.
+   *
+   * @throws IllegalArgumentException naming the setting at fault
+   */
+  default List<LevelRecorder> recorders(ExtensionContext context) {
     return List.of();
   }
 

@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.EndpointRoute;
+import dev.llmbench.internal.core.LevelRecorder;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import java.lang.reflect.Method;
@@ -66,6 +67,15 @@ public final class Features {
   /** Adds to a sweep rebuilt from files (a merge of shards) what its levels alone tell, before the levels. */
   public static void rebuild(SweepRun sweep, List<MeasuredLevel> levels) {
     for (Feature f : BY_SECTION) f.merged(levels).forEach(sweep::add);
+  }
+
+  /**
+   * What the features record beside a level of {@code context}'s method, in the registry's order.
+   *
+   * @throws IllegalArgumentException naming the setting at fault
+   */
+  public static List<LevelRecorder> recorders(ExtensionContext context) {
+    return ALL.stream().flatMap(f -> f.recorders(context).stream()).toList();
   }
 
   /** The types a sweep's methods may take from the features, in the registry's order. */
