@@ -91,8 +91,8 @@ class ArchitectureTests {
    *   <li>GPU telemetry: {@code core.MeasuredLevel} returns it as {@code SweepLevelResult} declares, and
    *       {@code analysis.GpuDiagnosis} reads it for a finding's cause ({@code telemetry}) -- a seam of the findings'
    *       causes is the fix;</li>
-   *   <li>request shapes: {@code core.LevelRunner} checks replies ({@code workload.ReplyCheck}) and
-   *       {@code core.MeasuredLevel} carries the input alignment -- a reply-check seam is the fix;</li>
+   *   <li>request shapes: {@code core.MeasuredLevel} returns the input alignment as {@code SweepLevelResult}
+   *       declares;</li>
    *   <li>datasets: {@code report.LevelWorkload} says which rows of a {@code LoadedDataset} a level sent -- the
    *       runner's source seam (each source describing what it sent) is the fix.</li>
    * </ul>
@@ -101,7 +101,7 @@ class ArchitectureTests {
    */
   static final Set<String> NOT_YET_BEHIND_A_SEAM = Set.of(INTERNAL + ".core.Endpoint", INTERNAL + ".core.ReadinessWait",
       INTERNAL + ".core.LaunchSpec", INTERNAL + ".core.EndpointSpec", INTERNAL + ".junit.EndpointSettings",
-      INTERNAL + ".config.SettingKeys", INTERNAL + ".core.LevelRunner", INTERNAL + ".core.MeasuredLevel",
+      INTERNAL + ".config.SettingKeys", INTERNAL + ".core.MeasuredLevel",
       INTERNAL + ".analysis.GpuDiagnosis",
       INTERNAL + ".report.LevelWorkload");
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.core.EndpointRoute;
+import dev.llmbench.internal.core.ReplyJudge;
 import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.junit.Annotations;
 import dev.llmbench.internal.spi.Feature;
@@ -46,6 +47,13 @@ public final class WorkloadRegistration implements Feature {
   @Override
   public List<SweepFeature> sweep(SweepSetup setup) {
     return List.of(new ReplyFeature());
+  }
+
+  /** {@link ToolCalls} and {@link StructuredOutput} replies checked against the request's tools and schema. */
+  @Override
+  public Optional<ReplyJudge> replyJudge() {
+    ReplyCheck.Cache checks = new ReplyCheck.Cache();
+    return Optional.of(fields -> Optional.of(checks.of(fields)).filter(ReplyCheck::checks).map(c -> c::judge));
   }
 
   @Override

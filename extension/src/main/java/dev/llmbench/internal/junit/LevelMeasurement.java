@@ -81,7 +81,7 @@ public final class LevelMeasurement {
     MeasuredLevel result;
     try {
       result = LevelRunner.run(endpoint, info, measured, progress, run.progressInterval(), slot::awaitStart,
-          recorders(context));
+          recorders(context), Features.replyJudge());
     } finally {
       run.measuring(null, null);
     }

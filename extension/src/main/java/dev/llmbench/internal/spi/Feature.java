@@ -6,6 +6,7 @@ import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.LevelRecorder;
 import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.ReplyJudge;
 import dev.llmbench.internal.core.SweepFeature;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -96,6 +97,14 @@ public interface Feature {
    */
   default List<LevelRecorder> recorders(ExtensionContext context) {
     return List.of();
+  }
+
+  /**
+   * How the feature judges a level's replies (tool calls, JSON answers), a new judge for each level; empty when it
+   * judges none. The first feature's judge is the level's.
+   */
+  default Optional<ReplyJudge> replyJudge() {
+    return Optional.empty();
   }
 
   /** What the feature reads off any level (measured, merged or read back), shown by every report of a level. */

@@ -6,6 +6,7 @@ import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.LevelRecorder;
 import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.ReplyJudge;
 import dev.llmbench.internal.core.SweepRun;
 import java.lang.reflect.Method;
 import java.util.Comparator;
@@ -76,6 +77,11 @@ public final class Features {
    */
   public static List<LevelRecorder> recorders(ExtensionContext context) {
     return ALL.stream().flatMap(f -> f.recorders(context).stream()).toList();
+  }
+
+  /** How a level's replies are judged: the first feature's judge, new for the level; none when no feature judges. */
+  public static ReplyJudge replyJudge() {
+    return ALL.stream().map(Feature::replyJudge).flatMap(Optional::stream).findFirst().orElse(ReplyJudge.NONE);
   }
 
   /** The types a sweep's methods may take from the features, in the registry's order. */
