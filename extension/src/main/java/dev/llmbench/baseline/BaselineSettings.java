@@ -59,7 +59,7 @@ final class BaselineSettings {
     List<Double> percentiles = percentiles(annotation.map(Baseline::percentiles).orElse(new double[] {50}));
     List<Metric> metrics = metrics(annotation.map(Baseline::metrics).orElse(ComparisonSide.COMPARED.toArray(Metric[]::new)));
     if (vllm.isPresent()) {
-      return Optional.of(new BaselinePlan(file, false, Optional.of(VllmResults.read(vllm.get())), metrics, percentiles,
+      return Optional.of(new BaselinePlan(file, false, Optional.of(VllmReference.read(vllm.get())), metrics, percentiles,
           maxRegression, gate));
     }
     boolean save = settings.get(BASELINE_SAVE).value() || !Files.exists(file);

@@ -1,5 +1,7 @@
 package dev.llmbench.offline;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
@@ -17,13 +19,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 
 /**
  * The analysis of what already exists, without running load: a CSV table, {@code vllm bench serve} result
  * files, or the folder an earlier LLMBench sweep wrote. Each path is a file or a folder (read to any depth);
  * every level found is read the same way a measured one is.
  */
-final class OfflineAnalysis {
+@API(status = INTERNAL)
+public final class OfflineAnalysis {
 
   private OfflineAnalysis() {}
 
@@ -89,7 +93,7 @@ final class OfflineAnalysis {
     List<SweepLevelResult> out = new ArrayList<>();
     for (JsonNode node : VllmResultFiles.objects(f)) {
       if (RunFolder.isLevel(node)) out.add(RunFolder.level(node, deployment));
-      else if (VllmResultFiles.isResult(node)) out.add(VllmResults.level(VllmResultFiles.run(node, f), deployment));
+      else if (VllmResultFiles.isResult(node)) out.add(VllmLevels.level(VllmResultFiles.run(node, f), deployment));
       else if (!inFolder) {
         throw new IllegalArgumentException(f + " is neither a level LLMBench wrote nor a vllm bench serve result "
             + "(it has no \"duration\" and \"completed\")");

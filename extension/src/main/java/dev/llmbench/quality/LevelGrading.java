@@ -25,7 +25,7 @@ record LevelGrading(EvalSet set, Map<Integer, Outcome> outcomes) {
    */
   public record Outcome(EvalItem item, Optional<Graded> graded, String reply) {
     public boolean correct() {
-      return graded.map(g -> g.verdict() == Verdict.CORRECT).orElse(false);
+      return graded.map(g -> g.verdict() == Grade.CORRECT).orElse(false);
     }
   }
 

@@ -67,7 +67,7 @@ public final class QualitySettings {
         case EVERY_GRADER -> GeneratedSets.Kind.MIXED;
         case NONE -> throw new IllegalStateException();
       };
-      set = Generated.set(kind, n, q.tolerance());
+      set = GeneratedEvals.set(kind, n, q.tolerance());
     } else {
       EvalFiles.Format format = EvalFiles.Format.valueOf(q.format().name());
       set = EvalFiles.read(Path.of(q.path()), format, q.items(), q.tolerance());

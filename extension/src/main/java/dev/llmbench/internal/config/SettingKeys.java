@@ -25,7 +25,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
 
-/** Every setting LLMBench reads, in the order the README's settings table lists them. */
+/** Every setting LLMBench reads, in the order the settings page (docs/settings.md) lists them. */
 @API(status = INTERNAL)
 public final class SettingKeys {
 
@@ -78,7 +78,7 @@ public final class SettingKeys {
   public static final Setting<Duration> EMBEDDED_STARTUP_DELAY = new Setting<>("llmbench.embedded.startup-delay", "0s",
       null, "the embedded engine answers 503 this long once it listens", SettingKeys::notNegative);
   public static final Setting<FaultPlan> EMBEDDED_FAULTS = new Setting<>("llmbench.embedded.faults", "", "none",
-      "the embedded engine fails on purpose, e.g. `http500:5%,reset:2%,drop:every5` (see docs/failures.md)",
+      "the embedded engine fails on purpose, e.g. `http500:5%,reset:2%,drop:every5` (see [failures.md](failures.md))",
       FaultPlan::parse);
   public static final Setting<Long> EMBEDDED_FAULT_SEED = new Setting<>("llmbench.embedded.fault-seed", "0", null,
       "seed of the fault draws: the same seed fails the same request numbers", SettingKeys::wholeNumber);
@@ -112,8 +112,8 @@ public final class SettingKeys {
   public static final Setting<Duration> LAUNCH_STOP_GRACE = new Setting<>("llmbench.launch.stop-grace", "30s", null,
       "how long the launched server may take to stop after SIGTERM before it is killed", SettingKeys::notNegative);
   public static final Setting<String> CONTAINER_IMAGE = new Setting<>("llmbench.container.image", "", "none",
-      "start the server in a container of this image instead (Testcontainers, host network; [docs/containers.md]"
-          + "(docs/containers.md)), e.g. `vllm/vllm-openai:v0.11.0`", t -> t);
+      "start the server in a container of this image instead (Testcontainers, host network; [containers.md]"
+          + "(containers.md)), e.g. `vllm/vllm-openai:v0.11.0`", t -> t);
   public static final Setting<List<String>> CONTAINER_COMMAND = new Setting<>("llmbench.container.command", "",
       "the image's", "the arguments after the image, e.g. `--model Qwen/Qwen2.5-7B --port ${port}` (quotes as in a "
           + "shell; `${port}` becomes a free port)", LaunchCommand::words);
@@ -156,7 +156,7 @@ public final class SettingKeys {
       SettingKeys::positiveInt);
   public static final Setting<LengthDistribution> WORKLOAD_INPUT_LENGTH = new Setting<>("llmbench.workload.input-length", "",
       "the annotation's", "synthetic prompt lengths of every sweep (`@Workload(inputLength)`), e.g. "
-          + "`normal(480,240,min=1,max=2048)`; see [docs/workloads.md](docs/workloads.md)", LengthDistribution::parse);
+          + "`normal(480,240,min=1,max=2048)`; see [workloads.md](workloads.md)", LengthDistribution::parse);
   public static final Setting<LengthDistribution> WORKLOAD_OUTPUT_LENGTH = new Setting<>("llmbench.workload.output-length", "",
       "the annotation's", "`max_tokens` of every sweep's requests drawn from a distribution (`@Workload(outputLength)`), "
           + "e.g. `lognormal(256,180,max=1024)`", LengthDistribution::parse);
@@ -181,7 +181,7 @@ public final class SettingKeys {
   public static final Setting<Path> ALLURE_CONFIG = new Setting<>("llmbench.allure.config", "", "bundled categories",
       "folder with your own Allure `categories.json`", Path::of);
   public static final Setting<Integer> SHARD_COUNT = new Setting<>("llmbench.shard.count", "1", null,
-      "shards that run the suite together, each its share of every level ([docs/sharding.md](docs/sharding.md))",
+      "shards that run the suite together, each its share of every level ([sharding.md](sharding.md))",
       SettingKeys::positiveInt);
   public static final Setting<Integer> SHARD_INDEX = new Setting<>("llmbench.shard.index", "",
       "`JOB_COMPLETION_INDEX`, else `0`", "this shard, from 0 to count - 1 (a Kubernetes Indexed Job sets `JOB_COMPLETION_INDEX`)",

@@ -49,7 +49,7 @@ public final class LevelRunner {
    * @param recorders what the features record beside the level (the GPUs' telemetry)
    * @param replies  how the features judge each reply (tool calls, JSON answers)
    */
-  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, LevelInProgress progress,
+  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, RunningLevel progress,
       Duration every, Runnable warm, List<LevelRecorder> recorders, ReplyJudge replies) {
     SweepRun sweep = level.sweep();
     LevelPlan plan = level.plan();

@@ -12,8 +12,8 @@ import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.LevelContext;
-import dev.llmbench.internal.core.LevelInProgress;
 import dev.llmbench.internal.core.LevelRecorder;
+import dev.llmbench.internal.core.RunningLevel;
 import dev.llmbench.internal.core.LevelRunner;
 import dev.llmbench.internal.core.LevelStart;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -76,7 +76,7 @@ public final class LevelMeasurement {
           + "aligned to their exact length, so no load was sent: " + e.getMessage(), e);
     }
     LevelContext measured = level.withPlan(mine);
-    LevelInProgress progress = new LevelInProgress(measured, info);
+    RunningLevel progress = new RunningLevel(measured, info);
     run.measuring(progress, endpoint);
     MeasuredLevel result;
     try {

@@ -146,7 +146,7 @@ public final class HtmlSummary {
     h.append("<p>").append(esc(String.join(" · ", levels.stream().map(l -> l.endpoint().toString()).distinct().toList())));
     summary.deployment().ifPresent(d -> h.append("<br>deployment: ").append(esc(d.describe())));
     h.append("</p>");
-    h.append(verdict(Verdict.of(summary)));
+    h.append(verdict(SweepAnswer.of(summary)));
     summary.sections().forEach(f -> f.lead().ifPresent(h::append));
     Map<String, String> charts = summary.charts();
     List<String> headline = headlineCharts(charts);
@@ -182,7 +182,7 @@ public final class HtmlSummary {
   }
 
   /** The verdict's box: the answer, then the SLO outcome, then what failed. */
-  static String verdict(Verdict v) {
+  static String verdict(SweepAnswer v) {
     StringBuilder h = new StringBuilder("<div class=\"verdict\"><h3>Answer</h3><ul>");
     v.answer().forEach(a -> h.append("<li>").append(esc(a)).append("</li>"));
     h.append("</ul>");
@@ -199,11 +199,11 @@ public final class HtmlSummary {
     return h.append("</div>").toString();
   }
 
-  /** The findings heaviest first; notes on the measurement ({@link Verdict#minor}) folded under one line that counts them. */
+  /** The findings heaviest first; notes on the measurement ({@link SweepAnswer#minor}) folded under one line that counts them. */
   static String rankedFindings(List<Finding> findings) {
-    List<Finding> ranked = Verdict.ranked(findings);
-    List<Finding> major = ranked.stream().filter(f -> !Verdict.minor(f)).toList();
-    List<Finding> minor = ranked.stream().filter(Verdict::minor).toList();
+    List<Finding> ranked = SweepAnswer.ranked(findings);
+    List<Finding> major = ranked.stream().filter(f -> !SweepAnswer.minor(f)).toList();
+    List<Finding> minor = ranked.stream().filter(SweepAnswer::minor).toList();
     StringBuilder h = new StringBuilder(findings(major));
     if (!minor.isEmpty()) {
       String kinds = String.join(", ", minor.stream().map(f -> f.kind().label()).distinct().toList());

@@ -15,7 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** One precedence for every key, and one catalogue the README's settings table is checked against. */
+/** One precedence for every key, and one catalogue the settings page (docs/settings.md) is checked against. */
 class SettingsTests {
 
   static Settings settings(Map<String, String> configuration, Map<String, String> environment) {
@@ -57,10 +57,10 @@ class SettingsTests {
         .hasMessageContaining("it must be positive");
   }
 
-  /** The README's settings table lists exactly the catalogue's keys, in order, with their defaults and meanings. */
+  /** The settings page (docs/settings.md) lists exactly the catalogue's keys, in order, with their defaults and meanings. */
   @Test
-  void theReadmeSettingsTableIsTheCatalogue() throws IOException {
-    String readme = Files.readString(Path.of("..", "README.md"));
+  void theSettingsPageIsTheCatalogue() throws IOException {
+    String readme = Files.readString(Path.of("..", "docs", "settings.md"));
     Pattern row = Pattern.compile("^\\| `(llmbench\\.[a-z.-]+)` \\| (.*) \\| (.*) \\|$", Pattern.MULTILINE);
     Map<String, List<String>> documented = new LinkedHashMap<>();
     Matcher m = row.matcher(readme);
