@@ -3,6 +3,7 @@ package dev.llmbench.baseline;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.core.SweepFeature;
+import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.spi.Feature;
 import dev.llmbench.internal.spi.Parameter;
 import dev.llmbench.internal.spi.SweepSetup;
@@ -19,6 +20,11 @@ public final class BaselineRegistration implements Feature {
   @Override
   public String key() {
     return "baseline";
+  }
+
+  @Override
+  public List<Setting<?>> settings() {
+    return BaselineKeys.ALL;
   }
 
   /** After the deployments and the capacity, before the quality, as before the registry. */

@@ -1,9 +1,9 @@
 package dev.llmbench.baseline;
 
-import static dev.llmbench.internal.config.SettingKeys.BASELINE_DIR;
-import static dev.llmbench.internal.config.SettingKeys.BASELINE_MAX_REGRESSION;
-import static dev.llmbench.internal.config.SettingKeys.BASELINE_SAVE;
-import static dev.llmbench.internal.config.SettingKeys.BASELINE_VLLM;
+import static dev.llmbench.baseline.BaselineKeys.BASELINE_DIR;
+import static dev.llmbench.baseline.BaselineKeys.BASELINE_MAX_REGRESSION;
+import static dev.llmbench.baseline.BaselineKeys.BASELINE_SAVE;
+import static dev.llmbench.baseline.BaselineKeys.BASELINE_VLLM;
 
 import dev.llmbench.Metric;
 import dev.llmbench.internal.compare.ComparisonSide;

@@ -1,6 +1,6 @@
 package dev.llmbench.deployments;
 
-import static dev.llmbench.internal.config.SettingKeys.DEPLOYMENTS;
+import static dev.llmbench.deployments.DeploymentKeys.DEPLOYMENTS;
 
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.config.Settings;

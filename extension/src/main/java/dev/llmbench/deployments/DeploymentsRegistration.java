@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepFeature;
+import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.spi.Feature;
 import dev.llmbench.internal.spi.Parameter;
 import dev.llmbench.internal.spi.SweepSetup;
@@ -22,6 +23,11 @@ public final class DeploymentsRegistration implements Feature {
   @Override
   public String key() {
     return "deployments";
+  }
+
+  @Override
+  public List<Setting<?>> settings() {
+    return DeploymentKeys.ALL;
   }
 
   /** The deployments' comparison first: its conclusions lead the sweep's. */

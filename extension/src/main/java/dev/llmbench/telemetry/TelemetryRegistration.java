@@ -2,8 +2,8 @@ package dev.llmbench.telemetry;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import static dev.llmbench.internal.config.SettingKeys.TELEMETRY_INTERVAL;
-import static dev.llmbench.internal.config.SettingKeys.TELEMETRY_URLS;
+import static dev.llmbench.telemetry.TelemetryKeys.TELEMETRY_INTERVAL;
+import static dev.llmbench.telemetry.TelemetryKeys.TELEMETRY_URLS;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.LlmEndpoint;
@@ -11,6 +11,7 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.LevelRecorder;
 import dev.llmbench.internal.junit.Annotations;
+import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.spi.Feature;
 import dev.llmbench.internal.spi.LevelReading;
 import java.util.ArrayList;
@@ -29,6 +30,11 @@ public final class TelemetryRegistration implements Feature {
   @Override
   public String key() {
     return "telemetry";
+  }
+
+  @Override
+  public List<Setting<?>> settings() {
+    return TelemetryKeys.ALL;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.llmbench.internal.spi;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.LevelRecorder;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -26,6 +27,14 @@ public interface Feature {
 
   /** Short and stable: the feature's field in the JSON documents and the prefix of its files. */
   String key();
+
+  /**
+   * The feature's own settings ({@code llmbench.<key>.*}), declared in its package, in the order of the settings table
+   * (docs/settings.md), where they follow the machinery's ({@code SettingKeys}) in the registry's order.
+   */
+  default List<Setting<?>> settings() {
+    return List.of();
+  }
 
   /**
    * Whether {@code method} is a benchmark this feature runs, its levels sending load as a sweep's do (a capacity

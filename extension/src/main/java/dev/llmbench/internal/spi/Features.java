@@ -3,12 +3,15 @@ package dev.llmbench.internal.spi;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.config.Setting;
+import dev.llmbench.internal.config.SettingKeys;
 import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.LevelRecorder;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.ReplyJudge;
 import dev.llmbench.internal.core.SweepRun;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +34,13 @@ public final class Features {
   /** Every registered feature. */
   public static List<Feature> all() {
     return ALL;
+  }
+
+  /** Every setting LLMBench reads: the machinery's ({@link SettingKeys#all()}), then each feature's, in the registry's order. */
+  public static List<Setting<?>> settings() {
+    List<Setting<?>> all = new ArrayList<>(SettingKeys.all());
+    ALL.forEach(f -> all.addAll(f.settings()));
+    return List.copyOf(all);
   }
 
   /** Whether a feature runs {@code method} as a benchmark whose levels send load (a capacity search). */
