@@ -1,7 +1,5 @@
 package dev.llmbench.baseline;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.Metric;
 import dev.llmbench.internal.compare.ComparisonSide;
 import dev.llmbench.internal.format.Formats;
@@ -14,7 +12,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apiguardian.api.API;
 
 /**
  * Results of {@code vllm bench serve --save-result} as a reference: one JSON object per run, a JSON Lines
@@ -25,8 +22,7 @@ import org.apiguardian.api.API;
  * {@code pNN_*_ms} and {@code output_throughput} are point values. The files are read, and failed requests
  * told apart, by {@link VllmResultFiles}; this class only turns its runs into reference levels.
  */
-@API(status = INTERNAL)
-public final class VllmReference {
+final class VllmReference {
 
   private VllmReference() {}
 

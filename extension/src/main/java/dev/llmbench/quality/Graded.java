@@ -1,17 +1,12 @@
 package dev.llmbench.quality;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
-import org.apiguardian.api.API;
-
 /**
  * A graded reply.
  *
  * @param verdict correct, wrong or unparsed
  * @param answer  what the grader read as the answer ({@code 42}, {@code B}), or why it found none
  */
-@API(status = INTERNAL)
-public record Graded(Grade verdict, String answer) {
+record Graded(Grade verdict, String answer) {
 
   static Graded correct(String answer) {
     return new Graded(Grade.CORRECT, answer);

@@ -1,7 +1,5 @@
 package dev.llmbench.sessions;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
@@ -21,15 +19,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apiguardian.api.API;
 
 /**
  * Reads a file of conversations whole, before any load, keeping every user turn of each: a ShareGPT array (streamed,
  * one conversation in memory at a time) or JSON Lines of {@code {"messages": [...]}}. A turn without its role or
  * content, or of a role no chat server takes, fails with the file, line and field and what would be accepted.
  */
-@API(status = INTERNAL)
-public final class ConversationFiles {
+final class ConversationFiles {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonFactory FACTORY = JSON.getFactory();

@@ -1,19 +1,16 @@
 package dev.llmbench.sessions;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.client.ChatMessage;
 import java.util.List;
-import org.apiguardian.api.API;
 
 /**
- * One conversation as a file writes it (a transcript): the messages that open every turn (a system prompt) and the user's turns, in order.
+ * One conversation as a file writes it (a transcript): the messages that open every turn (a system prompt) and the
+ * user's turns, in order.
  * The file's own replies are not kept: a session sends the server's.
  *
  * @param line the file's line it starts on, 1-based
  */
-@API(status = INTERNAL)
-public record Transcript(long line, List<ChatMessage> opening, List<String> userTurns) {
+record Transcript(long line, List<ChatMessage> opening, List<String> userTurns) {
   public Transcript {
     opening = List.copyOf(opening);
     userTurns = List.copyOf(userTurns);

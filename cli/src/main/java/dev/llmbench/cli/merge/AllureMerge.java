@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.llmbench.deployments.DeploymentsFeature;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.spi.Features;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.report.AllureReporter;
 import dev.llmbench.internal.report.FileReporter;
@@ -210,7 +210,7 @@ final class AllureMerge {
     }
     json.set("attachments", attachments);
     SweepRun run = new SweepRun(sweep.className(), sweep.method(), Listeners.none());
-    run.add(DeploymentsFeature.of(sweep.levels()));
+    Features.rebuild(run, sweep.levels());
     json.put("descriptionHtml", "<p>Each level merged from " + count + " shards' requests.</p>"
         + AllureReporter.summaryDescription(run, sweep.levels()));
     Long first = levelStarts.get(sweep.id());

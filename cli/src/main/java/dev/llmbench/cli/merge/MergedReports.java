@@ -3,11 +3,11 @@ package dev.llmbench.cli.merge;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.Metric;
-import dev.llmbench.deployments.DeploymentsFeature;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.spi.Features;
 import dev.llmbench.internal.report.ConsoleReporter;
 import dev.llmbench.internal.report.FileReporter;
 import dev.llmbench.internal.shard.LevelFile;
@@ -31,8 +31,8 @@ public final class MergedReports {
     BenchListener listener = Listeners.broadcast(List.of(new ConsoleReporter(reportDir), new FileReporter(reportDir)));
     for (ShardMerge.MergedSweep s : sweeps) {
       SweepRun run = new SweepRun(s.className(), s.method(), listener);
-      // What the levels alone tell, as the run's own sweep told it: the deployments' comparison.
-      run.add(DeploymentsFeature.of(s.levels()));
+      // What the levels alone tell, as the run's own sweep told it: each feature's Feature.merged.
+      Features.rebuild(run, s.levels());
       s.levels().forEach(run::measured);
       run.finish();
       for (MeasuredLevel level : s.levels()) {

@@ -134,17 +134,9 @@ public final class SettingKeys {
       SettingKeys::notNegative);
   public static final Setting<Path> SERVER_LOG_FILE = new Setting<>("llmbench.server.log-file", "", "none",
       "a server log to follow for the startup phases, for a server started elsewhere", Path::of);
-  public static final Setting<List<DeploymentSpec>> DEPLOYMENTS = new Setting<>("llmbench.deployments", "", "the `@Deployment`s",
-      "deployments every sweep compares, replacing `@Deployment`: `a=http://h1:8000,model=m;b=embedded:gqa-dense`",
-      DeploymentSpec::parseList);
   public static final Setting<Integer> NETWORK_SAMPLES = new Setting<>("llmbench.network.samples", "5", null,
       "round trips of the health route timed once an endpoint is ready, reported beside TTFT; `0` for none",
       SettingKeys::notNegativeInt);
-  public static final Setting<List<URI>> TELEMETRY_URLS = new Setting<>("llmbench.telemetry.urls", "", "none",
-      "Prometheus endpoints of GPU exporters scraped around every level, comma-separated, e.g. "
-          + "`http://gpu-node-1:9400/metrics` (NVIDIA's DCGM exporter; `@LlmEndpoint(telemetryUrls)`)", SettingKeys::urls);
-  public static final Setting<Duration> TELEMETRY_INTERVAL = new Setting<>("llmbench.telemetry.interval", "1s", null,
-      "time between scrapes of the telemetry endpoints while a level runs", SettingKeys::positive);
   public static final Setting<List<Integer>> SWEEP_LEVELS = new Setting<>("llmbench.sweep.levels", "", "the annotation's",
       "concurrency levels of every `@ConcurrencySweep`, e.g. `1,4,16`", t -> list(t, Integer::parseInt, "1,4,16"));
   public static final Setting<List<Double>> SWEEP_RATES = new Setting<>("llmbench.sweep.rates", "", "the annotation's",
@@ -163,16 +155,6 @@ public final class SettingKeys {
   public static final Setting<Boolean> SLO_ABORT_ON_FAIL = new Setting<>("llmbench.slo.abort-on-fail", "", "the annotation's",
       "`true` stops each level with an `@Slo` once that SLO can no longer be met (`@Slo(abortOnFail)`), `false` never",
       SettingKeys::bool);
-  public static final Setting<Path> BASELINE_DIR = new Setting<>("llmbench.baseline.dir", "llmbench-baselines", null,
-      "folder of `@Baseline` files, one per sweep: `<class>.<method>.json`", Path::of);
-  public static final Setting<Boolean> BASELINE_SAVE = new Setting<>("llmbench.baseline.save", "false", null,
-      "`true` saves this run of every `@Baseline` sweep as its baseline instead of comparing", SettingKeys::bool);
-  public static final Setting<Double> BASELINE_MAX_REGRESSION = new Setting<>("llmbench.baseline.max-regression", "",
-      "the annotation's", "worsening beyond noise that fails a level, e.g. `0.1` for 10%; `off` to report only",
-      SettingKeys::regression);
-  public static final Setting<Path> BASELINE_VLLM = new Setting<>("llmbench.baseline.vllm", "", "none",
-      "a `vllm bench serve` result file (or folder of them) every sweep is compared with, level by concurrency or rate",
-      Path::of);
   public static final Setting<Path> REPORT_DIR = new Setting<>("llmbench.report.dir", "target/llmbench", null,
       "folder of the per-sweep reports (JSON, CSV, charts, `index.html`)", Path::of);
   public static final Setting<Boolean> REPORT_CHUNK_TIMINGS = new Setting<>("llmbench.report.chunk-timings", "false", null,
@@ -191,7 +173,10 @@ public final class SettingKeys {
   public static final Setting<Duration> SHARD_SLOT = new Setting<>("llmbench.shard.slot", "", "none",
       "time each level may take, with its report and the next warm-up: level k is measured from start + k x slot", SettingKeys::positive);
 
-  /** Every setting, in README order. */
+  /**
+   * The machinery's settings, in the order of the settings table (docs/settings.md); each feature declares its own
+   * in its package ({@code internal.spi.Feature#settings}), listed after these.
+   */
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, KEEP_ALIVE, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
@@ -199,9 +184,9 @@ public final class SettingKeys {
         EMBEDDED_SLOWDOWN, EMBEDDED_MALFORMED_ABOVE, EMBEDDED_EMBEDDINGS, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE,
         CONTAINER_IMAGE, CONTAINER_COMMAND, CONTAINER_ENV, CONTAINER_GPUS, CONTAINER_VOLUMES, CONTAINER_IPC, CONTAINER_LOG_FILE,
         CONTAINER_STOP_GRACE, SERVER_LOG_FILE,
-        DEPLOYMENTS, NETWORK_SAMPLES, TELEMETRY_URLS, TELEMETRY_INTERVAL, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
-        WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, SLO_ABORT_ON_FAIL, BASELINE_DIR, BASELINE_SAVE,
-        BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
+        NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
+        WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, SLO_ABORT_ON_FAIL,
+        REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
         SHARD_START, SHARD_SLOT);
   }
 
@@ -221,8 +206,8 @@ public final class SettingKeys {
     return uri;
   }
 
-  /** Comma-separated http(s) URLs, each read as {@link #baseUrl} reads one. */
-  static List<URI> urls(String text) {
+  /** Comma-separated http(s) URLs, each read as {@link #baseUrl} reads one: a parser the features' settings share. */
+  public static List<URI> urls(String text) {
     List<URI> urls = Stream.of(text.split(",")).map(String::strip).filter(s -> !s.isEmpty()).map(u -> {
       try {
         return baseUrl(u);
@@ -251,7 +236,8 @@ public final class SettingKeys {
     return PerformanceProfile.builtIn().keySet().stream().sorted().toList();
   }
 
-  static Duration positive(String text) {
+  /** A duration above zero: a parser the features' own settings share too. */
+  public static Duration positive(String text) {
     Duration d = DurationParser.parse(text);
     if (d.isNegative() || d.isZero()) throw new IllegalArgumentException("it must be positive");
     return d;
@@ -280,14 +266,15 @@ public final class SettingKeys {
         "it is not a number; write e.g. 1.2");
   }
 
-  static Boolean bool(String text) {
+  /** {@code true} or {@code false}, any case: a parser the features' own settings share too. */
+  public static Boolean bool(String text) {
     if (text.equalsIgnoreCase("true")) return true;
     if (text.equalsIgnoreCase("false")) return false;
     throw new IllegalArgumentException("write true or false");
   }
 
-  /** A fraction in [0, 1), or {@code off} (NaN): report regressions without failing. */
-  static Double regression(String text) {
+  /** A fraction in [0, 1), or {@code off} (NaN): report regressions without failing (a baseline's gate). */
+  public static Double regression(String text) {
     if (text.equalsIgnoreCase("off")) return Double.NaN;
     return number(text, Double::valueOf, v -> v >= 0 && v < 1,
         "it must be a fraction from 0 up to 1, e.g. 0.1 for 10%, or off", "write a fraction such as 0.1 for 10%, or off");

@@ -209,7 +209,7 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
 
   @Override
   public Optional<GpuTelemetry> gpuTelemetry() {
-    return extras.gpus();
+    return extras.reading(GpuTelemetry.class);
   }
 
   @Override

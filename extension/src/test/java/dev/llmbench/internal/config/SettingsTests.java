@@ -3,6 +3,7 @@ package dev.llmbench.internal.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.llmbench.internal.spi.Features;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +58,10 @@ class SettingsTests {
         .hasMessageContaining("it must be positive");
   }
 
-  /** The settings page (docs/settings.md) lists exactly the catalogue's keys, in order, with their defaults and meanings. */
+  /**
+   * The settings page (docs/settings.md) lists exactly the catalogue's keys, in order, with their defaults and meanings:
+   * the machinery's, then each registered feature's own.
+   */
   @Test
   void theSettingsPageIsTheCatalogue() throws IOException {
     String readme = Files.readString(Path.of("..", "docs", "settings.md"));
@@ -66,7 +70,7 @@ class SettingsTests {
     Matcher m = row.matcher(readme);
     while (m.find()) documented.put(m.group(1), List.of(m.group(2), m.group(3)));
     Map<String, List<String>> catalogue = new LinkedHashMap<>();
-    for (Setting<?> s : SettingKeys.all()) {
+    for (Setting<?> s : Features.settings()) {
       String shown = s.shownDefault() != null ? s.shownDefault() : "`" + s.defaultValue() + "`";
       catalogue.put(s.key(), List.of(shown, s.meaning()));
     }

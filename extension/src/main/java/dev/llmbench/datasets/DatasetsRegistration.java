@@ -10,7 +10,7 @@ import org.apiguardian.api.API;
 
 /** Datasets of prompts ({@link Dataset}), as the feature registry finds them. */
 @API(status = INTERNAL)
-public final class DatasetsFeature implements Feature {
+public final class DatasetsRegistration implements Feature {
 
   @Override
   public String key() {
