@@ -58,9 +58,8 @@ for target, names in {
     R + ".result": ["compare.Delta"],
     R + ".sessions": ["workload.Sessions", "internal.junit.SessionSettings"],
     R + ".datasets": ["workload.Dataset"] + [f"internal.workload.{n}" for n in (
-        "ShareGptReader", "OpenAiChatReader", "VllmCustomReader", "JsonlReader", "DatasetLoader", "DatasetReader",
-        "LoadedDataset")],
-    R + ".telemetry": ["server.GpuTelemetry", "internal.report.GpuText"],
+        "ShareGptReader", "OpenAiChatReader", "VllmCustomReader", "JsonlReader", "DatasetLoader", "DatasetReader")],
+    R + ".telemetry": ["internal.report.GpuText"],
     R + ".launch": ["server.LaunchServer", "server.LaunchContainer"],
 }.items():
     for name in names:
@@ -99,6 +98,13 @@ TYPES.update({
 TYPES.update({
     R + ".offline.TableLevel": R + ".offline.SummaryLevel",  # a level from a summary: a table row or a vLLM result
     I + ".core.LevelInProgress": I + ".core.RunningLevel",  # the level running now; LevelProgress is a progress line
+})
+
+# Results every level may carry stay in the shared API, which the machinery may name (ArchitectureTests): what the
+# server's GPUs reported beside ServerMetrics, what aligning prompts to exact lengths did beside the level's figures.
+TYPES.update({
+    R + ".telemetry.GpuTelemetry": R + ".server.GpuTelemetry",
+    R + ".workload.InputAlignment": R + ".result.InputAlignment",
 })
 
 # Package docs of packages that merge into another: the new package's own package-info says it all.

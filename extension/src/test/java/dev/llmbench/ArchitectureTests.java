@@ -76,23 +76,12 @@ class ArchitectureTests {
    * <ul>
    *   <li>server launch: {@code core.Endpoint}, {@code core.ReadinessWait}, {@code core.LaunchSpec},
    *       {@code core.EndpointSpec}, {@code junit.EndpointSettings} and {@code config.SettingKeys} start and describe
-   *       launched servers and containers ({@code launch}) -- an endpoint seam of the Feature is the fix;</li>
-   *   <li>GPU telemetry: {@code core.MeasuredLevel} returns it as {@code SweepLevelResult} declares, and
-   *       {@code analysis.GpuDiagnosis} reads it for a finding's cause ({@code telemetry}) -- a seam of the findings'
-   *       causes is the fix;</li>
-   *   <li>request shapes: {@code core.MeasuredLevel} returns the input alignment as {@code SweepLevelResult}
-   *       declares;</li>
-   *   <li>datasets: {@code report.LevelWorkload} says which rows of a {@code LoadedDataset} a level sent -- the
-   *       runner's source seam (each source describing what it sent) is the fix.</li>
+   *       launched servers and containers ({@code launch}) -- an endpoint seam of the Feature is the fix.</li>
    * </ul>
-   * {@code MeasuredLevel} implements {@code SweepLevelResult}, whose API returns {@code GpuTelemetry} and
-   * {@code InputAlignment}: it names them as long as the API does.
    */
   static final Set<String> NOT_YET_BEHIND_A_SEAM = Set.of(INTERNAL + ".core.Endpoint", INTERNAL + ".core.ReadinessWait",
       INTERNAL + ".core.LaunchSpec", INTERNAL + ".core.EndpointSpec", INTERNAL + ".junit.EndpointSettings",
-      INTERNAL + ".config.SettingKeys", INTERNAL + ".core.MeasuredLevel",
-      INTERNAL + ".analysis.GpuDiagnosis",
-      INTERNAL + ".report.LevelWorkload");
+      INTERNAL + ".config.SettingKeys");
 
   static String topLevelName(JavaClass c) {
     String simple = c.getName().substring(c.getPackageName().length() + 1);
@@ -126,9 +115,7 @@ class ArchitectureTests {
   static final Set<String> ALLOWED = Set.of(
       // An eval item graded as JSON is checked by the structured output's one JSON check: two checkers would disagree.
       "quality -> " + ROOT + ".workload.JsonReplyCheck", "quality -> " + ROOT + ".workload.JsonReplyCheck$Result",
-      "quality -> " + ROOT + ".workload.JsonReplyCheck$Status",
-      // A trace's rows ask for input lengths as ExactInputTokens does, and say how close they came the same way.
-      "trace -> " + ROOT + ".workload.InputAlignment");
+      "quality -> " + ROOT + ".workload.JsonReplyCheck$Status");
 
   @ArchTest
   static final ArchRule featuresDoNotUseEachOther = classes().that(IN_A_FEATURE).should(useNoOtherFeature());

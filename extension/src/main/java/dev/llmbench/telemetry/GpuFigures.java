@@ -1,6 +1,7 @@
 package dev.llmbench.telemetry;
 
-import dev.llmbench.telemetry.GpuTelemetry.EnergySource;
+import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.server.GpuTelemetry.EnergySource;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

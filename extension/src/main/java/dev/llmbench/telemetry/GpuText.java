@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.report.ResultJson;
+import dev.llmbench.server.GpuTelemetry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,6 @@
 package dev.llmbench.telemetry;
 
+import dev.llmbench.server.GpuTelemetry;
 import java.util.List;
 import java.util.Optional;
 

@@ -8,7 +8,7 @@ import dev.llmbench.internal.workload.LoadedDataset;
 import dev.llmbench.internal.workload.LengthDistribution;
 import dev.llmbench.internal.workload.Row;
 import dev.llmbench.internal.workload.TokenEstimate;
-import dev.llmbench.workload.InputAlignment;
+import dev.llmbench.result.InputAlignment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.llmbench.internal.load;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.CompletionRequest;
-import dev.llmbench.workload.InputAlignment;
+import dev.llmbench.result.InputAlignment;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apiguardian.api.API;

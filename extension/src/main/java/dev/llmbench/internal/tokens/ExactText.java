@@ -5,7 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.PromptGenerator;
-import dev.llmbench.workload.InputAlignment;
+import dev.llmbench.result.InputAlignment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

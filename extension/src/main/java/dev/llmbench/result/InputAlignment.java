@@ -1,7 +1,8 @@
-package dev.llmbench.workload;
+package dev.llmbench.result;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.llmbench.workload.ExactInputTokens;
 import java.util.OptionalInt;
 import org.apiguardian.api.API;
 

@@ -1,4 +1,4 @@
-package dev.llmbench.telemetry;
+package dev.llmbench.server;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
