@@ -112,6 +112,7 @@ DROPPED = {I + ".agents.package-info", I + ".replay.package-info", I + ".structu
            I + ".container.package-info", R + ".compare.package-info", I + ".quality.package-info",
            I + ".trace.package-info", I + ".session.package-info"}
 
+RESOURCE_RE = re.compile(r"^(?P<root>(?:[\w.-]+/)*src/(?:main|test)/resources)/(?P<dir>dev/llmbench(?:/[\w]+)*)/(?P<name>[^/]+)$")
 SOURCE_RE = re.compile(r"^(?P<root>(?:[\w.-]+/)*src/(?:main|test)/java)/(?P<path>.+)\.java$")
 TEXT_SUFFIXES = (".java", ".md", ".sh", ".xml", ".yml", ".yaml", ".properties", ".json", ".mjs", ".js",
                  ".txt", ".py", ".html", ".api", ".dot", ".svg")
@@ -169,6 +170,15 @@ def main():
     for src, dst in moves.items():
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         git("mv", src, dst)
+    # A package's resources (test logs read with getResource, relative to the class) follow the package.
+    for f in files:
+        m = RESOURCE_RE.match(f)
+        if m and os.path.exists(f):
+            package = m.group("dir").replace("/", ".")
+            if package in PACKAGES:
+                dst = f"{m.group('root')}/{PACKAGES[package].replace('.', '/')}/{m.group('name')}"
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                git("mv", f, dst)
 
     # 2. Names everywhere, longest first so that a.b.C.D is not caught as a.b.C.
     renamed = {}
