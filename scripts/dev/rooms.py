@@ -103,6 +103,16 @@ TYPES.update({
     I + ".core.LevelInProgress": I + ".core.RunningLevel",  # the level running now; LevelProgress is a progress line
 })
 
+# The launch seam (#31): what every server the run starts has in common (the running server the readiness wait
+# watches, its log, its startup phases, its exit) is machinery, in internal.startup; the launch feature keeps what
+# starts a process or a container, and the spec of a process it starts (LaunchSpec) beside ContainerSpec.
+for name in ["RunningServer", "ServerLog", "LogTail", "RecentLines", "LogLine", "LineSplitter", "StartupPhase",
+             "StartupPhases", "PhaseHistory", "PhaseSpan", "Engine", "EngineTiming", "ServerExitedException",
+             "ServerLaunchException", "LogTailTests", "StartupPhasesTests", "VllmSglangPhasesTests"]:
+    for old in (R + ".launch", I + ".launch"):  # after step 1, and before it (a branch written before any move)
+        TYPES[f"{old}.{name}"] = f"{I}.startup.{name}"
+TYPES[I + ".core.LaunchSpec"] = R + ".launch.LaunchSpec"
+
 # Package docs of packages that merge into another: the new package's own package-info says it all.
 DROPPED = {I + ".agents.package-info", I + ".replay.package-info", I + ".structured.package-info",
            I + ".container.package-info", R + ".compare.package-info", I + ".quality.package-info",

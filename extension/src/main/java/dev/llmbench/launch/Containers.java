@@ -2,6 +2,8 @@ package dev.llmbench.launch;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.internal.startup.RunningServer;
+import dev.llmbench.internal.startup.ServerLaunchException;
 import java.nio.file.Path;
 import org.apiguardian.api.API;
 

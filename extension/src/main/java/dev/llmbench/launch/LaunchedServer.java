@@ -2,6 +2,11 @@ package dev.llmbench.launch;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.internal.startup.PhaseHistory;
+import dev.llmbench.internal.startup.RunningServer;
+import dev.llmbench.internal.startup.ServerExitedException;
+import dev.llmbench.internal.startup.ServerLaunchException;
+import dev.llmbench.internal.startup.ServerLog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -51,8 +56,8 @@ public final class LaunchedServer implements RunningServer, AutoCloseable {
   public void checkRunning() {
     if (process.isAlive()) return;
     log.drain(true); // it has exited: everything it wrote is in the file now
-    throw new ServerExitedException(process.command(), process.exitCode().orElse(-1), process.sinceLaunch(),
-        process.logFile(), log.recentLines(), log.phases());
+    throw new ServerExitedException("the server `" + process.command().describe() + "`", process.exitCode().orElse(-1),
+        process.sinceLaunch(), process.logFile(), log.recentLines(), log.phases(), "");
   }
 
   public boolean isRunning() {

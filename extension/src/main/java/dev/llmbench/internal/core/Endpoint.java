@@ -12,10 +12,10 @@ import dev.llmbench.internal.client.Timeouts;
 import dev.llmbench.engine.EmbeddedLlmServer;
 import dev.llmbench.launch.LaunchCommand;
 import dev.llmbench.launch.LaunchedServer;
-import dev.llmbench.launch.RunningServer;
-import dev.llmbench.launch.ServerExitedException;
-import dev.llmbench.launch.ServerLaunchException;
-import dev.llmbench.launch.ServerLog;
+import dev.llmbench.internal.startup.RunningServer;
+import dev.llmbench.internal.startup.ServerExitedException;
+import dev.llmbench.internal.startup.ServerLaunchException;
+import dev.llmbench.internal.startup.ServerLog;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apiguardian.api.API;
+import dev.llmbench.launch.LaunchSpec;
 
 /**
  * One endpoint for the whole run: the server (the embedded engine, one the run launched, or one that runs

@@ -6,6 +6,7 @@ import dev.llmbench.client.ApiStyle;
 import dev.llmbench.engine.EmbeddedOptions;
 import dev.llmbench.internal.client.ConnectionSettings;
 import dev.llmbench.launch.ContainerSpec;
+import dev.llmbench.launch.LaunchSpec;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

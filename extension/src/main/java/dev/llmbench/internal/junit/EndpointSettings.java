@@ -53,7 +53,7 @@ import dev.llmbench.launch.GpuRequest;
 import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.EndpointSpec;
-import dev.llmbench.internal.core.LaunchSpec;
+import dev.llmbench.launch.LaunchSpec;
 import dev.llmbench.engine.EmbeddedOptions;
 import dev.llmbench.engine.FaultPlan;
 import dev.llmbench.launch.LaunchCommand;

@@ -1,8 +1,7 @@
-package dev.llmbench.internal.core;
+package dev.llmbench.launch;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.launch.LaunchCommand;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
