@@ -1,7 +1,5 @@
 package dev.llmbench.launch;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.ServerStart;
 import dev.llmbench.internal.startup.RunningServer;
@@ -19,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apiguardian.api.API;
 
 /**
  * A server the run starts in a container: the image, the command (empty for the image's own), the
@@ -36,8 +33,7 @@ import org.apiguardian.api.API;
  * @param logFile     where its output goes; empty for {@code <report dir>/container-<port>.log}
  * @param stopGrace   between SIGTERM ({@code docker stop}) and SIGKILL when the run ends
  */
-@API(status = INTERNAL)
-public record ContainerSpec(String image, List<String> command, Map<String, String> environment, GpuRequest gpus,
+record ContainerSpec(String image, List<String> command, Map<String, String> environment, GpuRequest gpus,
     List<Bind> binds, String ipc, Optional<Path> logFile, Duration stopGrace) implements ServerStart {
 
   public ContainerSpec {

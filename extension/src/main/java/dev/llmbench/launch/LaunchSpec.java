@@ -1,7 +1,5 @@
 package dev.llmbench.launch;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.ServerStart;
 import dev.llmbench.internal.startup.ServerLaunchException;
@@ -11,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /**
  * A server the run starts itself, as a process on this machine.
@@ -20,8 +17,7 @@ import org.apiguardian.api.API;
  * @param logFile   where its output goes; empty for {@code <report dir>/server-<port>.log}
  * @param stopGrace between SIGTERM and SIGKILL when the run ends
  */
-@API(status = INTERNAL)
-public record LaunchSpec(LaunchCommand command, Optional<Path> logFile, Duration stopGrace) implements ServerStart {
+record LaunchSpec(LaunchCommand command, Optional<Path> logFile, Duration stopGrace) implements ServerStart {
 
   /** Runs the command, {@code ${port}} a free port of this machine; the server then listens at 127.0.0.1 there. */
   @Override
