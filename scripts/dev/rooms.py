@@ -83,6 +83,9 @@ for target, names in {
 # Two classes that would share a package and a name: the unit test of the deployments' statements.
 TYPES[I + ".deployments.DeploymentComparisonTests"] = R + ".deployments.DeploymentStatementsTests"
 
+# Went back to the machinery once the input seam landed (d105c38): a sweep's rows, whatever source read them.
+TYPES[R + ".datasets.LoadedDataset"] = I + ".workload.LoadedDataset"
+
 # One noun, one class (#31 item 4; NamesTests): each simple name names one top-level class of dev.llmbench.
 TYPES.update({
     R + ".quality.Verdict": R + ".quality.Grade",  # a grader's correct/wrong/unparsed; Delta.Verdict judges a change
@@ -106,6 +109,16 @@ TYPES.update({
     R + ".telemetry.GpuTelemetry": R + ".server.GpuTelemetry",
     R + ".workload.InputAlignment": R + ".result.InputAlignment",
 })
+
+# The launch seam (#31): what every server the run starts has in common (the running server the readiness wait
+# watches, its log, its startup phases, its exit) is machinery, in internal.startup; the launch feature keeps what
+# starts a process or a container, and the spec of a process it starts (LaunchSpec) beside ContainerSpec.
+for name in ["RunningServer", "ServerLog", "LogTail", "RecentLines", "LogLine", "LineSplitter", "StartupPhase",
+             "StartupPhases", "PhaseHistory", "PhaseSpan", "Engine", "EngineTiming", "ServerExitedException",
+             "ServerLaunchException", "LogTailTests", "StartupPhasesTests", "VllmSglangPhasesTests"]:
+    for old in (R + ".launch", I + ".launch"):  # after step 1, and before it (a branch written before any move)
+        TYPES[f"{old}.{name}"] = f"{I}.startup.{name}"
+TYPES[I + ".core.LaunchSpec"] = R + ".launch.LaunchSpec"
 
 # Package docs of packages that merge into another: the new package's own package-info says it all.
 DROPPED = {I + ".agents.package-info", I + ".replay.package-info", I + ".structured.package-info",

@@ -71,41 +71,13 @@ class ArchitectureTests {
       c -> c.getPackageName().equals(ROOT) || top(c.getPackageName()).filter(SHARED::contains).isPresent());
 
   /**
-   * Machinery that still names a feature, known and listed by class, each to move behind a seam in a later step of
-   * #31 (see the report of the seams step). The list only shrinks: a class not on it that names a feature fails.
-   * <ul>
-   *   <li>server launch: {@code core.Endpoint}, {@code core.ReadinessWait}, {@code core.LaunchSpec},
-   *       {@code core.EndpointSpec}, {@code junit.EndpointSettings} and {@code config.SettingKeys} start and describe
-   *       launched servers and containers ({@code launch}) -- an endpoint seam of the Feature is the fix.</li>
-   * </ul>
-   */
-  static final Set<String> NOT_YET_BEHIND_A_SEAM = Set.of(INTERNAL + ".core.Endpoint", INTERNAL + ".core.ReadinessWait",
-      INTERNAL + ".core.LaunchSpec", INTERNAL + ".core.EndpointSpec", INTERNAL + ".junit.EndpointSettings",
-      INTERNAL + ".config.SettingKeys");
-
-  static String topLevelName(JavaClass c) {
-    String simple = c.getName().substring(c.getPackageName().length() + 1);
-    int dollar = simple.indexOf('$');
-    return dollar < 0 ? simple : simple.substring(0, dollar);
-  }
-
-  static final DescribedPredicate<JavaClass> NOT_YET = DescribedPredicate.describe("listed as not yet behind a seam",
-      c -> NOT_YET_BEHIND_A_SEAM.contains(c.getPackageName() + "." + topLevelName(c)));
-
-  /**
    * The machinery (runner, planner, JUnit extensions, reports, shard merge) finds the features in the registry and
    * names none: a new feature touches no file of it.
    */
   @ArchTest
   static final ArchRule theMachineryNamesNoFeature = noClasses().that().resideInAPackage(INTERNAL + "..")
-      .and(DescribedPredicate.not(NOT_YET))
       .should().dependOnClassesThat(IN_A_FEATURE)
       .because("a feature reaches the machinery only through internal.spi.Feature, registered in META-INF/services");
-
-  /** The list of known exceptions holds only classes that still need it, so that it shrinks as seams land. */
-  @ArchTest
-  static final ArchRule theListOfExceptionsIsCurrent = classes().that(NOT_YET)
-      .and().areTopLevelClasses().should(dependOnAFeature());
 
   /**
    * A feature uses the shared API and the machinery, not another feature: each can change, or go, alone. The
@@ -263,27 +235,6 @@ class ArchitectureTests {
 
   static boolean isMarked(HasAnnotations<?> member, API.Status status) {
     return member.tryGetAnnotationOfType(API.class).map(a -> a.status() == status).orElse(false);
-  }
-
-  /** Whether the class uses a feature's package (itself, or a member, or anything it calls). */
-  static ArchCondition<JavaClass> dependOnAFeature() {
-    return new ArchCondition<>("depend on a feature (else take it off the list)") {
-      @Override
-      public void check(JavaClass c, ConditionEvents events) {
-        boolean uses = allDependencies(c).stream().anyMatch(t -> feature(t).isPresent());
-        if (!uses) events.add(SimpleConditionEvent.violated(c, c.getName() + " names no feature any more: take it off "
-            + "NOT_YET_BEHIND_A_SEAM"));
-      }
-    };
-  }
-
-  /** A class's dependencies, its nested classes' included. */
-  static List<JavaClass> allDependencies(JavaClass c) {
-    List<JavaClass> targets = new ArrayList<>();
-    c.getDirectDependenciesFromSelf().forEach(d -> targets.add(d.getTargetClass().getBaseComponentType()));
-    c.getPackage().getClasses().stream().filter(n -> n.getName().startsWith(c.getName() + "$"))
-        .forEach(n -> n.getDirectDependenciesFromSelf().forEach(d -> targets.add(d.getTargetClass().getBaseComponentType())));
-    return targets;
   }
 
   /**

@@ -1,17 +1,13 @@
 package dev.llmbench.launch;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import java.util.ArrayList;
 import java.util.List;
-import org.apiguardian.api.API;
 
 /**
  * A host folder or file mounted in the container, written as {@code docker run -v} takes it:
  * {@code /host/path:/container/path} or with {@code :ro} (read-only) or {@code :rw} after it.
  */
-@API(status = INTERNAL)
-public record Bind(String hostPath, String containerPath, boolean readOnly) {
+record Bind(String hostPath, String containerPath, boolean readOnly) {
 
   /** @throws IllegalArgumentException saying what would be accepted */
   public static Bind parse(String text) {

@@ -1,5 +1,6 @@
 package dev.llmbench.launch;
 
+import dev.llmbench.internal.startup.ServerLaunchException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;

@@ -1,7 +1,14 @@
 package dev.llmbench.launch;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
+import dev.llmbench.internal.core.BenchListener;
+import dev.llmbench.internal.core.ServerStart;
+import dev.llmbench.internal.startup.RunningServer;
+import dev.llmbench.internal.startup.ServerLaunchException;
+import dev.llmbench.internal.startup.ServerLog;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apiguardian.api.API;
 
 /**
  * A server the run starts in a container: the image, the command (empty for the image's own), the
@@ -27,9 +33,8 @@ import org.apiguardian.api.API;
  * @param logFile     where its output goes; empty for {@code <report dir>/container-<port>.log}
  * @param stopGrace   between SIGTERM ({@code docker stop}) and SIGKILL when the run ends
  */
-@API(status = INTERNAL)
-public record ContainerSpec(String image, List<String> command, Map<String, String> environment, GpuRequest gpus,
-    List<Bind> binds, String ipc, Optional<Path> logFile, Duration stopGrace) {
+record ContainerSpec(String image, List<String> command, Map<String, String> environment, GpuRequest gpus,
+    List<Bind> binds, String ipc, Optional<Path> logFile, Duration stopGrace) implements ServerStart {
 
   public ContainerSpec {
     if (image == null || image.isBlank()) {
@@ -87,6 +92,50 @@ public record ContainerSpec(String image, List<String> command, Map<String, Stri
     Map<String, String> env = new LinkedHashMap<>();
     environment.forEach((k, v) -> env.put(k, LaunchCommand.substitute(v, values)));
     return new ContainerSpec(image, args, env, gpus, binds, ipc, logFile, stopGrace);
+  }
+
+  /**
+   * Starts the container (host network) as a {@link LaunchSpec} starts a process: {@code ${port}} a free port of this
+   * machine, where the server then listens at 127.0.0.1.
+   */
+  @Override
+  public Started start(URI baseUrl, Path reportDir, BenchListener listener) {
+    String port = placeholders().contains("port") ? Integer.toString(LaunchCommand.freeLocalPort()) : null;
+    if (port == null && baseUrl == null) {
+      throw new ServerLaunchException("the container's command and environment have no ${port} and llmbench.base-url is "
+          + "unset, so LLMBench cannot know where the server listens; add --port ${port} to the command (or the engine's "
+          + "own way, e.g. OLLAMA_HOST=127.0.0.1:${port} in the environment), or set llmbench.base-url", null);
+    }
+    URI url = baseUrl != null ? baseUrl : URI.create("http://127.0.0.1:" + port);
+    if (port == null) requireFreeLocalPort(url);
+    ContainerSpec resolved = resolve(port == null ? Map.of() : Map.of("port", port));
+    Path log = logFile.orElse(reportDir.resolve("container-" + (port == null ? portOf(url) : port) + ".log"));
+    RunningServer server = Containers.start(resolved, log, ServerLog.DEFAULT_RECENT_LINES);
+    listener.containerStarted(server.describe(), log);
+    return new Started(server, url);
+  }
+
+  /**
+   * A container on the host network that is told a fixed port: if something already answers there, the wait
+   * would find that instead of the container's server (and the container's would fail to bind), so say so first.
+   */
+  private static void requireFreeLocalPort(URI url) {
+    String host = url.getHost();
+    if (!host.equals("127.0.0.1") && !host.equalsIgnoreCase("localhost") && !host.equals("[::1]")) return;
+    int port = portOf(url);
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(host.equals("[::1]") ? "::1" : "127.0.0.1", port), 1000);
+    } catch (IOException e) {
+      return; // refused: free
+    }
+    throw new ServerLaunchException("port " + port + " on 127.0.0.1 is already taken: something listens there before "
+        + "the container starts, so its server could not bind it and the readiness wait would measure the other one. Stop "
+        + "what listens there (ss -ltnp 'sport = :" + port + "' shows it), or put ${port} in the container's command "
+        + "(and leave llmbench.base-url unset) so that LLMBench picks a free port; no container was started", null);
+  }
+
+  private static int portOf(URI url) {
+    return url.getPort() != -1 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
   }
 
   /** The image and command as {@code docker run} would show them, for messages; environment values are never shown. */

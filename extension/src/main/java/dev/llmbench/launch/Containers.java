@@ -1,17 +1,15 @@
 package dev.llmbench.launch;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
+import dev.llmbench.internal.startup.RunningServer;
+import dev.llmbench.internal.startup.ServerLaunchException;
 import java.nio.file.Path;
-import org.apiguardian.api.API;
 
 /**
  * Starts containers, after checking that Testcontainers is on the class path: it is an optional dependency
  * of LLMBench, so this class, which the endpoint calls, names no Testcontainers type; only
  * {@link LaunchedContainer} does, and it is loaded only once the check has passed.
  */
-@API(status = INTERNAL)
-public final class Containers {
+final class Containers {
 
   static final String TESTCONTAINERS_CLASS = "org.testcontainers.containers.GenericContainer";
   /** The version this LLMBench is built and tested with (the root pom's testcontainers.version). */

@@ -1,10 +1,7 @@
 package dev.llmbench.launch;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import java.util.List;
 import java.util.regex.Pattern;
-import org.apiguardian.api.API;
 
 /**
  * The GPUs a container asks for, written as {@code docker run --gpus} takes them: {@code all}, a count
@@ -14,8 +11,7 @@ import org.apiguardian.api.API;
  * @param count     how many GPUs; -1 for all, 0 when {@code deviceIds} name them
  * @param deviceIds the GPUs by index or UUID; empty when {@code count} says how many
  */
-@API(status = INTERNAL)
-public record GpuRequest(int count, List<String> deviceIds) {
+record GpuRequest(int count, List<String> deviceIds) {
 
   public static final GpuRequest NONE = new GpuRequest(0, List.of());
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9-]+");

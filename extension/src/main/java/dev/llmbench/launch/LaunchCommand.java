@@ -1,7 +1,5 @@
 package dev.llmbench.launch;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -16,7 +14,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apiguardian.api.API;
 
 /**
  * How to start an inference server: its command line (no shell unless the user names one), working
@@ -26,8 +23,7 @@ import org.apiguardian.api.API;
  * @param workingDir  where it runs; empty for the JVM's working directory
  * @param environment variables added to the JVM's own environment
  */
-@API(status = INTERNAL)
-public record LaunchCommand(List<String> command, Optional<Path> workingDir, Map<String, String> environment) {
+record LaunchCommand(List<String> command, Optional<Path> workingDir, Map<String, String> environment) {
 
   private static final Pattern VARIABLE = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(.*)", Pattern.DOTALL);
   private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z0-9_.-]+)}");

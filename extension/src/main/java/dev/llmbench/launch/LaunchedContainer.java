@@ -8,6 +8,11 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.DeviceRequest;
 import com.github.dockerjava.api.model.HostConfig;
+import dev.llmbench.internal.startup.PhaseHistory;
+import dev.llmbench.internal.startup.RunningServer;
+import dev.llmbench.internal.startup.ServerExitedException;
+import dev.llmbench.internal.startup.ServerLaunchException;
+import dev.llmbench.internal.startup.ServerLog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -234,7 +239,7 @@ final class LaunchedContainer implements RunningServer {
       }
       Duration took = Duration.ofNanos(System.nanoTime() - begin);
       Long code = docker.inspectContainerCmd(id).exec().getState().getExitCodeLong();
-      String exit = code == null ? "" : ", " + ServerProcess.describeExit(code.intValue());
+      String exit = code == null ? "" : ", " + ServerExitedException.describeExit(code.intValue());
       if (!running) ending = "had already exited" + exit;
       else if (code != null && code == 137 && took.compareTo(grace) >= 0) {
         ending = "did not stop on SIGTERM; killed with SIGKILL after " + PhaseHistory.seconds(took) + exit;

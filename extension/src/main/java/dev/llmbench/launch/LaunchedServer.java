@@ -1,19 +1,20 @@
 package dev.llmbench.launch;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
+import dev.llmbench.internal.startup.PhaseHistory;
+import dev.llmbench.internal.startup.RunningServer;
+import dev.llmbench.internal.startup.ServerExitedException;
+import dev.llmbench.internal.startup.ServerLaunchException;
+import dev.llmbench.internal.startup.ServerLog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.apiguardian.api.API;
 
 /**
  * An inference server LLMBench started: the process, its log followed for startup phases and last lines,
  * and the stop at the end. The readiness wait calls {@link #checkRunning} at each probe, so a server that
  * dies while loading fails the wait at once with its exit code and log, not after the readiness timeout.
  */
-@API(status = INTERNAL)
-public final class LaunchedServer implements RunningServer, AutoCloseable {
+final class LaunchedServer implements RunningServer, AutoCloseable {
 
   private final ServerProcess process;
   private final ServerLog log;
@@ -51,8 +52,8 @@ public final class LaunchedServer implements RunningServer, AutoCloseable {
   public void checkRunning() {
     if (process.isAlive()) return;
     log.drain(true); // it has exited: everything it wrote is in the file now
-    throw new ServerExitedException(process.command(), process.exitCode().orElse(-1), process.sinceLaunch(),
-        process.logFile(), log.recentLines(), log.phases());
+    throw new ServerExitedException("the server `" + process.command().describe() + "`", process.exitCode().orElse(-1),
+        process.sinceLaunch(), process.logFile(), log.recentLines(), log.phases(), "");
   }
 
   public boolean isRunning() {

@@ -1,5 +1,8 @@
 package dev.llmbench.launch;
 
+import dev.llmbench.internal.startup.PhaseHistory;
+import dev.llmbench.internal.startup.ServerExitedException;
+import dev.llmbench.internal.startup.ServerLaunchException;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -59,7 +62,7 @@ final class ServerProcess implements AutoCloseable {
 
     @Override
     public String toString() {
-      String code = exitCode.isPresent() ? ", " + describeExit(exitCode.getAsInt()) : "";
+      String code = exitCode.isPresent() ? ", " + ServerExitedException.describeExit(exitCode.getAsInt()) : "";
       return switch (ending) {
         case EXITED_BEFORE_STOP -> "had already exited" + code;
         case TERMINATED -> "stopped with SIGTERM in " + PhaseHistory.seconds(took) + code;
@@ -243,11 +246,6 @@ final class ServerProcess implements AutoCloseable {
     } catch (IOException e) {
       return false; // gone between the two checks
     }
-  }
-
-  /** {@code exit code 1}, {@code exit code 137 (killed by signal 9)}. */
-  public static String describeExit(int code) {
-    return code > 128 && code < 128 + 65 ? "exit code " + code + " (killed by signal " + (code - 128) + ")" : "exit code " + code;
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.dockerjava.api.model.DeviceRequest;
+import dev.llmbench.internal.startup.ServerLaunchException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.time.Duration;

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.llmbench.internal.startup.Engine;
+import dev.llmbench.internal.startup.PhaseHistory;
+import dev.llmbench.internal.startup.ServerExitedException;
+import dev.llmbench.internal.startup.ServerLaunchException;
+import dev.llmbench.internal.startup.StartupPhase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

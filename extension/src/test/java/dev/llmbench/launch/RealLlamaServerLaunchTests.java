@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.llmbench.internal.startup.Engine;
+import dev.llmbench.internal.startup.EngineTiming;
+import dev.llmbench.internal.startup.PhaseHistory;
+import dev.llmbench.internal.startup.PhaseSpan;
+import dev.llmbench.internal.startup.ServerExitedException;
+import dev.llmbench.internal.startup.StartupPhase;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
@@ -69,7 +75,7 @@ class RealLlamaServerLaunchTests {
           PhaseHistory.seconds(clientSawReady), phases.describe(), progress);
 
       assertThat(phases.engine()).contains(Engine.LLAMA_CPP);
-      assertThat(StartupPhasesTests.phases(phases)).containsExactly(StartupPhase.STARTING, StartupPhase.LOADING_MODEL,
+      assertThat(phases.spans().stream().map(PhaseSpan::phase).toList()).containsExactly(StartupPhase.STARTING, StartupPhase.LOADING_MODEL,
           StartupPhase.WARMING_UP, StartupPhase.LISTENING);
       assertThat(phases.timeIn(StartupPhase.LOADING_MODEL)).isPositive();
       // llama.cpp's own clock says when it listened: no later than the client saw it ready, plus the log poll.

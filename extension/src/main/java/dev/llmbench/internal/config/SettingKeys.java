@@ -9,9 +9,6 @@ import dev.llmbench.engine.PerformanceProfile;
 import dev.llmbench.engine.ServerMode;
 import dev.llmbench.internal.client.ConnectionSettings;
 import dev.llmbench.internal.workload.LengthDistribution;
-import dev.llmbench.launch.Bind;
-import dev.llmbench.launch.GpuRequest;
-import dev.llmbench.launch.LaunchCommand;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +16,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -100,38 +96,6 @@ public final class SettingKeys {
       + "in it as a request arrives", SettingKeys::notNegativeInt);
   public static final Setting<Boolean> EMBEDDED_EMBEDDINGS = new Setting<>("llmbench.embedded.embeddings", "true", null,
       "the embedded engine serves `/v1/embeddings`", SettingKeys::bool);
-  public static final Setting<LaunchCommand> LAUNCH_COMMAND = new Setting<>("llmbench.launch.command", "", "none",
-      "start the server as a process, e.g. `vllm serve Qwen/Qwen2.5-7B --port ${port}` (quotes as in a shell, no "
-          + "shell runs; `${port}` becomes a free port)", LaunchCommand::parse);
-  public static final Setting<Path> LAUNCH_WORKING_DIR = new Setting<>("llmbench.launch.working-dir", "", "the JVM's",
-      "where the launched server runs", Path::of);
-  public static final Setting<Map<String, String>> LAUNCH_ENV = new Setting<>("llmbench.launch.env", "", "none",
-      "extra environment of the launched server, `NAME=value` words", LaunchCommand::parseEnvironment);
-  public static final Setting<Path> LAUNCH_LOG_FILE = new Setting<>("llmbench.launch.log-file", "",
-      "`<report dir>/server-<port>.log`", "where the launched server's output goes", Path::of);
-  public static final Setting<Duration> LAUNCH_STOP_GRACE = new Setting<>("llmbench.launch.stop-grace", "30s", null,
-      "how long the launched server may take to stop after SIGTERM before it is killed", SettingKeys::notNegative);
-  public static final Setting<String> CONTAINER_IMAGE = new Setting<>("llmbench.container.image", "", "none",
-      "start the server in a container of this image instead (Testcontainers, host network; [containers.md]"
-          + "(containers.md)), e.g. `vllm/vllm-openai:v0.11.0`", t -> t);
-  public static final Setting<List<String>> CONTAINER_COMMAND = new Setting<>("llmbench.container.command", "",
-      "the image's", "the arguments after the image, e.g. `--model Qwen/Qwen2.5-7B --port ${port}` (quotes as in a "
-          + "shell; `${port}` becomes a free port)", LaunchCommand::words);
-  public static final Setting<List<String>> CONTAINER_ENV = new Setting<>("llmbench.container.env", "", "none",
-      "variables set in the container, `NAME=value` words, or `NAME` alone to pass this JVM's value (never printed)",
-      LaunchCommand::words);
-  public static final Setting<GpuRequest> CONTAINER_GPUS = new Setting<>("llmbench.container.gpus", "", "none",
-      "GPUs the container asks for, as `docker run --gpus` takes them: `all`, a count such as `2`, or `device=0,1`",
-      GpuRequest::parse);
-  public static final Setting<List<Bind>> CONTAINER_VOLUMES = new Setting<>("llmbench.container.volumes", "", "none",
-      "host paths mounted in the container, `/host/path:/container/path[:ro]` words", t -> Bind.parseAll(LaunchCommand.words(t)));
-  public static final Setting<String> CONTAINER_IPC = new Setting<>("llmbench.container.ipc", "", "Docker's",
-      "the container's IPC mode, e.g. `host`, as vLLM and SGLang want for their shared memory", t -> t);
-  public static final Setting<Path> CONTAINER_LOG_FILE = new Setting<>("llmbench.container.log-file", "",
-      "`<report dir>/container-<port>.log`", "where the container's output goes", Path::of);
-  public static final Setting<Duration> CONTAINER_STOP_GRACE = new Setting<>("llmbench.container.stop-grace", "30s", null,
-      "how long the container may take to stop after SIGTERM (`docker stop`) before it is killed; it is removed then",
-      SettingKeys::notNegative);
   public static final Setting<Path> SERVER_LOG_FILE = new Setting<>("llmbench.server.log-file", "", "none",
       "a server log to follow for the startup phases, for a server started elsewhere", Path::of);
   public static final Setting<Integer> NETWORK_SAMPLES = new Setting<>("llmbench.network.samples", "5", null,
@@ -181,9 +145,7 @@ public final class SettingKeys {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, KEEP_ALIVE, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_API_KEY_ROUTES, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
-        EMBEDDED_SLOWDOWN, EMBEDDED_MALFORMED_ABOVE, EMBEDDED_EMBEDDINGS, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE,
-        CONTAINER_IMAGE, CONTAINER_COMMAND, CONTAINER_ENV, CONTAINER_GPUS, CONTAINER_VOLUMES, CONTAINER_IPC, CONTAINER_LOG_FILE,
-        CONTAINER_STOP_GRACE, SERVER_LOG_FILE,
+        EMBEDDED_SLOWDOWN, EMBEDDED_MALFORMED_ABOVE, EMBEDDED_EMBEDDINGS, SERVER_LOG_FILE,
         NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
         WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, SLO_ABORT_ON_FAIL,
         REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
@@ -243,7 +205,8 @@ public final class SettingKeys {
     return d;
   }
 
-  static Duration notNegative(String text) {
+  /** A duration of zero or more: a parser the features' own settings share too. */
+  public static Duration notNegative(String text) {
     Duration d = DurationParser.parse(text);
     if (d.isNegative()) throw new IllegalArgumentException("it must not be negative");
     return d;

@@ -8,6 +8,7 @@ import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.LevelRecorder;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.ReplyJudge;
+import dev.llmbench.internal.core.ServerStart;
 import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.load.PlanContext;
 import dev.llmbench.internal.load.WorkloadSource;
@@ -59,6 +60,17 @@ public interface Feature {
    * it ({@code /v1/embeddings}); empty to leave it to the others (generation when none decides).
    */
   default Optional<EndpointRoute> route(Method method, Class<?> testClass) {
+    return Optional.empty();
+  }
+
+  /**
+   * The server {@code context}'s test class starts itself (a process, a container), which its endpoint starts when
+   * first asked to be ready, then waits for, watches and stops; empty for one that runs elsewhere (or the embedded
+   * engine). The first feature that gives one is asked.
+   *
+   * @throws IllegalArgumentException naming the setting or annotation at fault, and the fix
+   */
+  default Optional<ServerStart> server(ExtensionContext context) {
     return Optional.empty();
   }
 

@@ -3,7 +3,8 @@
  * {@link dev.llmbench.internal.spi.Features}, is all the runner, planner, extensions, reports and shard merge know of a
  * feature. A feature's one registration class (named {@code *Registration}, in the feature's package, listed in
  * {@code META-INF/services/dev.llmbench.internal.spi.Feature}) gives, each through a default method that gives
- * nothing: its settings; the deployments a sweep measures; the {@code SweepFeature}s it adds to a sweep ({@link
+ * nothing: its settings; the server a test class starts itself ({@code core.ServerStart}); the deployments a sweep
+ * measures; the {@code SweepFeature}s it adds to a sweep ({@link
  * dev.llmbench.internal.spi.SweepSetup}) or to one rebuilt by a merge of shards, in its
  * {@linkplain dev.llmbench.internal.spi.Feature#sectionOrder() section order}; the parameters a sweep's methods take
  * from it ({@link dev.llmbench.internal.spi.Parameter}); what it records beside each level

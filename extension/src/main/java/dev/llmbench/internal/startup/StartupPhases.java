@@ -1,4 +1,4 @@
-package dev.llmbench.launch;
+package dev.llmbench.internal.startup;
 
 import java.time.Duration;
 import java.util.ArrayList;

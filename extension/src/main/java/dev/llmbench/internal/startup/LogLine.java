@@ -1,4 +1,4 @@
-package dev.llmbench.launch;
+package dev.llmbench.internal.startup;
 
 /**
  * One line of a server's log and when it was read.

@@ -1,7 +1,7 @@
-package dev.llmbench.launch;
+package dev.llmbench.internal.startup;
 
-import static dev.llmbench.launch.StartupPhasesTests.lines;
-import static dev.llmbench.launch.StartupPhasesTests.phases;
+import static dev.llmbench.internal.startup.StartupPhasesTests.lines;
+import static dev.llmbench.internal.startup.StartupPhasesTests.phases;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

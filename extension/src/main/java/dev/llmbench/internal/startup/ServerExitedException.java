@@ -1,4 +1,4 @@
-package dev.llmbench.launch;
+package dev.llmbench.internal.startup;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
@@ -16,13 +16,8 @@ public final class ServerExitedException extends RuntimeException {
   private final int exitCode;
   private final List<String> lastLines;
 
-  ServerExitedException(LaunchCommand command, int exitCode, Duration after, Path logFile, List<String> lastLines,
-      PhaseHistory phases) {
-    this("the server `" + command.describe() + "`", exitCode, after, logFile, lastLines, phases, "");
-  }
-
   /**
-   * @param what what exited, e.g. {@code the container `image cmd`}
+   * @param what what exited, e.g. {@code the server `vllm serve ...`} or {@code the container `image cmd`}
    * @param fix  what to do about it, appended after the log lines; empty for nothing
    */
   public ServerExitedException(String what, int exitCode, Duration after, Path logFile, List<String> lastLines,
@@ -35,7 +30,7 @@ public final class ServerExitedException extends RuntimeException {
   private static String message(String what, int exitCode, Duration after, Path logFile,
       List<String> lastLines, PhaseHistory phases, String fix) {
     StringBuilder s = new StringBuilder(what).append(" exited with ")
-        .append(ServerProcess.describeExit(exitCode)).append(' ').append(PhaseHistory.seconds(after))
+        .append(describeExit(exitCode)).append(' ').append(PhaseHistory.seconds(after))
         .append(" after launch, before it was ready");
     if (!phases.isEmpty()) s.append(" (").append(phases.ended().describe()).append(')');
     if (lastLines.isEmpty()) {
@@ -47,6 +42,11 @@ public final class ServerExitedException extends RuntimeException {
     }
     if (!fix.isEmpty()) s.append(lastLines.isEmpty() ? " " : "\n").append(fix);
     return s.toString();
+  }
+
+  /** {@code exit code 1}, {@code exit code 137 (killed by signal 9)}: of a process or a container alike. */
+  public static String describeExit(int code) {
+    return code > 128 && code < 128 + 65 ? "exit code " + code + " (killed by signal " + (code - 128) + ")" : "exit code " + code;
   }
 
   public int exitCode() {

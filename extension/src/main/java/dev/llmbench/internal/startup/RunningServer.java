@@ -1,4 +1,4 @@
-package dev.llmbench.launch;
+package dev.llmbench.internal.startup;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.apiguardian.api.API;
 
 /**
- * A server the run started and owns: a process ({@link LaunchedServer}) or a container. The endpoint waits
+ * A server the run started and owns: a process or a container (the launch feature's). The endpoint waits
  * for it, reads its startup phases from its log, checks it still runs at each probe and stops it at the end,
  * the same way whichever it is.
  */

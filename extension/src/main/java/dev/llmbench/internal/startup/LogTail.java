@@ -1,4 +1,4 @@
-package dev.llmbench.launch;
+package dev.llmbench.internal.startup;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package dev.llmbench.launch;
+package dev.llmbench.internal.startup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
