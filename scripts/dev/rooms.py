@@ -85,6 +85,9 @@ TYPES[I + ".deployments.DeploymentComparisonTests"] = R + ".deployments.Deployme
 
 # Went back to the machinery once the input seam landed (d105c38): a sweep's rows, whatever source read them.
 TYPES[R + ".datasets.LoadedDataset"] = I + ".workload.LoadedDataset"
+# The readers' unit tests beside the readers.
+TYPES[I + ".workload.ShareGptReaderTests"] = R + ".datasets.ShareGptReaderTests"
+TYPES[I + ".workload.JsonlReadersTests"] = R + ".datasets.JsonlReadersTests"
 
 # One noun, one class (#31 item 4; NamesTests): each simple name names one top-level class of dev.llmbench.
 TYPES.update({

@@ -1,11 +1,12 @@
-package dev.llmbench.internal.workload;
+package dev.llmbench.datasets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmbench.client.ChatMessage;
-import dev.llmbench.datasets.DatasetLoader;
-import dev.llmbench.datasets.ShareGptReader;
+import dev.llmbench.internal.workload.BadInputException;
+import dev.llmbench.internal.workload.LoadedDataset;
+import dev.llmbench.internal.workload.Row;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
