@@ -3,7 +3,7 @@ package dev.llmbench;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import dev.llmbench.client.ApiStyle;
-import dev.llmbench.compare.Deployment;
+import dev.llmbench.deployments.Deployment;
 import dev.llmbench.result.RoundTrip;
 import dev.llmbench.server.ServerStartup;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.llmbench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import dev.llmbench.workload.Dataset;
+import dev.llmbench.datasets.Dataset;
 import dev.llmbench.workload.ExactInputTokens;
 import dev.llmbench.workload.SharedPrefix;
 import java.lang.annotation.Documented;

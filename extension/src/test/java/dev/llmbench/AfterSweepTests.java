@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.llmbench.compare.BaselineComparison;
-import dev.llmbench.compare.Deployment;
-import dev.llmbench.compare.DeploymentLevels;
-import dev.llmbench.compare.Quality;
-import dev.llmbench.compare.QualityEval;
+import dev.llmbench.baseline.BaselineComparison;
+import dev.llmbench.deployments.Deployment;
+import dev.llmbench.deployments.DeploymentLevels;
+import dev.llmbench.quality.Quality;
+import dev.llmbench.quality.QualityEval;
 import dev.llmbench.result.Finding;
 import dev.llmbench.result.FindingKind;
 import dev.llmbench.testkit.BenchKit;

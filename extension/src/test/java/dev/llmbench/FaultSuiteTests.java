@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.client.ApiStyle;
 import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.engine.EmbeddedLlmServer;
+import dev.llmbench.engine.EmbeddedOptions;
+import dev.llmbench.engine.FaultKind;
+import dev.llmbench.engine.PerformanceProfile;
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.client.TextCapture;
-import dev.llmbench.internal.embedded.EmbeddedLlmServer;
-import dev.llmbench.internal.embedded.EmbeddedOptions;
-import dev.llmbench.internal.embedded.FaultKind;
-import dev.llmbench.internal.embedded.PerformanceProfile;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.result.LoadShape;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.assertions.LlmBenchAssertions;
-import dev.llmbench.internal.embedded.EmbeddedLlmServer;
-import dev.llmbench.internal.embedded.EmbeddedOptions;
-import dev.llmbench.internal.embedded.FaultKind;
-import dev.llmbench.internal.embedded.FaultPlan;
-import dev.llmbench.internal.embedded.PerformanceProfile;
-import dev.llmbench.internal.embedded.ServerMode;
+import dev.llmbench.engine.EmbeddedLlmServer;
+import dev.llmbench.engine.EmbeddedOptions;
+import dev.llmbench.engine.FaultKind;
+import dev.llmbench.engine.FaultPlan;
+import dev.llmbench.engine.PerformanceProfile;
+import dev.llmbench.engine.ServerMode;
 import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.Relay;

@@ -2,8 +2,8 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.internal.embedded.EmbeddedLlmServer;
-import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.engine.EmbeddedLlmServer;
+import dev.llmbench.engine.PerformanceProfile;
 import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.Messages;

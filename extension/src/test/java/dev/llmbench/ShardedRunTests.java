@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.assertions.LlmBenchAssertions;
-import dev.llmbench.compare.Capacity;
-import dev.llmbench.compare.CapacitySearch;
+import dev.llmbench.capacity.Capacity;
+import dev.llmbench.capacity.CapacitySearch;
 import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.internal.shard.Manifest;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.assertions.LlmBenchAssertions;
-import dev.llmbench.internal.embedded.EmbeddedLlmServer;
-import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.engine.EmbeddedLlmServer;
+import dev.llmbench.engine.PerformanceProfile;
 import dev.llmbench.internal.report.ResultJson;
 import dev.llmbench.internal.server.PrometheusText;
 import dev.llmbench.server.EndpointNotReadyException;

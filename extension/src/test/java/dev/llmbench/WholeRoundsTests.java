@@ -3,7 +3,7 @@ package dev.llmbench;
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.engine.PerformanceProfile;
 import dev.llmbench.result.ConfidenceInterval;
 import dev.llmbench.testkit.BenchKit;
 import org.junit.jupiter.api.Test;

@@ -6,11 +6,14 @@ import dev.llmbench.AfterSweep;
 import dev.llmbench.LlmClient;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
+import dev.llmbench.capacity.Capacity;
+import dev.llmbench.capacity.CapacityAssert;
 import dev.llmbench.client.LlmReply;
-import dev.llmbench.compare.Capacity;
-import dev.llmbench.compare.DeploymentLevels;
-import dev.llmbench.compare.Quality;
-import dev.llmbench.compare.QualityEval;
+import dev.llmbench.deployments.DeploymentLevels;
+import dev.llmbench.deployments.DeploymentLevelsAssert;
+import dev.llmbench.quality.Quality;
+import dev.llmbench.quality.QualityAssert;
+import dev.llmbench.quality.QualityEval;
 import org.apiguardian.api.API;
 
 /**

@@ -2,7 +2,7 @@ package dev.llmbench.client;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import dev.llmbench.workload.Sessions;
+import dev.llmbench.sessions.Sessions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
+import dev.llmbench.trace.Trace;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;

@@ -76,7 +76,9 @@ class WakeProbeTests {
       long held = probe.heldBetween(from, to);
       String measured = String.format("held %.1f ms, the process stalled %.1f ms, the sender waited %.1f ms by its own "
           + "schedstat, of %.1f ms", held / 1e6, probe.stalledBetween(from, to) / 1e6, waited / 1e6, (to - from) / 1e6);
-      assertThat(waited / 1e6).as("the setup kept the sender waiting: %s", measured).isGreaterThan(PAUSE / 3e6);
+      // About a third is what the setup gives, so the premise asks for a quarter: a third itself was a coin flip
+      // (93.4 ms of 300 failed a suite run).
+      assertThat(waited / 1e6).as("the setup kept the sender waiting: %s", measured).isGreaterThan(PAUSE / 4e6);
       // The probe counts the wait between its wake-ups inside the span: up to a few ms at each end go uncounted.
       assertThat(held / 1e6).as(measured).isGreaterThan((waited - 50_000_000) / 1e6).isLessThanOrEqualTo((to - from) / 1e6);
       return null;

@@ -6,8 +6,8 @@ import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Slo;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
-import dev.llmbench.compare.Capacity;
-import dev.llmbench.compare.CapacitySearch;
+import dev.llmbench.capacity.Capacity;
+import dev.llmbench.capacity.CapacitySearch;
 
 /**
  * How many concurrent users a deployment serves within its SLO. The search probes a concurrency, and

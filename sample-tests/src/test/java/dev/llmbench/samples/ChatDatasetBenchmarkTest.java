@@ -7,7 +7,7 @@ import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
-import dev.llmbench.workload.Dataset;
+import dev.llmbench.datasets.Dataset;
 
 /**
  * Your own traffic, as chat-completions bodies logged one per line: each request sends its row's

@@ -8,7 +8,7 @@ import dev.llmbench.LlmEndpoint;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
 import dev.llmbench.client.RequestResult;
-import dev.llmbench.workload.Sessions;
+import dev.llmbench.sessions.Sessions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

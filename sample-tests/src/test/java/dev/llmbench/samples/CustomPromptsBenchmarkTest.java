@@ -6,7 +6,7 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.workload.Dataset;
+import dev.llmbench.datasets.Dataset;
 
 /**
  * The file {@code vllm bench serve --dataset-name custom} reads: one {@code {"prompt": ..., "output_tokens": ...}}

@@ -6,8 +6,8 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
-import dev.llmbench.compare.Deployment;
-import dev.llmbench.compare.DeploymentLevels;
+import dev.llmbench.deployments.Deployment;
+import dev.llmbench.deployments.DeploymentLevels;
 
 /**
  * Which deployment to choose: one sweep over two deployments in one run. Every level is a test per

@@ -5,10 +5,10 @@ import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.compare.Deployment;
-import dev.llmbench.compare.DeploymentLevels;
-import dev.llmbench.compare.Quality;
-import dev.llmbench.compare.QualityEval;
+import dev.llmbench.deployments.Deployment;
+import dev.llmbench.deployments.DeploymentLevels;
+import dev.llmbench.quality.Quality;
+import dev.llmbench.quality.QualityEval;
 
 /**
  * Which deployment: quality and speed. The same model in FP8 and in INT4: INT4 is faster, and the question is

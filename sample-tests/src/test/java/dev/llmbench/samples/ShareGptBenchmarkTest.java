@@ -6,7 +6,7 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.workload.Dataset;
+import dev.llmbench.datasets.Dataset;
 
 /**
  * Conversations people had, as {@code vllm bench serve --dataset-name sharegpt} sends them: the first human

@@ -7,9 +7,9 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Slo;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.TraceReplay;
+import dev.llmbench.trace.Trace;
+import dev.llmbench.trace.TraceReplay;
 import dev.llmbench.workload.ExactInputTokens;
-import dev.llmbench.workload.Trace;
 
 /**
  * Replaying recorded traffic: a Mooncake-style trace (one request per line: {@code timestamp} in ms,

@@ -3,9 +3,9 @@ package dev.llmbench.internal.compare;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.Metric;
-import dev.llmbench.compare.Delta;
 import dev.llmbench.internal.metrics.Percentiles;
 import dev.llmbench.result.ConfidenceInterval;
+import dev.llmbench.result.Delta;
 import dev.llmbench.result.Distribution;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -3,7 +3,7 @@ package dev.llmbench.internal.config;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.ApiStyle;
-import dev.llmbench.internal.embedded.PerformanceProfile;
+import dev.llmbench.engine.PerformanceProfile;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;

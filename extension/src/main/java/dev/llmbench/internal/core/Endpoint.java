@@ -6,19 +6,13 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.internal.client.ConnectionOptions;
 import dev.llmbench.internal.client.OpenAiClient;
-import dev.llmbench.internal.container.ContainerSpec;
-import dev.llmbench.internal.container.Containers;
 import dev.llmbench.internal.client.Timeouts;
-import dev.llmbench.internal.embedded.EmbeddedLlmServer;
-import dev.llmbench.internal.launch.LaunchCommand;
-import dev.llmbench.internal.launch.LaunchedServer;
-import dev.llmbench.internal.launch.RunningServer;
-import dev.llmbench.internal.launch.ServerExitedException;
-import dev.llmbench.internal.launch.ServerLaunchException;
-import dev.llmbench.internal.launch.ServerLog;
+import dev.llmbench.engine.EmbeddedLlmServer;
+import dev.llmbench.internal.startup.RunningServer;
+import dev.llmbench.internal.startup.ServerExitedException;
+import dev.llmbench.internal.startup.ServerLaunchException;
+import dev.llmbench.internal.startup.ServerLog;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,10 +71,11 @@ public final class Endpoint implements AutoCloseable {
   /** Starts the server when the run owns one, and the clients. */
   private void start() {
     URI url;
-    if (spec.launch().isPresent()) {
-      url = launch(spec.launch().get());
-    } else if (spec.container().isPresent()) {
-      url = startContainer(spec.container().get());
+    if (spec.server().isPresent()) {
+      ServerStart.Started started = spec.server().get().start(spec.baseUrl(), reportDir, listener);
+      launched = started.server();
+      startupLog = spec.serverLogFile().map(ServerLog::follow).orElse(launched.log());
+      url = started.url();
     } else if (spec.isEmbedded()) {
       embedded = EmbeddedLlmServer.start(spec.embedded());
       url = embedded.baseUrl();
@@ -103,63 +98,6 @@ public final class Endpoint implements AutoCloseable {
     this.probe = new OpenAiClient(options, Timeouts.of(probeTimeout, probeTimeout), 1);
     Duration healthTimeout = HEALTH_TIMEOUT.compareTo(probeTimeout) <= 0 ? HEALTH_TIMEOUT : probeTimeout;
     this.health = new OpenAiClient(options, Timeouts.of(healthTimeout, healthTimeout), 1);
-  }
-
-  private URI launch(LaunchSpec launch) {
-    String port = launch.command().placeholders().contains("port") ? Integer.toString(LaunchCommand.freeLocalPort()) : null;
-    if (port == null && spec.baseUrl() == null) {
-      throw new ServerLaunchException("the launch command has no ${port} and llmbench.base-url is unset, so LLMBench "
-          + "cannot know where the server listens; add --port ${port} (or the engine's own flag) to the command, or "
-          + "set llmbench.base-url", null);
-    }
-    LaunchCommand command = launch.command().resolve(port == null ? Map.of() : Map.of("port", port));
-    Path log = launch.logFile().orElse(reportDir.resolve("server-" + (port == null ? "launched" : port) + ".log"));
-    LaunchedServer process = LaunchedServer.launch(command, log, ServerLog.DEFAULT_RECENT_LINES, launch.stopGrace());
-    launched = process;
-    startupLog = spec.serverLogFile().map(ServerLog::follow).orElse(launched.log());
-    listener.serverLaunched(command.describe(), process.pid(), log);
-    return spec.baseUrl() != null ? spec.baseUrl() : URI.create("http://127.0.0.1:" + port);
-  }
-
-  /** Starts the container (host network) as {@link #launch} starts a process: {@code ${port}} a free port. */
-  private URI startContainer(ContainerSpec container) {
-    String port = container.placeholders().contains("port") ? Integer.toString(LaunchCommand.freeLocalPort()) : null;
-    if (port == null && spec.baseUrl() == null) {
-      throw new ServerLaunchException("the container's command and environment have no ${port} and llmbench.base-url is "
-          + "unset, so LLMBench cannot know where the server listens; add --port ${port} to the command (or the engine's "
-          + "own way, e.g. OLLAMA_HOST=127.0.0.1:${port} in the environment), or set llmbench.base-url", null);
-    }
-    URI url = spec.baseUrl() != null ? spec.baseUrl() : URI.create("http://127.0.0.1:" + port);
-    if (port == null) requireFreeLocalPort(url);
-    ContainerSpec resolved = container.resolve(port == null ? Map.of() : Map.of("port", port));
-    Path log = container.logFile().orElse(reportDir.resolve("container-" + (port == null ? portOf(url) : port) + ".log"));
-    launched = Containers.start(resolved, log, ServerLog.DEFAULT_RECENT_LINES);
-    startupLog = spec.serverLogFile().map(ServerLog::follow).orElse(launched.log());
-    listener.containerStarted(launched.describe(), log);
-    return url;
-  }
-
-  /**
-   * A container on the host network that is told a fixed port: if something already answers there, the wait
-   * would find that instead of the container's server (and the container's would fail to bind), so say so first.
-   */
-  private static void requireFreeLocalPort(URI url) {
-    String host = url.getHost();
-    if (!host.equals("127.0.0.1") && !host.equalsIgnoreCase("localhost") && !host.equals("[::1]")) return;
-    int port = portOf(url);
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(host.equals("[::1]") ? "::1" : "127.0.0.1", port), 1000);
-    } catch (IOException e) {
-      return; // refused: free
-    }
-    throw new ServerLaunchException("port " + port + " on 127.0.0.1 is already taken: something listens there before "
-        + "the container starts, so its server could not bind it and the readiness wait would measure the other one. Stop "
-        + "what listens there (ss -ltnp 'sport = :" + port + "' shows it), or put ${port} in the container's command "
-        + "(and leave llmbench.base-url unset) so that LLMBench picks a free port; no container was started", null);
-  }
-
-  private static int portOf(URI url) {
-    return url.getPort() != -1 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
   }
 
   /**

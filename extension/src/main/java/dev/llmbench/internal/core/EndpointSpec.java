@@ -3,9 +3,8 @@ package dev.llmbench.internal.core;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.ApiStyle;
+import dev.llmbench.engine.EmbeddedOptions;
 import dev.llmbench.internal.client.ConnectionSettings;
-import dev.llmbench.internal.container.ContainerSpec;
-import dev.llmbench.internal.embedded.EmbeddedOptions;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,10 +16,9 @@ import org.apiguardian.api.API;
  * one readiness wait), so the record itself is the endpoint's identity.
  *
  * @param baseUrl       the server root, or null for the embedded engine (or, when launching, 127.0.0.1 at the port)
- * @param embedded      how to start the embedded engine, used when there is neither a base URL nor a launch
+ * @param embedded      how to start the embedded engine, used when there is neither a base URL nor a server to start
  * @param model         the model id, or empty for the first id {@code /v1/models} lists
- * @param launch        a server the run starts itself
- * @param container     a server the run starts itself in a container
+ * @param server        a server the run starts itself (a process, a container), as a feature resolved it
  * @param serverLogFile a log to read the startup phases from, for a server started elsewhere
  * @param networkSamples round trips timed once the endpoint is ready (the network baseline); 0 for none
  * @param connection    how to reach a real deployment: extra headers, TLS trust, proxy
@@ -37,13 +35,12 @@ public record EndpointSpec(
     Duration requestTimeout,
     Duration idleTimeout,
     EmbeddedOptions embedded,
-    Optional<LaunchSpec> launch,
-    Optional<ContainerSpec> container,
+    Optional<ServerStart> server,
     Optional<Path> serverLogFile,
     int networkSamples,
     ConnectionSettings connection) {
 
   public boolean isEmbedded() {
-    return baseUrl == null && launch.isEmpty() && container.isEmpty();
+    return baseUrl == null && server.isEmpty();
   }
 }

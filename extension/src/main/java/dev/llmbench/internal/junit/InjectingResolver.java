@@ -1,12 +1,17 @@
 package dev.llmbench.internal.junit;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /** A parameter resolver for a fixed set of types: the extension says which, and how to get one. */
-interface InjectingResolver extends ParameterResolver {
+@API(status = INTERNAL)
+public interface InjectingResolver extends ParameterResolver {
 
   List<Class<?>> injects();
 

@@ -1,5 +1,9 @@
 package dev.llmbench.internal.junit;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 import static dev.llmbench.internal.config.SettingKeys.ALLURE_CONFIG;
 import static dev.llmbench.internal.config.SettingKeys.PROGRESS;
 import static dev.llmbench.internal.config.SettingKeys.PROGRESS_INTERVAL;
@@ -11,7 +15,7 @@ import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.EndpointSpec;
-import dev.llmbench.internal.core.LevelInProgress;
+import dev.llmbench.internal.core.RunningLevel;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.report.AllureReporter;
 import dev.llmbench.internal.report.ConsoleReporter;
@@ -31,7 +35,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * it, and its endpoints. Closed when the run ends, after every endpoint, so that run-wide report files
  * (Allure's environment) are written last.
  */
-final class RunState implements AutoCloseable {
+@API(status = INTERNAL)
+public final class RunState implements AutoCloseable {
 
   /** How often a redrawn progress line is redrawn. */
   private static final Duration REDRAW_EVERY = Duration.ofSeconds(1);
@@ -42,7 +47,7 @@ final class RunState implements AutoCloseable {
   private final ShardRun shards;
   private final Duration progressInterval;
   private final Thread onShutdown = new Thread(this::shuttingDown, "llmbench-shutdown");
-  private volatile LevelInProgress measuring;
+  private volatile RunningLevel measuring;
   private volatile Endpoint measuringAgainst;
 
   private RunState(BenchListener listener, Path reportDir, ShardRun shards, Duration progressInterval) {
@@ -54,7 +59,7 @@ final class RunState implements AutoCloseable {
   }
 
   /** The level being measured now, or null between levels: a JVM shutdown writes what it has so far. */
-  void measuring(LevelInProgress level, Endpoint endpoint) {
+  void measuring(RunningLevel level, Endpoint endpoint) {
     this.measuring = level;
     this.measuringAgainst = endpoint;
   }
@@ -64,7 +69,7 @@ final class RunState implements AutoCloseable {
    * table) before the JVM exits, and the requests still running are cancelled.
    */
   private void shuttingDown() {
-    LevelInProgress level = measuring;
+    RunningLevel level = measuring;
     Endpoint endpoint = measuringAgainst;
     if (level == null) return;
     level.interrupted().ifPresent(partial -> {
@@ -76,7 +81,7 @@ final class RunState implements AutoCloseable {
     if (endpoint != null) endpoint.client().cancelAll();
   }
 
-  static RunState of(ExtensionContext context) {
+  public static RunState of(ExtensionContext context) {
     return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(RunState.class, k -> create(context), RunState.class);
   }
 
@@ -109,11 +114,11 @@ final class RunState implements AutoCloseable {
   }
 
   /** This JVM's part of a sharded run: its share of each level and the schedule (a plain run is one shard). */
-  ShardRun shards() {
+  public ShardRun shards() {
     return shards;
   }
 
-  BenchListener listener() {
+  public BenchListener listener() {
     return listener;
   }
 

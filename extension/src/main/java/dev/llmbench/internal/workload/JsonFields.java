@@ -1,29 +1,34 @@
 package dev.llmbench.internal.workload;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.OptionalInt;
 
 /** Typed reads of one row's fields, each failing with the file, line and field and what would be accepted. */
-final class JsonFields {
+@API(status = INTERNAL)
+public final class JsonFields {
 
   private final Path file;
   private final long line;
   private final String expectedRow;
 
-  JsonFields(Path file, long line, String expectedRow) {
+  public JsonFields(Path file, long line, String expectedRow) {
     this.file = file;
     this.line = line;
     this.expectedRow = expectedRow;
   }
 
-  BadInputException bad(String field, String problem, String expected) {
+  public BadInputException bad(String field, String problem, String expected) {
     return new BadInputException(file, line, field, problem, expected);
   }
 
   /** A required text field. */
-  String text(JsonNode row, String field, String path) {
+  public String text(JsonNode row, String field, String path) {
     JsonNode n = row.get(field);
     if (n == null || n.isNull()) throw bad(path, "missing" + otherFormat(row), "a row like " + expectedRow);
     if (!n.isTextual()) throw bad(path, "is " + kind(n) + ", not a string", "a string");
@@ -31,7 +36,7 @@ final class JsonFields {
   }
 
   /** An optional whole number of at least 1 (a length). */
-  OptionalInt positiveInt(JsonNode row, String field) {
+  public OptionalInt positiveInt(JsonNode row, String field) {
     JsonNode n = row.get(field);
     if (n == null || n.isNull()) return OptionalInt.empty();
     if (!n.isIntegralNumber() && !(n.isNumber() && n.asDouble() == Math.rint(n.asDouble()))) {
@@ -44,7 +49,7 @@ final class JsonFields {
   }
 
   /** An optional number of at least 0. */
-  Double notNegative(JsonNode row, String field) {
+  public Double notNegative(JsonNode row, String field) {
     JsonNode n = row.get(field);
     if (n == null || n.isNull()) return null;
     if (!n.isNumber()) throw bad(field, "is " + kind(n), "a number of at least 0");
@@ -53,7 +58,7 @@ final class JsonFields {
   }
 
   /** An optional field of one JSON kind, as JSON text. */
-  String json(JsonNode row, String field, boolean array) {
+  public String json(JsonNode row, String field, boolean array) {
     JsonNode n = row.get(field);
     if (n == null || n.isNull()) return null;
     if (array ? !n.isArray() : !n.isObject()) {
@@ -62,7 +67,7 @@ final class JsonFields {
     return n.toString();
   }
 
-  static String kind(JsonNode n) {
+  public static String kind(JsonNode n) {
     return switch (n.getNodeType()) {
       case ARRAY -> "an array";
       case OBJECT -> "an object";
@@ -74,7 +79,7 @@ final class JsonFields {
   }
 
   /** When a row has another format's fields, says which format it looks like. */
-  static String otherFormat(JsonNode row) {
+  public static String otherFormat(JsonNode row) {
     if (!row.isObject()) return "";
     String fields = fieldNames(row);
     String looks = row.has("conversations") ? "ShareGPT (format SHAREGPT, a JSON array of them)"

@@ -10,7 +10,7 @@ import org.apiguardian.api.API;
  * The rows of a dataset a sweep sends, in the order it sends them, and how they were chosen.
  *
  * @param file     the file read
- * @param format   its format's name ({@link DatasetReader#format()})
+ * @param format   its format's name (the reader's {@code format()})
  * @param rows     the rows kept, in sending order
  * @param read     rows of the file read to choose them (all of them for a random sample)
  * @param skipped  rows read but skipped by the format's filter (vLLM's ShareGPT rules), 0 where none applies

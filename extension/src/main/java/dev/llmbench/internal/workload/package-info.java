@@ -1,7 +1,7 @@
 /**
  * Workloads read from files and drawn from distributions: the dataset readers (ShareGPT JSON, OpenAI chat
- * JSONL, vLLM custom JSONL) behind {@link dev.llmbench.internal.workload.DatasetReader}, the seeded sample
- * of their rows ({@link dev.llmbench.internal.workload.DatasetLoader}), the length distributions of
+ * JSONL, vLLM custom JSONL) behind {@link dev.llmbench.datasets.DatasetReader}, the seeded sample
+ * of their rows ({@link dev.llmbench.datasets.DatasetLoader}), the length distributions of
  * synthetic prompts and of output lengths ({@link dev.llmbench.internal.workload.LengthDistribution}), and
  * the requested-versus-actual length statistics a level reports ({@link dev.llmbench.internal.workload.LengthStats}).
  *

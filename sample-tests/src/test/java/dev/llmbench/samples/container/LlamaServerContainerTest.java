@@ -9,7 +9,7 @@ import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
-import dev.llmbench.server.LaunchContainer;
+import dev.llmbench.launch.LaunchContainer;
 import dev.llmbench.server.ServerStartup;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

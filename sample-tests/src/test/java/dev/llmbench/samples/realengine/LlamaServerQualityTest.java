@@ -7,9 +7,9 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Warmup;
-import dev.llmbench.compare.Accuracy;
-import dev.llmbench.compare.Quality;
-import dev.llmbench.compare.QualityEval;
+import dev.llmbench.quality.Accuracy;
+import dev.llmbench.quality.Quality;
+import dev.llmbench.quality.QualityEval;
 import org.junit.jupiter.api.Tag;
 
 /**

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LlmEndpoint;
-import dev.llmbench.server.LaunchServer;
+import dev.llmbench.launch.LaunchServer;
 import dev.llmbench.server.ServerStartup;
 import java.util.List;
 import org.junit.jupiter.api.Tag;

@@ -8,7 +8,7 @@ import dev.llmbench.LlmEndpoint;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
 import dev.llmbench.client.RequestResult;
-import dev.llmbench.workload.Sessions;
+import dev.llmbench.sessions.Sessions;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;

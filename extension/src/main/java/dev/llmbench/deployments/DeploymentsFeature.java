@@ -1,0 +1,50 @@
+package dev.llmbench.deployments;
+
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.compare.ByDeployment;
+import dev.llmbench.internal.core.FeatureSection;
+import dev.llmbench.internal.core.MeasuredLevel;
+import dev.llmbench.internal.core.SweepFeature;
+import dev.llmbench.internal.core.SweepRun;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The comparison of a sweep over several deployments: each deployment's level at a load among those measured
+ * so far (a level's {@link DeploymentLevels}), and for the reports the sweep's conclusions (which deployment gives
+ * the most goodput, the latency-throughput frontier) and its Pareto chart. Says nothing of levels that come
+ * from one deployment only.
+ */
+final class DeploymentsFeature implements SweepFeature {
+
+  private final ComparedDeployments deployments;
+
+  /** @param names the deployments compared, in the order declared */
+  public DeploymentsFeature(List<String> names) {
+    this.deployments = new ComparedDeployments(names);
+  }
+
+  /** For levels measured elsewhere (a merge of shards): their deployments, in order of first appearance. */
+  public static DeploymentsFeature of(List<? extends SweepLevelResult> levels) {
+    return new DeploymentsFeature(List.copyOf(ByDeployment.of(List.copyOf(levels)).keySet()));
+  }
+
+  @Override
+  public String key() {
+    return "deployments";
+  }
+
+  /** The deployments measured so far at the level's load, for its test method. */
+  @Override
+  public Map<Class<?>, Object> parameters(SweepRun sweep, MeasuredLevel level) {
+    return Map.of(DeploymentLevels.class, deployments.at(ByDeployment.load(level), sweep.levels()));
+  }
+
+  @Override
+  public Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
+    if (!ByDeployment.several(levels)) return Optional.empty();
+    return Optional.of(FeatureSection.titled("deployments compared").withFindings(DeploymentComparison.findings(levels))
+        .withCharts(Map.of("pareto", ParetoChart.of(sweep.title(), levels))));
+  }
+}

@@ -1,0 +1,37 @@
+package dev.llmbench.launch;
+
+import dev.llmbench.internal.core.BenchListener;
+import dev.llmbench.internal.core.ServerStart;
+import dev.llmbench.internal.startup.ServerLaunchException;
+import dev.llmbench.internal.startup.ServerLog;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A server the run starts itself, as a process on this machine.
+ *
+ * @param command   what to run; may hold {@code ${port}}
+ * @param logFile   where its output goes; empty for {@code <report dir>/server-<port>.log}
+ * @param stopGrace between SIGTERM and SIGKILL when the run ends
+ */
+record LaunchSpec(LaunchCommand command, Optional<Path> logFile, Duration stopGrace) implements ServerStart {
+
+  /** Runs the command, {@code ${port}} a free port of this machine; the server then listens at 127.0.0.1 there. */
+  @Override
+  public Started start(URI baseUrl, Path reportDir, BenchListener listener) {
+    String port = command.placeholders().contains("port") ? Integer.toString(LaunchCommand.freeLocalPort()) : null;
+    if (port == null && baseUrl == null) {
+      throw new ServerLaunchException("the launch command has no ${port} and llmbench.base-url is unset, so LLMBench "
+          + "cannot know where the server listens; add --port ${port} (or the engine's own flag) to the command, or "
+          + "set llmbench.base-url", null);
+    }
+    LaunchCommand resolved = command.resolve(port == null ? Map.of() : Map.of("port", port));
+    Path log = logFile.orElse(reportDir.resolve("server-" + (port == null ? "launched" : port) + ".log"));
+    LaunchedServer process = LaunchedServer.launch(resolved, log, ServerLog.DEFAULT_RECENT_LINES, stopGrace);
+    listener.serverLaunched(resolved.describe(), process.pid(), log);
+    return new Started(process, baseUrl != null ? baseUrl : URI.create("http://127.0.0.1:" + port));
+  }
+}
