@@ -47,15 +47,17 @@ public final class FileHistoryStore implements HistoryStore {
     byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) Files.createDirectories(parent);
+    // Not APPEND (Java refuses it with READ): under the exclusive lock, the end of the file is where to write.
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.APPEND, StandardOpenOption.READ);
+        StandardOpenOption.READ);
         FileLock lock = lock(channel)) {
       ByteBuffer buffer = ByteBuffer.wrap(bytes);
-      if (channel.size() > 0 && !endsWithNewline(channel)) {
+      long end = channel.size();
+      if (end > 0 && !endsWithNewline(channel, end)) {
         // A crash cut the last line short: this run's lines start on their own line, and the cut one is skipped.
         buffer = ByteBuffer.allocate(bytes.length + 1).put((byte) '\n').put(bytes).flip();
       }
-      while (buffer.hasRemaining()) channel.write(buffer);
+      while (buffer.hasRemaining()) end += channel.write(buffer, end);
       channel.force(false);
     }
   }
@@ -79,9 +81,9 @@ public final class FileHistoryStore implements HistoryStore {
     }
   }
 
-  private static boolean endsWithNewline(FileChannel channel) throws IOException {
+  private static boolean endsWithNewline(FileChannel channel, long size) throws IOException {
     ByteBuffer last = ByteBuffer.allocate(1);
-    channel.read(last, channel.size() - 1);
+    channel.read(last, size - 1);
     return last.get(0) == '\n';
   }
 
