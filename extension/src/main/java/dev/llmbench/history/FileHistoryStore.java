@@ -66,7 +66,7 @@ public final class FileHistoryStore implements HistoryStore {
    * Waits for the exclusive lock. Another JVM's lock blocks in {@code lock()}; this JVM's own (another thread
    * appending to the same file) throws OverlappingFileLockException, so that one is waited for here.
    */
-  private static FileLock lock(FileChannel channel) throws IOException {
+  static FileLock lock(FileChannel channel) throws IOException {
     while (true) {
       try {
         return channel.lock();
@@ -81,7 +81,7 @@ public final class FileHistoryStore implements HistoryStore {
     }
   }
 
-  private static boolean endsWithNewline(FileChannel channel, long size) throws IOException {
+  static boolean endsWithNewline(FileChannel channel, long size) throws IOException {
     ByteBuffer last = ByteBuffer.allocate(1);
     channel.read(last, size - 1);
     return last.get(0) == '\n';

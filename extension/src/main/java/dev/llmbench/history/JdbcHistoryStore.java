@@ -182,7 +182,7 @@ public final class JdbcHistoryStore implements HistoryStore {
         throw e;
       }
     } catch (SQLException e) {
-      throw failure("append " + levels.size() + " levels to", e);
+      throw failure("append " + count(levels.size()) + " to", e);
     }
   }
 
@@ -218,6 +218,11 @@ public final class JdbcHistoryStore implements HistoryStore {
     } catch (SQLException e) {
       throw failure("read", e);
     }
+  }
+
+  /** {@return {@code 1 level}, {@code 3 levels}} */
+  static String count(int levels) {
+    return levels + (levels == 1 ? " level" : " levels");
   }
 
   private IOException failure(String what, SQLException e) {

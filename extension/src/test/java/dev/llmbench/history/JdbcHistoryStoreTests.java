@@ -21,7 +21,7 @@ class JdbcHistoryStoreTests {
     JdbcHistoryStore store = new JdbcHistoryStore(url, "bench", "bench");
     assertThatThrownBy(() -> store.append(HistoryFixtures.series("C=1", 1, 100, 0.02, 99, 0, 1)))
         .isInstanceOf(IOException.class)
-        .hasMessageStartingWith("could not append 1 levels to the history at jdbc:postgresql://127.0.0.1:" + port
+        .hasMessageStartingWith("could not append 1 level to the history at jdbc:postgresql://127.0.0.1:" + port
             + "/bench: Connection to 127.0.0.1:" + port + " refused.")
         .hasMessageEndingWith("(SQL state 08001)")
         .hasMessageNotContaining("secret");
