@@ -21,7 +21,8 @@ import org.apiguardian.api.API;
  *       found), each candidate judged by Student's t-test at ten times the p-value asked for; the union of those
  *       <em>weak</em> change points then goes through the <em>merge</em> step, which removes the weakest (the
  *       largest p-value at or above the one asked for, else the smallest magnitude at or below the least asked for)
- *       and recomputes its neighbours, until every one left passes both.</li>
+ *       and recomputes the point that took its place and the next, as Otava does, until every one left passes both.
+ *       The points kept are then reported with the statistics between their final neighbours.</li>
  *   <li>{@link Significance#PERMUTATION} (Matteson and James's original): E-divisive over the whole series, each
  *       candidate kept while at most {@code maxPValue} of seeded permutations inside each stretch reach its
  *       statistic; then, unlike Otava, those below {@code minMagnitude} are dropped.</li>
