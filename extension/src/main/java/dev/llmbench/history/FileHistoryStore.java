@@ -49,17 +49,26 @@ public final class FileHistoryStore implements HistoryStore {
     if (parent != null) Files.createDirectories(parent);
     // Not APPEND (Java refuses it with READ): under the exclusive lock, the end of the file is where to write.
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.READ);
-        FileLock lock = lock(channel)) {
-      ByteBuffer buffer = ByteBuffer.wrap(bytes);
-      long end = channel.size();
-      if (end > 0 && !endsWithNewline(channel, end)) {
-        // A crash cut the last line short: this run's lines start on their own line, and the cut one is skipped.
-        buffer = ByteBuffer.allocate(bytes.length + 1).put((byte) '\n').put(bytes).flip();
+        StandardOpenOption.READ)) {
+      FileLock lock = lock(channel);
+      try {
+        write(channel, bytes);
+      } finally {
+        lock.release();
       }
-      while (buffer.hasRemaining()) end += channel.write(buffer, end);
-      channel.force(false);
     }
+  }
+
+  /** Writes at the end of the file, which the caller has locked. */
+  private static void write(FileChannel channel, byte[] bytes) throws IOException {
+    ByteBuffer buffer = ByteBuffer.wrap(bytes);
+    long end = channel.size();
+    if (end > 0 && !endsWithNewline(channel, end)) {
+      // A crash cut the last line short: this run's lines start on their own line, and the cut one is skipped.
+      buffer = ByteBuffer.allocate(bytes.length + 1).put((byte) '\n').put(bytes).flip();
+    }
+    while (buffer.hasRemaining()) end += channel.write(buffer, end);
+    channel.force(false);
   }
 
   /**

@@ -50,32 +50,41 @@ public final class SpooledHistoryStore implements HistoryStore {
     Path parent = spool.toAbsolutePath().getParent();
     if (parent != null) Files.createDirectories(parent);
     try (FileChannel channel = FileChannel.open(spool, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
-        FileLock lock = FileHistoryStore.lock(channel)) {
-      List<LevelRecord> pending = new ArrayList<>();
-      List<String> unreadable = new ArrayList<>();
-      readPending(channel, pending, unreadable);
-      List<LevelRecord> all = new ArrayList<>(pending);
-      all.addAll(levels);
+        StandardOpenOption.WRITE)) {
+      FileLock lock = FileHistoryStore.lock(channel);
       try {
-        primary.append(all);
-      } catch (IOException e) {
-        long end = channel.size();
-        StringBuilder text = new StringBuilder();
-        if (end > 0 && !FileHistoryStore.endsWithNewline(channel, end)) text.append('\n');
-        for (LevelRecord level : levels) text.append(HistoryJson.write(level)).append('\n');
-        ByteBuffer buffer = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
-        while (buffer.hasRemaining()) end += channel.write(buffer, end);
-        channel.force(false);
-        throw new IOException(e.getMessage() + "; " + JdbcHistoryStore.count(all.size()) + " kept in " + spool
-            + " for the next run to send", e);
+        send(channel, levels);
+      } finally {
+        lock.release();
       }
-      channel.truncate(0);
+    }
+  }
+
+  /** Sends what the locked spool holds and these levels, or keeps these in it. */
+  private void send(FileChannel channel, List<LevelRecord> levels) throws IOException {
+    List<LevelRecord> pending = new ArrayList<>();
+    List<String> unreadable = new ArrayList<>();
+    readPending(channel, pending, unreadable);
+    List<LevelRecord> all = new ArrayList<>(pending);
+    all.addAll(levels);
+    try {
+      primary.append(all);
+    } catch (IOException e) {
+      long end = channel.size();
+      StringBuilder text = new StringBuilder();
+      if (end > 0 && !FileHistoryStore.endsWithNewline(channel, end)) text.append('\n');
+      for (LevelRecord level : levels) text.append(HistoryJson.write(level)).append('\n');
+      ByteBuffer buffer = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
+      while (buffer.hasRemaining()) end += channel.write(buffer, end);
       channel.force(false);
-      if (!unreadable.isEmpty()) {
-        throw new IOException("sent " + JdbcHistoryStore.count(all.size()) + "; skipped what the spool " + spool + " held unreadable: "
-            + String.join("; ", unreadable));
-      }
+      throw new IOException(e.getMessage() + "; " + JdbcHistoryStore.count(all.size()) + " kept in " + spool
+          + " for the next run to send", e);
+    }
+    channel.truncate(0);
+    channel.force(false);
+    if (!unreadable.isEmpty()) {
+      throw new IOException("sent " + JdbcHistoryStore.count(all.size()) + "; skipped what the spool " + spool + " held unreadable: "
+          + String.join("; ", unreadable));
     }
   }
 
@@ -83,8 +92,8 @@ public final class SpooledHistoryStore implements HistoryStore {
     long size = channel.size();
     if (size == 0) return;
     ByteBuffer bytes = ByteBuffer.allocate(Math.toIntExact(size));
-    while (bytes.hasRemaining() && channel.read(bytes, bytes.position()) >= 0) {
-      // read until full
+    while (bytes.hasRemaining()) {
+      if (channel.read(bytes, bytes.position()) < 0) break;
     }
     String[] lines = new String(bytes.array(), StandardCharsets.UTF_8).split("\n");
     for (int i = 0; i < lines.length; i++) {
