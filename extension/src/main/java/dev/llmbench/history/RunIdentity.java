@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,7 +96,8 @@ public record RunIdentity(String id, Instant time, String commit, String branch,
     if (env.containsKey("GITHUB_RUN_ID") && env.containsKey("GITHUB_RUN_ATTEMPT")) {
       build = env.get("GITHUB_RUN_ID") + "." + env.get("GITHUB_RUN_ATTEMPT");
     }
-    return new RunIdentity(UUID.randomUUID().toString(), now, commit, branch, build, engine, engineVersion, model,
+    // Microseconds: what PostgreSQL keeps, so both stores give back the same identity.
+    return new RunIdentity(UUID.randomUUID().toString(), now.truncatedTo(ChronoUnit.MICROS), commit, branch, build, engine, engineVersion, model,
         host(env));
   }
 
