@@ -76,6 +76,23 @@ public final class Figures {
     return metric.key() + ".p" + p;
   }
 
+  /**
+   * {@return whether a rise of the figure is good news: throughputs, goodput and SLO attainment rise when things
+   * improve; latencies, error and unparsed rates fall; empty for a figure LLMBench does not know}
+   *
+   * @param figure a figure's name
+   */
+  static Optional<Boolean> higherIsBetter(String figure) {
+    int dot = figure.indexOf('.');
+    String key = dot < 0 ? figure : figure.substring(0, dot);
+    for (Metric metric : Metric.values()) {
+      if (!metric.key().equals(key)) continue;
+      if (metric.isLatency() || metric == Metric.ERROR_RATE || metric == Metric.UNPARSED_RATE) return Optional.of(false);
+      return Optional.of(true);
+    }
+    return Optional.empty();
+  }
+
   /** {@return how people read a figure's name: {@code output throughput}, {@code TTFT p99}; unknown names as they are} */
   static String label(String figure) {
     int dot = figure.indexOf('.');

@@ -116,12 +116,28 @@ public final class HistoryAssert extends AbstractAssert<HistoryAssert, History> 
      * @return this assertion
      */
     public SeriesAssert hasNoChangePointInLast(int runs) {
+      return check(runs, false);
+    }
+
+    /**
+     * No change for the worse among the newest {@code runs} runs of any series: throughput may rise and latency
+     * fall, but not the other way. A figure LLMBench does not know counts both ways.
+     *
+     * @param runs how many of the newest runs the gate covers, at least 1
+     * @return this assertion
+     */
+    public SeriesAssert hasNoRegressionInLast(int runs) {
+      return check(runs, true);
+    }
+
+    private SeriesAssert check(int runs, boolean regressionsOnly) {
       if (runs < 1) throw new IllegalArgumentException("the gate covers at least the newest run, was " + runs);
       List<String> violations = new ArrayList<>();
       for (Series s : actual) {
         int first = Math.max(1, s.size() - runs); // index of the oldest run the gate covers
         for (SeriesChange c : s.changes(settings)) {
           if (c.point().index() < first) continue;
+          if (regressionsOnly && !c.isRegression()) continue;
           violations.add(String.format(java.util.Locale.ROOT,
               "- %s: %s%n  actual: a change at run %d of %d, p = %s, magnitude %s;"
                   + " required: none in runs %d to %d at p <= %s and magnitude >= %s",
@@ -131,8 +147,9 @@ public final class HistoryAssert extends AbstractAssert<HistoryAssert, History> 
         }
       }
       if (!violations.isEmpty()) {
-        failWithMessage("[history] expected no change point in the last %d runs of %s (%d series) but found %d:%n%s",
-            runs, description, actual.size(), violations.size(), String.join(System.lineSeparator(), violations));
+        failWithMessage("[history] expected no %s in the last %d runs of %s (%d series) but found %d:%n%s",
+            regressionsOnly ? "regression" : "change point", runs, description, actual.size(), violations.size(),
+            String.join(System.lineSeparator(), violations));
       }
       return this;
     }

@@ -24,6 +24,14 @@ public record SeriesChange(Series series, ChangePoint point) {
     return series.points().get(point.index()).run();
   }
 
+  /**
+   * {@return whether the change is for the worse: a throughput fell, a latency or an error rate rose; a figure
+   * LLMBench does not know is a regression either way}
+   */
+  public boolean isRegression() {
+    return Figures.higherIsBetter(series.figure()).map(up -> up == point.relativeChange() < 0).orElse(true);
+  }
+
   /** {@return the first run after the change, counted from 1} */
   public int runNumber() {
     return point.index() + 1;

@@ -48,6 +48,31 @@ class HistoryAssertTests {
   }
 
   @Test
+  void aRegressionGateLetsImprovementsPass() {
+    // Throughput up 10% at run 38: a change point, not a regression.
+    History history = History.of(HistoryFixtures.series("C=32", 40, 1200, 0.02, 37, 0.10, 7));
+    HistoryAssert.assertThat(history).series(Metric.OUTPUT_THROUGHPUT, "C=32").hasNoRegressionInLast(5);
+    assertThatThrownBy(() -> HistoryAssert.assertThat(history).series(Metric.OUTPUT_THROUGHPUT, "C=32")
+        .hasNoChangePointInLast(5))
+        .hasMessageStartingWith("[history] expected no change point in the last 5 runs of [output_throughput] at C=32");
+    // Down 10%: a regression.
+    History worse = History.of(HistoryFixtures.series("C=32", 40, 1200, 0.02, 37, -0.10, 7));
+    assertThatThrownBy(() -> HistoryAssert.assertThat(worse).series(Metric.OUTPUT_THROUGHPUT, "C=32")
+        .hasNoRegressionInLast(5))
+        .hasMessageStartingWith("[history] expected no regression in the last 5 runs of [output_throughput] at C=32"
+            + " (1 series) but found 1:");
+  }
+
+  @Test
+  void aLatencyThatRoseIsARegressionAndOneThatFellIsNot() {
+    Series series = new Series(HistoryFixtures.level("C=8"), "ttft.p99", "ms", List.of());
+    assertThat(new SeriesChange(series, new ChangePoint(5, 0, 80, 90, 1, 1, 5, 5, 0.0001)).isRegression()).isTrue();
+    assertThat(new SeriesChange(series, new ChangePoint(5, 0, 80, 70, 1, 1, 5, 5, 0.0001)).isRegression()).isFalse();
+    Series unknown = new Series(HistoryFixtures.level("C=8"), "my_score", "", List.of());
+    assertThat(new SeriesChange(unknown, new ChangePoint(5, 0, 80, 90, 1, 1, 5, 5, 0.0001)).isRegression()).isTrue();
+  }
+
+  @Test
   void aLevelNobodyMeasuredFailsNamingTheLevelsThereAre() {
     History history = History.of(HistoryFixtures.series("C=32", 5, 1200, 0.02, 99, 0, 7));
     assertThatThrownBy(() -> HistoryAssert.assertThat(history).series(Metric.OUTPUT_THROUGHPUT, "C=64"))
