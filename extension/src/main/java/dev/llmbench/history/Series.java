@@ -58,6 +58,42 @@ public record Series(LevelIdentity level, String figure, String unit, List<Point
     return changes;
   }
 
+  /**
+   * One stretch between change points, as a trend chart draws it: its mean as a line and mean ± one standard
+   * deviation as the noise band.
+   *
+   * @param from   the first run's index
+   * @param to     the index after the last run
+   * @param mean   the stretch's mean
+   * @param stdDev its population standard deviation (0 for a single run)
+   */
+  public record Stretch(int from, int to, double mean, double stdDev) {}
+
+  /**
+   * {@return the stretches between this series' change points, oldest first: one when there is none}
+   *
+   * @param settings how to search for change points
+   */
+  public List<Stretch> stretches(ChangePointSettings settings) {
+    double[] values = values();
+    List<Stretch> out = new ArrayList<>();
+    int from = 0;
+    List<Integer> ends = new ArrayList<>();
+    for (ChangePoint c : ChangePoints.detect(values, settings)) ends.add(c.index());
+    ends.add(values.length);
+    for (int to : ends) {
+      if (to <= from) continue;
+      double mean = 0;
+      for (int i = from; i < to; i++) mean += values[i];
+      mean /= to - from;
+      double squares = 0;
+      for (int i = from; i < to; i++) squares += (values[i] - mean) * (values[i] - mean);
+      out.add(new Stretch(from, to, mean, Math.sqrt(squares / (to - from))));
+      from = to;
+    }
+    return out;
+  }
+
   /** {@return how people read the figure: {@code output throughput}, {@code TTFT p99}} */
   public String label() {
     return Figures.label(figure);

@@ -27,6 +27,20 @@ class HistoryTests {
   }
 
   @Test
+  void stretchesBetweenChangePointsCarryTheNoiseBand() {
+    Series series = History.of(HistoryFixtures.series("C=32", 40, 1200, 0.02, 30, -0.08, 7))
+        .series("output_throughput", "C=32").get(0);
+    List<Series.Stretch> stretches = series.stretches(ChangePointSettings.DEFAULTS);
+    assertThat(stretches).extracting(s -> s.from() + ".." + s.to()).containsExactly("0..30", "30..40");
+    // The same means the finding of HistoryAssertTests quotes (1204.5 and 1107.0 tok/s).
+    assertThat(stretches.get(0).mean()).isCloseTo(1204.5, org.assertj.core.data.Offset.offset(0.05));
+    assertThat(stretches.get(1).mean()).isCloseTo(1107.0, org.assertj.core.data.Offset.offset(0.05));
+    assertThat(stretches.get(0).stdDev() / stretches.get(0).mean()).isBetween(0.015, 0.03);
+    assertThat(new Series(HistoryFixtures.level("C=1"), "x", "", List.of()).stretches(ChangePointSettings.DEFAULTS))
+        .isEmpty();
+  }
+
+  @Test
   void aBranchAndTheNewestRuns() {
     List<LevelRecord> levels = new ArrayList<>(HistoryFixtures.series("C=8", 6, 500, 0.02, 99, 0, 1));
     RunIdentity feature = new RunIdentity("f-1", HistoryFixtures.START.plusSeconds(86_400L * 10), "abc", "feature", "",
