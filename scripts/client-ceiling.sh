@@ -61,7 +61,7 @@ for level in $levels; do
   IFS=: read -r c reqs tokens <<<"$level"
   for _ in $(seq "$repeat"); do
     for t in $transports; do
-      java -Xms256m -Xmx1g -cp "$jar" dev.llmbench.internal.client.CeilingRun --url "$base/c$tokens" \
+      java -Xms256m -Xmx1g -cp "$jar" dev.llmbench.benchmarks.client.CeilingRun --url "$base/c$tokens" \
         --transport "$t" --concurrency "$c" --requests "$reqs" --json >>"$out/runs.jsonl"
     done
     if [ -z "${SKIP_PYTHON:-}" ]; then
@@ -77,9 +77,9 @@ done
 
 if [ -z "${SKIP_MEMORY:-}" ]; then
   for t in $transports; do
-    java -Xms256m -Xmx1g -cp "$jar" dev.llmbench.internal.client.CeilingRun --mode inflight \
+    java -Xms256m -Xmx1g -cp "$jar" dev.llmbench.benchmarks.client.CeilingRun --mode inflight \
       --url "$base/slow/c1000" --transport "$t" --concurrency 1024 --settle 6 --json >>"$out/memory.jsonl"
-    java -Xmx100m -cp "$jar" dev.llmbench.internal.client.CeilingRun --url "$base/c10000" --transport "$t" \
+    java -Xmx100m -cp "$jar" dev.llmbench.benchmarks.client.CeilingRun --url "$base/c10000" --transport "$t" \
       --concurrency 64 --requests 128 --retain --json >>"$out/retain.jsonl"
   done
 fi

@@ -101,7 +101,7 @@ ci() {
     echo "== no-daemon test skipped: a Docker daemon already answers here"
   else
     echo "== no daemon: a @LaunchContainer suite fails before its first level, saying how to start one"
-    (cd "$ROOT_DIR" && DOCKER_HOST=unix:///nonexistent/docker.sock mvn -B -q -pl extension test \
+    (cd "$ROOT_DIR" && DOCKER_HOST=unix:///nonexistent/docker.sock mvn -B -q -pl extension -am test \
       -Dllmbench.groups=container-no-daemon -Dllmbench.excludedGroups= \
       '-Dllmbench.aloneGroups=container-no-daemon&(timing|absolute-timing)' "$@")
   fi

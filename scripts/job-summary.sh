@@ -4,14 +4,16 @@
 # Actions (the run's summary page), prints to stdout anywhere else.
 #
 #   scripts/job-summary.sh [REPORT_DIR...]   default: every module's target/llmbench, examples' included;
-#                                            not extension/'s, whose sweeps are the library's test fixtures
+#                                            not those of extension/, cli/ and engine/, whose sweeps are the
+#                                            library's test fixtures
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LIMIT=900000   # GitHub drops a step summary over 1 MiB
 
 if [ $# -eq 0 ]; then
   for d in */target/llmbench examples/*/target/llmbench; do
-    [ -d "$d" ] && [ "$d" != extension/target/llmbench ] && set -- "$@" "$d"
+    case "$d" in extension/* | cli/* | engine/*) continue ;; esac
+    [ -d "$d" ] && set -- "$@" "$d"
   done
 fi
 

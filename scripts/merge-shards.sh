@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Merges the shards of a sharded run (llmbench.shard.count > 1) into one run's report, with this checkout's
-# extension: per-level JSON and CSV, the table, charts and index.html under OUT/llmbench, and the Allure
+# llmbench-cli: per-level JSON and CSV, the table, charts and index.html under OUT/llmbench, and the Allure
 # results under OUT/allure-results. See docs/sharding.md.
 #
 #   scripts/merge-shards.sh OUT SHARD...          e.g. scripts/merge-shards.sh merged shards/shard-0 shards/shard-1
@@ -25,5 +25,5 @@ case "$OUT" in /*) ;; *) OUT="$OLDPWD/$OUT" ;; esac
 
 # shellcheck source=scripts/lib-classpath.sh
 . scripts/lib-classpath.sh
-extension_classpath "$PWD" || die "no classpath"
-exec java -cp "$CP" dev.llmbench.internal.shard.MergeMain --out "$OUT" "${ARGS[@]}"
+cli_classpath "$PWD" || die "no classpath"
+exec java -cp "$CP" dev.llmbench.cli.merge.MergeMain --out "$OUT" "${ARGS[@]}"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Maven Central bundle as a release does (the release profile: sources, javadoc with every doclint
 # check, signatures, central-publishing-maven-plugin) without uploading it, then checks what it holds: the
-# parent's pom and llmbench-junit's pom, jar, sources and javadoc, each with its md5/sha1/sha256/sha512
-# checksums (checked against the file), and nothing else; signatures only with --sign.
+# parent's pom and the pom, jar, sources and javadoc of each published module (llmbench-engine, llmbench-junit,
+# llmbench-cli), each with its md5/sha1/sha256/sha512 checksums (checked against the file), and nothing else;
+# signatures only with --sign.
 #
 #   scripts/release-check.sh [--sign] [maven options...]
 #
@@ -37,7 +38,8 @@ git ls-files -z --cached --others --exclude-standard \
 find "$work/tree" -name pom.xml -not -path "$work/tree/examples/*" \
   -exec sed -i "s:<version>$snapshot</version>:<version>$release</version>:" {} +
 
-maven=(-Prelease -pl extension -am deploy -Dmaven.test.skip=true -Dmaven.install.skip=true -DskipUpload=true)
+# -pl cli -am: the published modules and nothing else (the plugin stages every module of the reactor).
+maven=(-Prelease -pl cli -am deploy -Dmaven.test.skip=true -Dmaven.install.skip=true -DskipUpload=true)
 $sign || maven+=(-Dgpg.skip=true)
 echo "release-check: ./mvnw ${maven[*]} $* (version $release, in $work/tree)"
 (cd "$work/tree" && ./mvnw -q "${maven[@]}" "$@") || die "the release build failed (javadoc: every public member of the API needs its comment, @param and @return)"
@@ -50,8 +52,12 @@ mkdir -p "$work/bundle"
 
 # What the bundle must hold, and may hold: nothing else.
 parent="dev/llmbench/llmbench-parent/$release/llmbench-parent-$release"
+engine="dev/llmbench/llmbench-engine/$release/llmbench-engine-$release"
 junit="dev/llmbench/llmbench-junit/$release/llmbench-junit-$release"
-files=("$parent.pom" "$junit.pom" "$junit.jar" "$junit-sources.jar" "$junit-javadoc.jar")
+cli="dev/llmbench/llmbench-cli/$release/llmbench-cli-$release"
+modules=("$engine" "$junit" "$cli")
+files=("$parent.pom")
+for m in "${modules[@]}"; do files+=("$m.pom" "$m.jar" "$m-sources.jar" "$m-javadoc.jar"); done
 expected=()
 for f in "${files[@]}"; do
   for sum in md5 sha1 sha256 sha512; do expected+=("$f.$sum"); done
@@ -75,23 +81,37 @@ done
 # Listings into variables first: grep -q closing the pipe early would fail jar under pipefail.
 has() { local listing; listing=$(jar tf "$1"); grep -qx "$2" <<< "$listing" || die "$1 lacks $2"; }
 has "$junit.jar" 'dev/llmbench/LlmClient.class'
-has "$junit.jar" 'META-INF/LICENSE'
 has "$junit-sources.jar" 'dev/llmbench/LlmClient.java'
-has "$junit-javadoc.jar" 'index.html'
 has "$junit-javadoc.jar" 'dev/llmbench/LlmClient.html'
-javadoc=$(jar tf "$junit-javadoc.jar")
-if grep -q '^dev/llmbench/internal/' <<< "$javadoc"; then die "the javadoc documents dev.llmbench.internal"; fi
-manifest=$(mkdir -p ../manifest && cd ../manifest && jar xf "$OLDPWD/$junit.jar" META-INF/MANIFEST.MF && cat META-INF/MANIFEST.MF)
-grep -q '^Automatic-Module-Name: dev.llmbench' <<< "$manifest" || die "$junit.jar has no Automatic-Module-Name"
-# Central's required metadata: on the parent, which llmbench-junit inherits; name and description on both.
+has "$engine.jar" 'dev/llmbench/engine/EmbeddedLlmServer.class'
+has "$engine-sources.jar" 'dev/llmbench/engine/EmbeddedLlmServer.java'
+has "$cli.jar" 'dev/llmbench/cli/AnalyseMain.class'
+has "$cli-sources.jar" 'dev/llmbench/cli/AnalyseMain.java'
+# Central's required metadata: on the parent, which every module inherits; name and description on each.
 for tag in '<url>https://github.com/llmbench/llmbench</url>' '<licenses>' '<name>Apache-2.0</name>' '<developers>' '<scm' \
            '<connection>scm:git:https://github.com/llmbench/llmbench.git</connection>' '<description>'; do
   grep -qF "$tag" "$parent.pom" || die "$parent.pom lacks $tag"
 done
-grep -qF '<description>' "$junit.pom" || die "$junit.pom lacks <description>"
-grep -qF '<name>' "$junit.pom" || die "$junit.pom lacks <name>"
+declare -A module_name=([$engine]=dev.llmbench.engine [$junit]=dev.llmbench [$cli]=dev.llmbench.cli)
+for m in "${modules[@]}"; do
+  has "$m.jar" 'META-INF/LICENSE'
+  has "$m-javadoc.jar" 'index.html'
+  javadoc=$(jar tf "$m-javadoc.jar")
+  if grep -q '^dev/llmbench/internal/' <<< "$javadoc"; then die "$m-javadoc.jar documents dev.llmbench.internal"; fi
+  manifest=$(rm -rf ../manifest && mkdir -p ../manifest && cd ../manifest && jar xf "$OLDPWD/$m.jar" META-INF/MANIFEST.MF && cat META-INF/MANIFEST.MF)
+  grep -q "^Automatic-Module-Name: ${module_name[$m]}\s*\$" <<< "$manifest" || die "$m.jar's Automatic-Module-Name is not ${module_name[$m]}"
+  grep -qF '<description>' "$m.pom" || die "$m.pom lacks <description>"
+  grep -qF '<name>' "$m.pom" || die "$m.pom lacks <name>"
+done
+# A user's one dependency: llmbench-junit brings the engine, and picocli comes with the command-line module only.
+grep -qF '<artifactId>llmbench-engine</artifactId>' "$junit.pom" || die "$junit.pom does not depend on llmbench-engine"
+for m in "$engine" "$junit"; do
+  if grep -qF 'picocli' "$m.pom"; then die "$m.pom names picocli: it belongs to llmbench-cli only"; fi
+done
+grep -qF '<artifactId>picocli</artifactId>' "$cli.pom" || die "$cli.pom does not depend on picocli"
 
 signatures="none (no key: gpg skipped)"
 if $sign; then signatures="one per file, verified by gpg"; fi
 echo "release-check: $work/central-bundle.zip ($(jar tf "../central-bundle.zip" | grep -vc /$) files): llmbench-parent pom;" \
-  "llmbench-junit pom, jar, sources, javadoc; md5, sha1, sha256, sha512 each, matching; signatures: $signatures"
+  "llmbench-engine, llmbench-junit, llmbench-cli: pom, jar, sources, javadoc; md5, sha1, sha256, sha512 each, matching;" \
+  "signatures: $signatures"

@@ -30,7 +30,7 @@ fi
 trap '"$fast/stop.sh" "$port" >/dev/null' EXIT
 ulimit -n 32768 2>/dev/null || true
 echo "# $(date -u +%FT%TZ) $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg); java: $(java -version 2>&1 | head -n 1)"
-java -Xmx"${XMX:-2g}" -cp "$jar" dev.llmbench.internal.load.SessionsRun --url "http://127.0.0.1:$port/drip/c$tokens" \
+java -Xmx"${XMX:-2g}" -cp "$jar" dev.llmbench.benchmarks.load.SessionsRun --url "http://127.0.0.1:$port/drip/c$tokens" \
   --sessions "$sessions" --turns "$turns" --think-ms "$think" --max-tokens "$tokens"
 status=$?
 echo "# load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -20,4 +20,4 @@ jar=$(mktemp /tmp/soak-benchmarks.XXXXXX.jar)
 trap 'rm -f "$jar"' EXIT
 cp "$root/benchmarks/target/benchmarks.jar" "$jar"
 # shellcheck disable=SC2086 # JAVA_OPTS is words
-java ${JAVA_OPTS:--Xmx256m} -cp "$jar" dev.llmbench.internal.client.SoakRun "$@"
+java ${JAVA_OPTS:--Xmx256m} -cp "$jar" dev.llmbench.benchmarks.client.SoakRun "$@"

@@ -52,7 +52,7 @@ echo "# $(date -u +%FT%TZ) $(nproc) cores; java: $(java -version 2>&1 | head -n 
 echo "# $rows rows at $rate requests/s after $warmup warm-up rows, $tokens-chunk responses from fast-sse on :$port; nice ${NICE:-0}"
 for i in $(seq "$repeat"); do
   # shellcheck disable=SC2086
-  nice -n "${NICE:-0}" java -Xms256m -Xmx1g ${JAVA_OPTS--XX:MaxTenuringThreshold=0} -cp "$jar" dev.llmbench.trace.TraceReplayRun --url "http://127.0.0.1:$port/c$tokens" \
+  nice -n "${NICE:-0}" java -Xms256m -Xmx1g ${JAVA_OPTS--XX:MaxTenuringThreshold=0} -cp "$jar" dev.llmbench.benchmarks.trace.TraceReplayRun --url "http://127.0.0.1:$port/c$tokens" \
     --rows "$rows" --rate "$rate" --warmup-rows "$warmup" --json | tee -a "$out/runs.jsonl" >/dev/null
   echo "run $i done" >&2
 done

@@ -463,7 +463,7 @@ def main():
     for f in changed:
         print(f"  {f}")
     if moved or changed or resolved:
-        print("next: mvn -B -o -pl extension test -Dtest=ApiSignatureTests -Dllmbench.api.update=true")
+        print("next: mvn -B -o -pl extension -am test -Dtest=ApiSignatureTests -Dllmbench.api.update=true")
 
 
 def fix_java(path, text, home, was_sorted):

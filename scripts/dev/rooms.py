@@ -11,7 +11,7 @@ move, run it again; it moves what it knows and rewrites names everywhere). A typ
 3. In every Java file: the package declaration follows the file's folder; an import is added for each type it
    named without one (a type of its old package that now lives elsewhere); imports of its own package dropped.
 
-Afterwards: mvn -B -o -pl extension test -Dtest=ApiSignatureTests -Dllmbench.api.update=true, then build.
+Afterwards: mvn -B -o -pl extension -am test -Dtest=ApiSignatureTests -Dllmbench.api.update=true, then build.
 """
 import os
 import re
@@ -58,9 +58,8 @@ for target, names in {
     R + ".result": ["compare.Delta"],
     R + ".sessions": ["workload.Sessions", "internal.junit.SessionSettings"],
     R + ".datasets": ["workload.Dataset"] + [f"internal.workload.{n}" for n in (
-        "ShareGptReader", "OpenAiChatReader", "VllmCustomReader", "JsonlReader", "DatasetLoader", "DatasetReader",
-        "LoadedDataset")],
-    R + ".telemetry": ["server.GpuTelemetry", "internal.report.GpuText"],
+        "ShareGptReader", "OpenAiChatReader", "VllmCustomReader", "JsonlReader", "DatasetLoader", "DatasetReader")],
+    R + ".telemetry": ["internal.report.GpuText"],
     R + ".launch": ["server.LaunchServer", "server.LaunchContainer"],
 }.items():
     for name in names:
@@ -84,16 +83,41 @@ for target, names in {
 # Two classes that would share a package and a name: the unit test of the deployments' statements.
 TYPES[I + ".deployments.DeploymentComparisonTests"] = R + ".deployments.DeploymentStatementsTests"
 
+# One noun, one class (#31 item 4; NamesTests): each simple name names one top-level class of dev.llmbench.
+TYPES.update({
+    R + ".quality.Verdict": R + ".quality.Grade",  # a grader's correct/wrong/unparsed; Delta.Verdict judges a change
+    I + ".report.Verdict": I + ".report.SweepAnswer",  # the page's "Answer" box
+    R + ".baseline.VllmResults": R + ".baseline.VllmReference",  # vLLM results read as a baseline's Reference
+    R + ".baseline.VllmResultsTests": R + ".baseline.VllmReferenceTests",
+    R + ".offline.VllmResults": R + ".offline.VllmLevels",  # vLLM runs read as levels to analyse
+    R + ".engine.Embeddings": R + ".engine.EmbeddingReplies",  # beside EvalReplies; workload.Embeddings is the annotation
+    R + ".quality.Generated": R + ".quality.GeneratedEvals",  # the generated sets as EvalSets; QualityEval.Generated picks one
+})
+
+# One type per role (#31 item 4; docs/glossary.md, "Level"): a noun that says which role.
+TYPES.update({
+    R + ".offline.TableLevel": R + ".offline.SummaryLevel",  # a level from a summary: a table row or a vLLM result
+    I + ".core.LevelInProgress": I + ".core.RunningLevel",  # the level running now; LevelProgress is a progress line
+})
+
+# Results every level may carry stay in the shared API, which the machinery may name (ArchitectureTests): what the
+# server's GPUs reported beside ServerMetrics, what aligning prompts to exact lengths did beside the level's figures.
+TYPES.update({
+    R + ".telemetry.GpuTelemetry": R + ".server.GpuTelemetry",
+    R + ".workload.InputAlignment": R + ".result.InputAlignment",
+})
+
 # Package docs of packages that merge into another: the new package's own package-info says it all.
 DROPPED = {I + ".agents.package-info", I + ".replay.package-info", I + ".structured.package-info",
            I + ".container.package-info", R + ".compare.package-info", I + ".quality.package-info",
            I + ".trace.package-info", I + ".session.package-info"}
 
+RESOURCE_RE = re.compile(r"^(?P<root>(?:[\w.-]+/)*src/(?:main|test)/resources)/(?P<dir>dev/llmbench(?:/[\w]+)*)/(?P<name>[^/]+)$")
 SOURCE_RE = re.compile(r"^(?P<root>(?:[\w.-]+/)*src/(?:main|test)/java)/(?P<path>.+)\.java$")
 TEXT_SUFFIXES = (".java", ".md", ".sh", ".xml", ".yml", ".yaml", ".properties", ".json", ".mjs", ".js",
                  ".txt", ".py", ".html", ".api", ".dot", ".svg")
 TEXT_NAMES = ("run",)
-SKIP = re.compile(r"^scripts/dev/(move[-_]api|rooms)\.(sh|py)$|(^|/)node_modules/|package-lock\.json$")
+SKIP = re.compile(r"^scripts/dev/(move[-_]api|rooms)\.(sh|py)$|(^|/)node_modules/|package-lock\.json$|^CHANGELOG\.md$")
 
 
 def git(*args):
@@ -146,17 +170,31 @@ def main():
     for src, dst in moves.items():
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         git("mv", src, dst)
+    # A package's resources (test logs read with getResource, relative to the class) follow the package.
+    for f in files:
+        m = RESOURCE_RE.match(f)
+        if m and os.path.exists(f):
+            package = m.group("dir").replace("/", ".")
+            if package in PACKAGES:
+                dst = f"{m.group('root')}/{PACKAGES[package].replace('.', '/')}/{m.group('name')}"
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                git("mv", f, dst)
 
     # 2. Names everywhere, longest first so that a.b.C.D is not caught as a.b.C.
     renamed = {}
     for f, (_, fqn) in sources.items():
         if new_name(fqn) != fqn:
             renamed[fqn] = new_name(fqn)
+    files = [f for f in git("ls-files", "-co", "--exclude-standard", "-z").split("\0") if f and os.path.isfile(f)]
+    present = {SOURCE_RE.match(f).group("path").replace("/", ".") for f in files if SOURCE_RE.match(f)}
+    # A merged branch's names of a type moved before it came: the old file is gone, the names are not.
+    for old, new in TYPES.items():
+        if old not in present and new in present:
+            renamed.setdefault(old, new)
     for old, new in list(renamed.items()):
         renamed[old.replace(".", "/")] = new.replace(".", "/")
     pattern = re.compile(r"(?<![\w$])(" + "|".join(re.escape(k) for k in sorted(renamed, key=lambda k: (-len(k), k)))
                          + r")(?![\w$])")
-    files = [f for f in git("ls-files", "-co", "--exclude-standard", "-z").split("\0") if f and os.path.isfile(f)]
     changed = 0
     for f in files:
         if SKIP.search(f) or not (f.endswith(TEXT_SUFFIXES) or os.path.basename(f) in TEXT_NAMES):
@@ -166,18 +204,50 @@ def main():
                 before = fh.read()
         except UnicodeDecodeError:
             continue
-        text = pattern.sub(lambda m: renamed[m.group(1)], before)
+        text = pattern.sub(lambda m: renamed[m.group(1)], before) if renamed else before
         old_path = next((s for s, d in moves.items() if d == f), f)
         if f.endswith(".java") and old_path in needs:
             text = fix_java(f, text, {new_name(n) for n in needs[old_path]}, sortedness(before))
             old_simple, new_simple = sources[old_path][1].rsplit(".", 1)[1], os.path.basename(f)[:-5]
             if old_simple != new_simple:  # a renamed type: its declaration too
                 text = re.sub(r"\b(class|interface|record|enum) " + old_simple + r"\b", r"\1 " + new_simple, text)
+        if f.endswith(".java"):
+            text = rename_simple(f, text, present)
         if text != before:
             with open(f, "w", encoding="utf-8") as fh:
                 fh.write(text)
             changed += 1
     print(f"rooms: {len(moves)} file(s) moved, {changed} file(s) rewritten")
+
+
+def rename_simple(path, text, present):
+    """Bare uses of each type TYPES gives a new simple name, in its package and in files that import it: code,
+    and javadoc references in comments ({@link}, {@linkplain}, {@code}, @see, @throws); never a literal, never
+    after a dot (another type's member of that name). Runs whether or not the old file is still there, so that
+    a merged branch's new uses of an old name follow too. A file that declares or imports another type of the
+    old name is left alone, and so is a package where a type of the old name still lives (present: every
+    source's fully-qualified name)."""
+    m = SOURCE_RE.match(path)
+    if not m:
+        return text
+    package = m.group("path").rsplit("/", 1)[0].replace("/", ".")
+    for old, new in TYPES.items():
+        (old_pkg, o), (new_pkg, n) = old.rsplit(".", 1), new.rsplit(".", 1)
+        if o == n or o not in text or old in present or f"{new_pkg}.{o}" in present:
+            continue
+        imported = re.search(r"^import\s+(?:static\s+)?" + re.escape(new) + r"\s*[;.]", text, re.M)
+        if package not in (old_pkg, new_pkg) and not imported:
+            continue
+        if re.search(r"\b(?:class|interface|enum|record|@interface)\s+" + o + r"\b", split_code(text)[0]) or re.search(
+                r"^import\s+(?:static\s+)?[\w.]+\." + o + r"\s*;", text, re.M):
+            continue
+        word = re.compile(r"(?<![\w$.#])" + o + r"(?![\w$])")
+        ref = re.compile(r"(\{@(?:link|linkplain|code)\s+[^}]*\}|@(?:see|throws)\s+\S+)")
+        token = re.compile(r'"""[\s\S]*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*[\s\S]*?\*/|'
+                           + word.pattern)
+        text = token.sub(lambda t: n if t.group() == o else ref.sub(lambda r: word.sub(n, r.group()), t.group())
+                         if t.group().startswith("/") else t.group(), text)
+    return text
 
 
 def fix_java(path, text, needed, was_sorted):

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>Every attribute is a setting with a key (named on each attribute) and can be set without touching
  * code, by JUnit configuration parameter or system property ({@code -Dllmbench.base-url=...}) or by
  * environment variable ({@code LLMBENCH_BASE_URL}), which win over the attribute in that order. An empty
- * attribute means the setting's default; the README's settings table lists every key and default.
+ * attribute means the setting's default; the settings page (docs/settings.md) lists every key and default.
  * Durations are written {@code 500ms}, {@code 30s}, {@code 20m} or ISO-8601 ({@code PT20M}).
  *
  * <p>Before the first test of an endpoint, the extension waits until the server is really ready:

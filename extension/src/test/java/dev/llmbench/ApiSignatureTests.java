@@ -7,7 +7,6 @@ import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.AnnotatedElement;
@@ -36,7 +35,9 @@ import org.junit.jupiter.api.Test;
  * The public API as a checked-in text file, {@code extension/api/llmbench-junit.api}, as OkHttp keeps its
  * {@code .api} files: every public and protected type and member of {@code dev.llmbench} and of its
  * packages outside {@code dev.llmbench.internal}, one line each, so that an API change shows in review as a
- * change of that file. The test fails with the diff and the command that rewrites the file.
+ * change of that file. The test fails with the diff and the command that rewrites the file. A feature's package
+ * holds its implementation beside its API, some of it public for the machinery to reach: a type or member marked
+ * {@code @API(status = INTERNAL)} is no user's API, and the dump leaves it out.
  *
  * <p>japicmp and revapi compare two built jars, so they need a released baseline this project does not
  * have yet and keep no text file to review; the dump is read off the compiled classes by reflection instead
@@ -48,7 +49,7 @@ class ApiSignatureTests {
 
   static final Path DUMP = Path.of("api", "llmbench-junit.api");
   static final String UPDATE_PROPERTY = "llmbench.api.update";
-  static final String UPDATE_COMMAND = "mvn -B -o -pl extension test -Dtest=ApiSignatureTests -D" + UPDATE_PROPERTY + "=true";
+  static final String UPDATE_COMMAND = "mvn -B -o -pl extension -am test -Dtest=ApiSignatureTests -D" + UPDATE_PROPERTY + "=true";
 
   /** The dump of the compiled classes, read once for both tests. */
   static String compiled;
@@ -90,14 +91,16 @@ class ApiSignatureTests {
         .containsPattern("(?m)^  public abstract int\\[\\] value\\(\\)$")   // @ConcurrencySweep's levels
         .containsPattern("(?m)^  public .*java\\.util\\.List<dev\\.llmbench\\.[A-Za-z.]+> [a-zA-Z]+\\(\\)$")
         .doesNotContain("dev.llmbench.internal.")
+        .doesNotContain("status = INTERNAL")
         .doesNotContain("Tests")
         .doesNotContainPattern("(?m)^  private ");
   }
 
   static String dump() {
-    // The module's own classes only: its test classes and the jars on the class path are not its API.
-    List<Class<?>> types = new ClassFileImporter().withImportOption(new ImportOption.DoNotIncludeTests())
-        .withImportOption(new ImportOption.DoNotIncludeJars())
+    // The module's own classes only: its test classes, the jars on the class path and the modules beside it in the
+    // reactor (the engine's classes folder, in a build of both) are not its API.
+    String own = Path.of("target", "classes").toAbsolutePath() + "/";
+    List<Class<?>> types = new ClassFileImporter().withImportOption(location -> location.contains(own))
         .importPackages("dev.llmbench").stream()
         .filter(c -> isApiPackage(c.getPackageName()))
         .map(JavaClass::reflect)
@@ -116,8 +119,14 @@ class ApiSignatureTests {
 
   static boolean isVisibleType(Class<?> c) {
     if (c.isAnonymousClass() || c.isLocalClass() || c.isSynthetic() || c.getSimpleName().equals("package-info")) return false;
-    if (!isVisible(c.getModifiers())) return false;
+    if (!isVisible(c.getModifiers()) || isInternal(c)) return false;
     return c.getDeclaringClass() == null || isVisibleType(c.getDeclaringClass());
+  }
+
+  /** Marked {@code @API(status = INTERNAL)}: public for the library's own packages, not for its users. */
+  static boolean isInternal(AnnotatedElement e) {
+    API api = e.getAnnotation(API.class);
+    return api != null && api.status() == API.Status.INTERNAL;
   }
 
   static boolean isVisible(int modifiers) {
@@ -177,13 +186,13 @@ class ApiSignatureTests {
       }
     }
     for (Field f : c.getDeclaredFields()) {
-      if (!f.isSynthetic() && !f.isEnumConstant() && isVisible(f.getModifiers())) others.add(field(f));
+      if (!f.isSynthetic() && !f.isEnumConstant() && isVisible(f.getModifiers()) && !isInternal(f)) others.add(field(f));
     }
     for (Constructor<?> k : c.getDeclaredConstructors()) {
-      if (!k.isSynthetic() && isVisible(k.getModifiers())) others.add(executable(k, "", c.getCanonicalName()));
+      if (!k.isSynthetic() && isVisible(k.getModifiers()) && !isInternal(k)) others.add(executable(k, "", c.getCanonicalName()));
     }
     for (Method m : c.getDeclaredMethods()) {
-      if (m.isSynthetic() || m.isBridge() || !isVisible(m.getModifiers())) continue;
+      if (m.isSynthetic() || m.isBridge() || !isVisible(m.getModifiers()) || isInternal(m)) continue;
       String text = executable(m, name(m.getGenericReturnType()) + " ", m.getName());
       if (m.getDefaultValue() != null) text += " default " + value(m.getDefaultValue());
       others.add(text);

@@ -11,6 +11,7 @@ import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.domain.JavaField;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.domain.JavaType;
+import com.tngtech.archunit.core.domain.properties.HasAnnotations;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
@@ -18,84 +19,160 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.lang.conditions.ArchConditions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.Extension;
 
 /**
- * The boundaries of the library: the API's packages are layers, each using only those below it; the API
- * exposes no internal type and uses no internal package but the extensions its annotations name, the
- * analysis {@code SweepAnalysis} fronts and the number formats; the internal packages form no cycle; every
- * public type says its API status; a class's suffix says what it is, as
- * {@code docs/glossary.md} defines it. (Samples using the API only is checked in sample-tests.)
+ * The boundaries of the library. Three kinds of package sit under {@code dev.llmbench}: the shared API (the root,
+ * {@code assertions}, {@code result}, {@code client}, {@code server}), layered, each using only those below it; the
+ * machinery under {@code internal}, which names no feature; and the features, every other package directly under
+ * {@code dev.llmbench} (found, not listed: a new package is a feature from its first class), each holding its API
+ * beside its implementation and reaching the machinery only through {@code internal.spi.Feature}, registered in
+ * {@code META-INF/services}. The embedded engine ({@code engine}) is none of them: it is becoming a module of its
+ * own. Besides: the API exposes no internal type, the internal packages form no cycle, every public type says its API
+ * status, and a class's suffix says what it is, as {@code docs/glossary.md} defines it. (Samples using the API only is
+ * checked in sample-tests.)
  */
 @AnalyzeClasses(packages = "dev.llmbench", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
 
-  static final String API_PACKAGE = "dev.llmbench";
-  static final String INTERNAL = "dev.llmbench.internal";
+  static final String ROOT = "dev.llmbench";
+  static final String INTERNAL = ROOT + ".internal";
   static final String FORMAT = INTERNAL + ".format";
+  static final String SPI = INTERNAL + ".spi";
+  /** The shared API's packages besides the root: what every feature and every user may use. */
+  static final Set<String> SHARED = Set.of("assertions", "result", "client", "server");
+  /** Not a feature: the machinery, and the embedded engine (a module of its own, moved by another step of #31). */
+  static final Set<String> NOT_FEATURES = Set.of("internal", "engine");
+
+  /** The package directly under {@code dev.llmbench} that {@code pkg} is in ({@code trace} for {@code dev.llmbench.trace.x}). */
+  static Optional<String> top(String pkg) {
+    if (!pkg.startsWith(ROOT + ".")) return Optional.empty();
+    String rest = pkg.substring(ROOT.length() + 1);
+    int dot = rest.indexOf('.');
+    return Optional.of(dot < 0 ? rest : rest.substring(0, dot));
+  }
+
+  /** The feature whose package {@code c} is in: every package directly under the root but the shared and the others. */
+  static Optional<String> feature(JavaClass c) {
+    return top(c.getPackageName()).filter(t -> !SHARED.contains(t) && !NOT_FEATURES.contains(t));
+  }
+
+  static final DescribedPredicate<JavaClass> IN_A_FEATURE = DescribedPredicate.describe(
+      "in a feature's package (a package under " + ROOT + " that is not " + SHARED + " nor " + NOT_FEATURES + ")",
+      c -> feature(c).isPresent());
+
+  static final DescribedPredicate<JavaClass> IN_THE_SHARED_API = DescribedPredicate.describe("in the shared API",
+      c -> c.getPackageName().equals(ROOT) || top(c.getPackageName()).filter(SHARED::contains).isPresent());
 
   /**
-   * What the API fronts: the extension an annotation names in {@code @ExtendWith}, as any JUnit extension
-   * annotation must, and the offline analysis behind {@code SweepAnalysis}.
+   * Machinery that still names a feature, known and listed by class, each to move behind a seam in a later step of
+   * #31 (see the report of the seams step). The list only shrinks: a class not on it that names a feature fails.
+   * <ul>
+   *   <li>server launch: {@code core.Endpoint}, {@code core.ReadinessWait}, {@code core.LaunchSpec},
+   *       {@code core.EndpointSpec}, {@code junit.EndpointSettings} and {@code config.SettingKeys} start and describe
+   *       launched servers and containers ({@code launch}) -- an endpoint seam of the Feature is the fix.</li>
+   * </ul>
    */
-  static final DescribedPredicate<JavaClass> FRONTED = DescribedPredicate.describe(
-      "the extensions behind the annotations and the analysis behind SweepAnalysis",
-      c -> c.getPackageName().equals(INTERNAL + ".junit") && c.getSimpleName().endsWith("Extension")
-          || c.getName().equals(INTERNAL + ".offline.OfflineAnalysis"));
-  static final DescribedPredicate<JavaClass> OTHER_INTERNALS = DescribedPredicate.describe("the other internals",
-      c -> c.getPackageName().startsWith(INTERNAL) && !c.getPackageName().equals(FORMAT) && !FRONTED.test(c));
+  static final Set<String> NOT_YET_BEHIND_A_SEAM = Set.of(INTERNAL + ".core.Endpoint", INTERNAL + ".core.ReadinessWait",
+      INTERNAL + ".core.LaunchSpec", INTERNAL + ".core.EndpointSpec", INTERNAL + ".junit.EndpointSettings",
+      INTERNAL + ".config.SettingKeys");
+
+  static String topLevelName(JavaClass c) {
+    String simple = c.getName().substring(c.getPackageName().length() + 1);
+    int dollar = simple.indexOf('$');
+    return dollar < 0 ? simple : simple.substring(0, dollar);
+  }
+
+  static final DescribedPredicate<JavaClass> NOT_YET = DescribedPredicate.describe("listed as not yet behind a seam",
+      c -> NOT_YET_BEHIND_A_SEAM.contains(c.getPackageName() + "." + topLevelName(c)));
 
   /**
-   * The API by journey, top to bottom: what a layer may use. Assertions use everything they assert on; the
-   * comparisons use the sweep's results; the root (annotations, injected types) uses the values of the
-   * packages below; a value package uses only those under it. Every class is in a layer, so a new package
-   * needs its place here.
+   * The machinery (runner, planner, JUnit extensions, reports, shard merge) finds the features in the registry and
+   * names none: a new feature touches no file of it.
    */
   @ArchTest
-  static final ArchRule theApiIsLayered = layeredArchitecture().consideringOnlyDependenciesInLayers()
-      .ensureAllClassesAreContainedInArchitecture()
-      .layer("assertions").definedBy(API_PACKAGE + ".assertions")
-      .layer("compare").definedBy(API_PACKAGE + ".compare")
-      .layer("root").definedBy(API_PACKAGE)
-      .layer("workload").definedBy(API_PACKAGE + ".workload")
-      .layer("server").definedBy(API_PACKAGE + ".server")
-      .layer("result").definedBy(API_PACKAGE + ".result")
-      .layer("client").definedBy(API_PACKAGE + ".client")
-      .layer("fronted").definedBy(FRONTED)
-      .layer("internals").definedBy(OTHER_INTERNALS)
+  static final ArchRule theMachineryNamesNoFeature = noClasses().that().resideInAPackage(INTERNAL + "..")
+      .and(DescribedPredicate.not(NOT_YET))
+      .should().dependOnClassesThat(IN_A_FEATURE)
+      .because("a feature reaches the machinery only through internal.spi.Feature, registered in META-INF/services");
+
+  /** The list of known exceptions holds only classes that still need it, so that it shrinks as seams land. */
+  @ArchTest
+  static final ArchRule theListOfExceptionsIsCurrent = classes().that(NOT_YET)
+      .and().areTopLevelClasses().should(dependOnAFeature());
+
+  /**
+   * A feature uses the shared API and the machinery, not another feature: each can change, or go, alone. The
+   * exceptions ({@code ALLOWED}), each justified where it is listed.
+   */
+  /** {@code feature -> class of another feature} it may use, and why. */
+  static final Set<String> ALLOWED = Set.of(
+      // An eval item graded as JSON is checked by the structured output's one JSON check: two checkers would disagree.
+      "quality -> " + ROOT + ".workload.JsonReplyCheck", "quality -> " + ROOT + ".workload.JsonReplyCheck$Result",
+      "quality -> " + ROOT + ".workload.JsonReplyCheck$Status");
+
+  @ArchTest
+  static final ArchRule featuresDoNotUseEachOther = classes().that(IN_A_FEATURE).should(useNoOtherFeature());
+
+  /**
+   * The shared API by journey, top to bottom: what a layer may use. Assertions use everything they assert on; the
+   * root (annotations, injected types) uses the values of the packages below; a value package uses only those under
+   * it. A feature may use any of them; none of them uses a feature but where listed.
+   */
+  @ArchTest
+  static final ArchRule theSharedApiIsLayered = layeredArchitecture().consideringOnlyDependenciesInLayers()
+      .layer("assertions").definedBy(ROOT + ".assertions")
+      .layer("root").definedBy(ROOT)
+      .layer("server").definedBy(ROOT + ".server")
+      .layer("result").definedBy(ROOT + ".result")
+      .layer("client").definedBy(ROOT + ".client")
+      .layer("features").definedBy(IN_A_FEATURE)
+      .layer("internals").definedBy(DescribedPredicate.describe("the internals but the formats",
+          c -> c.getPackageName().startsWith(INTERNAL) && !c.getPackageName().equals(FORMAT)))
       .layer("formats").definedBy(FORMAT)
-      .whereLayer("assertions").mayNotBeAccessedByAnyLayer()
-      .whereLayer("assertions").mayOnlyAccessLayers("compare", "root", "workload", "server", "result", "client", "formats")
-      .whereLayer("compare").mayOnlyAccessLayers("root", "workload", "server", "result", "client", "fronted", "formats")
-      .whereLayer("root").mayOnlyAccessLayers("workload", "server", "result", "client", "fronted", "formats")
-      .whereLayer("workload").mayOnlyAccessLayers("result", "client", "formats")
-      .whereLayer("server").mayOnlyAccessLayers("result", "client", "fronted", "formats")
+      .whereLayer("assertions").mayOnlyAccessLayers("root", "server", "result", "client", "features", "formats")
+      .whereLayer("root").mayOnlyAccessLayers("server", "result", "client", "features", "internals", "formats")
+      .whereLayer("server").mayOnlyAccessLayers("result", "client", "internals", "formats")
       .whereLayer("result").mayOnlyAccessLayers("client", "formats")
       .whereLayer("client").mayOnlyAccessLayers("formats")
-      .whereLayer("formats").mayNotAccessAnyLayer();
+      .whereLayer("formats").mayNotAccessAnyLayer()
+      // Delta (compare.Delta before #31) is a metric's change: it names the Metric, the root's one list of them.
+      .ignoreDependency(JavaClass.Predicates.equivalentTo(dev.llmbench.result.Delta.class),
+          JavaClass.Predicates.equivalentTo(Metric.class));
 
   @ArchTest
   static final ArchRule internalPackagesFormNoCycle = slices().matching(INTERNAL + ".(**)").should().beFreeOfCycles();
 
   static final DescribedPredicate<JavaClass> IN_THE_API = DescribedPredicate.describe("in the API",
-      c -> c.getPackageName().startsWith(API_PACKAGE) && !c.getPackageName().startsWith(INTERNAL));
+      c -> c.getPackageName().startsWith(ROOT) && !c.getPackageName().startsWith(INTERNAL)
+          && !top(c.getPackageName()).filter(NOT_FEATURES::contains).isPresent());
 
-  /** The sweep features: each plugs into the reports through {@code core.SweepFeature}, and no report names one. */
-  static final String[] FEATURES = {INTERNAL + ".baseline..", INTERNAL + ".capacity..", INTERNAL + ".deployments..",
-      INTERNAL + ".quality..", INTERNAL + ".agents..", INTERNAL + ".session..", INTERNAL + ".sessions.."};
+  /** Public for the library's own packages, not for users: a feature's implementation the machinery reaches. */
+  static final DescribedPredicate<JavaClass> MARKED_INTERNAL = DescribedPredicate.describe("marked @API(status = INTERNAL)",
+      ArchitectureTests::isMarkedInternal);
+
+  static boolean isMarkedInternal(JavaClass c) {
+    if (c.tryGetAnnotationOfType(API.class).map(a -> a.status() == API.Status.INTERNAL).orElse(false)) return true;
+    return c.getEnclosingClass().map(ArchitectureTests::isMarkedInternal).orElse(false);
+  }
+
+  /** Public, and so is every class it is nested in: a user can name it. */
+  static final DescribedPredicate<JavaClass> REACHABLE = DescribedPredicate.describe("reachable by users",
+      ArchitectureTests::isReachable);
+
+  static boolean isReachable(JavaClass c) {
+    return c.getModifiers().contains(JavaModifier.PUBLIC) && c.getEnclosingClass().map(ArchitectureTests::isReachable).orElse(true);
+  }
 
   @ArchTest
-  static final ArchRule reportsNameNoFeature = noClasses().that().resideInAPackage(INTERNAL + ".report..")
-      .should().dependOnClassesThat().resideInAnyPackage(FEATURES)
-      .because("a feature reaches the reports only through the FeatureSections it returns");
-
-  @ArchTest
-  static final ArchRule theApiExposesNoInternalType = classes().that(IN_THE_API).and().arePublic()
-      .should(exposeNoInternalType());
+  static final ArchRule theApiExposesNoInternalType = classes().that(IN_THE_API).and(REACHABLE)
+      .and(DescribedPredicate.not(MARKED_INTERNAL)).should(exposeNoInternalType());
 
   @ArchTest
   static final ArchRule everyApiTypeSaysItsStatus = classes().that(IN_THE_API)
@@ -104,6 +181,16 @@ class ArchitectureTests {
   @ArchTest
   static final ArchRule internalTypesAreMarkedInternal = classes().that().resideInAPackage(INTERNAL + "..")
       .and().arePublic().and().areTopLevelClasses().should(beMarked(API.Status.INTERNAL));
+
+  /** A feature is registered by one class of its own package, named so, and found by the machinery nowhere else. */
+  @ArchTest
+  static final ArchRule registrationsAreFeatures = classes().that().haveSimpleNameEndingWith("Registration")
+      .should().implement(SPI + ".Feature").andShould(ArchConditions.be(IN_A_FEATURE))
+      .because("a feature's one registration lists it in META-INF/services/dev.llmbench.internal.spi.Feature");
+
+  @ArchTest
+  static final ArchRule everyFeatureIsARegistration = classes().that().implement(SPI + ".Feature")
+      .should().haveSimpleNameEndingWith("Registration");
 
   // Suffixes (docs/glossary.md): each says what a class is, checked against what it implements or is.
 
@@ -131,8 +218,8 @@ class ArchitectureTests {
       .should().haveSimpleNameEndingWith("Probe");
 
   @ArchTest
-  static final ArchRule extensionsAreJUnitExtensions = classes().that().resideInAPackage(INTERNAL + ".junit")
-      .and().haveSimpleNameEndingWith("Extension").should().beAssignableTo(Extension.class);
+  static final ArchRule extensionsAreJUnitExtensions = classes().that().haveSimpleNameEndingWith("Extension")
+      .and().areTopLevelClasses().should().beAssignableTo(Extension.class);
 
   @ArchTest
   static final ArchRule specsAndOptionsAreRecords = classes().that().haveSimpleNameEndingWith("Spec")
@@ -162,14 +249,56 @@ class ArchitectureTests {
         c.getSuperclass().ifPresent(supertypes::add);
         supertypes.forEach(t -> internal(t, "supertype", exposed));
         for (JavaCodeUnit unit : c.getCodeUnits()) {
-          if (!isVisible(unit.getModifiers())) continue;
+          if (!isVisible(unit.getModifiers()) || isMarked(unit, API.Status.INTERNAL)) continue;
           internal(unit.getReturnType(), unit.getFullName() + " returns", exposed);
           unit.getParameterTypes().forEach(p -> internal(p, unit.getFullName() + " takes", exposed));
         }
         for (JavaField f : c.getFields()) {
-          if (isVisible(f.getModifiers())) internal(f.getType(), f.getFullName() + " is", exposed);
+          if (isVisible(f.getModifiers()) && !isMarked(f, API.Status.INTERNAL)) internal(f.getType(), f.getFullName() + " is", exposed);
         }
         exposed.forEach(e -> events.add(SimpleConditionEvent.violated(c, c.getName() + ": " + e)));
+      }
+    };
+  }
+
+  static boolean isMarked(HasAnnotations<?> member, API.Status status) {
+    return member.tryGetAnnotationOfType(API.class).map(a -> a.status() == status).orElse(false);
+  }
+
+  /** Whether the class uses a feature's package (itself, or a member, or anything it calls). */
+  static ArchCondition<JavaClass> dependOnAFeature() {
+    return new ArchCondition<>("depend on a feature (else take it off the list)") {
+      @Override
+      public void check(JavaClass c, ConditionEvents events) {
+        boolean uses = allDependencies(c).stream().anyMatch(t -> feature(t).isPresent());
+        if (!uses) events.add(SimpleConditionEvent.violated(c, c.getName() + " names no feature any more: take it off "
+            + "NOT_YET_BEHIND_A_SEAM"));
+      }
+    };
+  }
+
+  /** A class's dependencies, its nested classes' included. */
+  static List<JavaClass> allDependencies(JavaClass c) {
+    List<JavaClass> targets = new ArrayList<>();
+    c.getDirectDependenciesFromSelf().forEach(d -> targets.add(d.getTargetClass().getBaseComponentType()));
+    c.getPackage().getClasses().stream().filter(n -> n.getName().startsWith(c.getName() + "$"))
+        .forEach(n -> n.getDirectDependenciesFromSelf().forEach(d -> targets.add(d.getTargetClass().getBaseComponentType())));
+    return targets;
+  }
+
+  /**
+   * Uses no class of another feature's package but those {@code ALLOWED} lets it: each feature can change, or go,
+   * alone.
+   */
+  static ArchCondition<JavaClass> useNoOtherFeature() {
+    return new ArchCondition<>("use no other feature") {
+      @Override
+      public void check(JavaClass c, ConditionEvents events) {
+        String own = feature(c).orElseThrow();
+        c.getDirectDependenciesFromSelf().stream().map(d -> d.getTargetClass().getBaseComponentType()).distinct()
+            .filter(t -> feature(t).filter(f -> !f.equals(own)).isPresent())
+            .filter(t -> !ALLOWED.contains(own + " -> " + t.getName()))
+            .forEach(t -> events.add(SimpleConditionEvent.violated(c, c.getName() + " (" + own + ") uses " + t.getName())));
       }
     };
   }

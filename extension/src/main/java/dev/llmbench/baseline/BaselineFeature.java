@@ -1,7 +1,5 @@
 package dev.llmbench.baseline;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,7 +16,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.apiguardian.api.API;
 
 /**
  * The baseline of a sweep with a {@code @Baseline} (or a vLLM reference): compares each level with it, says
@@ -26,8 +23,7 @@ import org.apiguardian.api.API;
  * on the pages, the comparison as an Allure attachment, the sweep's statement), and fails a level that
  * regressed when the plan gates on it.
  */
-@API(status = INTERNAL)
-public final class BaselineFeature implements SweepFeature {
+final class BaselineFeature implements SweepFeature {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -41,7 +37,6 @@ public final class BaselineFeature implements SweepFeature {
   public static Optional<BaselineFeature> of(SweepRun sweep) {
     return sweep.features().stream().filter(BaselineFeature.class::isInstance).map(BaselineFeature.class::cast).findFirst();
   }
-
 
   @Override
   public String key() {

@@ -1,7 +1,5 @@
 package dev.llmbench.baseline;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,14 +18,12 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apiguardian.api.API;
 
 /**
  * A sweep saved as a baseline: per level, the figures people read in a diff (vLLM's names) and the
  * per-request samples a later run's bootstrap needs. Saving part of a sweep keeps the file's other levels.
  */
-@API(status = INTERNAL)
-public final class BaselineFile {
+final class BaselineFile {
 
   static final String FORMAT = "llmbench-baseline/1";
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

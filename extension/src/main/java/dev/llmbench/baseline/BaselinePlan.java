@@ -1,13 +1,10 @@
 package dev.llmbench.baseline;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /**
  * What a sweep does with its baseline: compare with a reference, save itself as the baseline, or both
@@ -21,8 +18,7 @@ import org.apiguardian.api.API;
  * @param maxRegression the worsening beyond noise that counts as regressed, a fraction
  * @param gate          whether a regression fails its level
  */
-@API(status = INTERNAL)
-public record BaselinePlan(Path file, boolean save, Optional<Reference> reference, List<Metric> metrics, List<Double> percentiles,
+record BaselinePlan(Path file, boolean save, Optional<Reference> reference, List<Metric> metrics, List<Double> percentiles,
     double maxRegression, boolean gate) {
 
   public Optional<BaselineComparison> compare(SweepLevelResult level) {

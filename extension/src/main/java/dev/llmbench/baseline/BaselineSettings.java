@@ -1,20 +1,15 @@
 package dev.llmbench.baseline;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
-import org.apiguardian.api.API;
-
-import static dev.llmbench.internal.config.SettingKeys.BASELINE_DIR;
-import static dev.llmbench.internal.config.SettingKeys.BASELINE_MAX_REGRESSION;
-import static dev.llmbench.internal.config.SettingKeys.BASELINE_SAVE;
-import static dev.llmbench.internal.config.SettingKeys.BASELINE_VLLM;
+import static dev.llmbench.baseline.BaselineKeys.BASELINE_DIR;
+import static dev.llmbench.baseline.BaselineKeys.BASELINE_MAX_REGRESSION;
+import static dev.llmbench.baseline.BaselineKeys.BASELINE_SAVE;
+import static dev.llmbench.baseline.BaselineKeys.BASELINE_VLLM;
 
 import dev.llmbench.Metric;
 import dev.llmbench.internal.compare.ComparisonSide;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.junit.Annotations;
-import dev.llmbench.internal.junit.ConfigurationErrors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,23 +23,22 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * checked before its first level: a baseline that cannot be read is a configuration error, not a failure
  * found after the whole sweep ran.
  */
-@API(status = INTERNAL)
-public final class BaselineSettings {
+final class BaselineSettings {
 
   private BaselineSettings() {}
 
   /** What a level's method gets as its BaselineComparison when its sweep has no baseline: no deltas, and why. */
-  public static BaselineComparison none(String level) {
+  static BaselineComparison none(String level) {
     return new BaselineComparison("no baseline: declare @Baseline", level, 0, List.of());
   }
 
-  public static void register(ExtensionContext context, SweepRun sweep) {
-    String where = ConfigurationErrors.where(context.getRequiredTestMethod());
-    try {
-      plan(context, sweep).ifPresent(p -> sweep.add(new BaselineFeature(p)));
-    } catch (IllegalArgumentException e) {
-      throw ConfigurationErrors.sweep(where, e);
-    }
+  /**
+   * The baseline feature of a sweep that declares one.
+   *
+   * @throws IllegalArgumentException naming the attribute or setting at fault, or the baseline that does not read
+   */
+  static Optional<BaselineFeature> feature(ExtensionContext context, SweepRun sweep) {
+    return plan(context, sweep).map(BaselineFeature::new);
   }
 
   private static Optional<BaselinePlan> plan(ExtensionContext context, SweepRun sweep) {
@@ -65,7 +59,7 @@ public final class BaselineSettings {
     List<Double> percentiles = percentiles(annotation.map(Baseline::percentiles).orElse(new double[] {50}));
     List<Metric> metrics = metrics(annotation.map(Baseline::metrics).orElse(ComparisonSide.COMPARED.toArray(Metric[]::new)));
     if (vllm.isPresent()) {
-      return Optional.of(new BaselinePlan(file, false, Optional.of(VllmResults.read(vllm.get())), metrics, percentiles,
+      return Optional.of(new BaselinePlan(file, false, Optional.of(VllmReference.read(vllm.get())), metrics, percentiles,
           maxRegression, gate));
     }
     boolean save = settings.get(BASELINE_SAVE).value() || !Files.exists(file);

@@ -1,7 +1,5 @@
 package dev.llmbench.baseline;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.compare.Changes;
@@ -11,7 +9,6 @@ import dev.llmbench.result.LoadShape;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /**
  * A run to compare with, level by level: a saved baseline (levels by name) or vLLM results (levels by
@@ -21,8 +18,7 @@ import org.apiguardian.api.API;
  * @param byLabel levels by name, {@code C=8} or {@code C=8 · int4}
  * @param byLoad  levels by {@link #loadKey}
  */
-@API(status = INTERNAL)
-public record Reference(String source, Map<String, Entry> byLabel, Map<String, Entry> byLoad) {
+record Reference(String source, Map<String, Entry> byLabel, Map<String, Entry> byLoad) {
 
   /**
    * The reference's entry for one level: its figures, and where they came from.

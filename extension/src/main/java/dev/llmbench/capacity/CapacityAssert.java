@@ -1,6 +1,7 @@
 package dev.llmbench.capacity;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.format.Formats;
 import org.apiguardian.api.API;
@@ -10,6 +11,8 @@ import org.assertj.core.api.AbstractAssert;
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class CapacityAssert extends AbstractAssert<CapacityAssert, Capacity> {
 
+  /** Made by {@code LlmBenchAssertions.assertThat}, the one entry point of the assertions. */
+  @API(status = INTERNAL)
   public CapacityAssert(Capacity actual) {
     super(actual, CapacityAssert.class);
   }

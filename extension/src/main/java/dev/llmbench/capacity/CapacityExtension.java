@@ -1,10 +1,6 @@
 package dev.llmbench.capacity;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.deployments.DeploymentSettings;
-import dev.llmbench.deployments.DeploymentsFeature;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.config.DeploymentSpec;
@@ -18,8 +14,8 @@ import dev.llmbench.internal.junit.LevelMeasurement;
 import dev.llmbench.internal.junit.RunState;
 import dev.llmbench.internal.junit.SweepExtension;
 import dev.llmbench.internal.junit.SweepPlanner;
-import dev.llmbench.internal.junit.WorkloadFeatures;
 import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.spi.SweepSetup;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -31,7 +27,6 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
-import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.Extension;
@@ -49,8 +44,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * without running the method; the search ends with one more invocation, {@code capacity: C=12}, that
  * runs the method with the {@link Capacity} found. With several deployments, each is searched in turn.
  */
-@API(status = INTERNAL)
-public final class CapacityExtension implements TestTemplateInvocationContextProvider {
+final class CapacityExtension implements TestTemplateInvocationContextProvider {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(CapacityExtension.class);
 
@@ -88,24 +82,27 @@ public final class CapacityExtension implements TestTemplateInvocationContextPro
         throw new IllegalArgumentException("a @CapacitySearch picks each probe by whether the last met the SLO, which no "
             + "shard sees whole; run capacity searches unsharded (without llmbench.shard.count)");
       }
-      plan = SweepPlanner.probes(context, annotation);
-      deployments = DeploymentSettings.of(context);
+      plan = SweepPlanner.probes(context, annotation.concurrency().length > 0, annotation.burstiness(),
+          annotation.maxConcurrency());
+      deployments = SweepExtension.deployments(context);
       if (deployments.isEmpty()) targets.add(new Target(Optional.empty(), search(annotation)));
       for (DeploymentSpec d : deployments) targets.add(new Target(Optional.of(d), search(annotation)));
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.sweep(where, e);
     }
     SweepRun sweep = new SweepRun(context.getRequiredTestClass(), method.getName(), RunState.of(context).listener());
-    // Searches on several deployments are compared as a sweep over them is: conclusions first, then capacity.
-    if (!deployments.isEmpty()) sweep.add(new DeploymentsFeature(deployments.stream().map(DeploymentSpec::name).toList()));
-    sweep.add(new CapacityFeature());
-    // Every probe sends the same workload: the first says which workload features (sessions, replies) the reports get.
+    // Searches on several deployments are compared as a sweep over them is (the registry lists the deployments'
+    // comparison before the capacity: conclusions first). Every probe sends the same workload: the first says which
+    // workload features (sessions, replies) the reports get.
     Search first = targets.get(0).search;
+    LevelPlan firstProbe;
     try {
-      WorkloadFeatures.add(context, sweep, List.of(plan.at(first.low(), first.whole())));
+      firstProbe = plan.at(first.low(), first.whole());
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.sweep(where, e);
     }
+    SweepExtension.addFeatures(new SweepSetup(context, sweep, SweepSetup.Kind.SEARCH, List.of(firstProbe),
+        deployments.stream().map(DeploymentSpec::name).toList(), RunState.of(context).shards().shard().isSharded()));
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     Iterator<TestTemplateInvocationContext> invocations = new Invocations(sweep, plan, targets);
     return StreamSupport.stream(Spliterators.spliteratorUnknownSize(invocations, Spliterator.ORDERED), false);

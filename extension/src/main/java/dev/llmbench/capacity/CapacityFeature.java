@@ -1,7 +1,5 @@
 package dev.llmbench.capacity;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -18,15 +16,13 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /**
  * The capacity search of a sweep with a {@code @CapacitySearch}: what each search found, one per deployment
  * searched, told to the reports as the sweep's conclusions and its {@code capacity.json}. The searches add
  * their answers as they conclude, before the sweep finishes and the reports ask.
  */
-@API(status = INTERNAL)
-public final class CapacityFeature implements SweepFeature {
+final class CapacityFeature implements SweepFeature {
 
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

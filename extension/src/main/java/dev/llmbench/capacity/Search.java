@@ -1,13 +1,10 @@
 package dev.llmbench.capacity;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.result.ServiceLevels;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import org.apiguardian.api.API;
 
 /**
  * Bisection for the highest load at which the SLO holds: the lower bound first, then the upper, then
@@ -15,8 +12,7 @@ import org.apiguardian.api.API;
  * The geometric middle while they are more than a factor of 2 apart, because a range spans orders of
  * magnitude (C=1..256) and a small answer is then found in few, cheap probes; the plain middle after.
  */
-@API(status = INTERNAL)
-public final class Search {
+final class Search {
 
   private final double low;
   private final double high;

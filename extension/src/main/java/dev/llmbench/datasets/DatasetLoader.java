@@ -3,6 +3,7 @@ package dev.llmbench.datasets;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.workload.BadInputException;
+import dev.llmbench.internal.workload.LoadedDataset;
 import dev.llmbench.internal.workload.Row;
 import java.io.IOException;
 import java.io.UncheckedIOException;

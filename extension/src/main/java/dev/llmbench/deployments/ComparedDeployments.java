@@ -1,7 +1,5 @@
 package dev.llmbench.deployments;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.result.Delta;
@@ -13,11 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /** The deployments a sweep compares, and each one's level at a load among the levels measured so far. */
-@API(status = INTERNAL)
-public final class ComparedDeployments {
+final class ComparedDeployments {
 
   private final List<String> names;
 

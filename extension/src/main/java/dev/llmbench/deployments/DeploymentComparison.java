@@ -1,7 +1,5 @@
 package dev.llmbench.deployments;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.SweepGroups;
@@ -19,14 +17,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
-import org.apiguardian.api.API;
 
 /**
  * What a sweep over several deployments says in plain words: which deployment gives the most goodput under
  * the suite's SLO and at which load, and which levels are on the latency-throughput frontier.
  */
-@API(status = INTERNAL)
-public final class DeploymentComparison {
+final class DeploymentComparison {
 
   private DeploymentComparison() {}
 

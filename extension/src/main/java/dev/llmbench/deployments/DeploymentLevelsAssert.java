@@ -1,6 +1,7 @@
 package dev.llmbench.deployments;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.Metric;
 import dev.llmbench.internal.format.Formats;
@@ -25,6 +26,8 @@ public final class DeploymentLevelsAssert extends AbstractAssert<DeploymentLevel
 
   private final String subject;
 
+  /** Made by {@code LlmBenchAssertions.assertThat}, the one entry point of the assertions. */
+  @API(status = INTERNAL)
   public DeploymentLevelsAssert(DeploymentLevels actual, String subject) {
     super(actual, DeploymentLevelsAssert.class);
     this.subject = subject;

@@ -1,10 +1,6 @@
 package dev.llmbench.deployments;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
-import org.apiguardian.api.API;
-
-import static dev.llmbench.internal.config.SettingKeys.DEPLOYMENTS;
+import static dev.llmbench.deployments.DeploymentKeys.DEPLOYMENTS;
 
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.config.Settings;
@@ -18,8 +14,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * The deployments a sweep compares: {@code llmbench.deployments} when set, else the nearest
  * {@link Deployment}s (method, class, enclosing class); empty for a sweep of one endpoint.
  */
-@API(status = INTERNAL)
-public final class DeploymentSettings {
+final class DeploymentSettings {
 
   private DeploymentSettings() {}
 

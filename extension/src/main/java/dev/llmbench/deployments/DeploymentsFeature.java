@@ -1,7 +1,5 @@
 package dev.llmbench.deployments;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.core.FeatureSection;
@@ -11,7 +9,6 @@ import dev.llmbench.internal.core.SweepRun;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /**
  * The comparison of a sweep over several deployments: each deployment's level at a load among those measured
@@ -19,8 +16,7 @@ import org.apiguardian.api.API;
  * the most goodput, the latency-throughput frontier) and its Pareto chart. Says nothing of levels that come
  * from one deployment only.
  */
-@API(status = INTERNAL)
-public final class DeploymentsFeature implements SweepFeature {
+final class DeploymentsFeature implements SweepFeature {
 
   private final ComparedDeployments deployments;
 

@@ -8,19 +8,13 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.DeviceRequest;
 import com.github.dockerjava.api.model.HostConfig;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.output.OutputFrame;
 import org.testcontainers.containers.startupcheck.StartupCheckStrategy;
 import org.testcontainers.containers.wait.strategy.WaitStrategy;
 import org.testcontainers.containers.wait.strategy.WaitStrategyTarget;
@@ -28,9 +22,10 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * A server running in a container that Testcontainers started: host network, the spec's command, environment,
- * GPUs and mounts. Its output (both streams, line by line as Docker delivers them) is written to a log file,
- * which {@link ServerLog} follows as it follows a launched process's, so the startup phases, the last lines
- * of an early exit and the log file are the same. Testcontainers neither waits nor checks the start: the
+ * GPUs and mounts. Its output (both streams, line by line as Docker delivers them) is written to a log file by a
+ * {@link ContainerLogWriter}, which {@link ServerLog} follows as it follows a launched process's, so the startup
+ * phases, the last lines of an early exit and the log file are the same; a failure is worded by
+ * {@link ContainerDiagnosis}. Testcontainers neither waits nor checks the start: the
  * endpoint's readiness wait does both, and sees an exit through {@link #checkRunning}.
  *
  * <p>Stopping is {@code docker stop} (SIGTERM, SIGKILL after the grace period), then removal: the run leaves
@@ -47,13 +42,13 @@ final class LaunchedContainer implements RunningServer {
   private final DockerClient docker;
   /** Kept apart: Testcontainers forgets it once the container is stopped. */
   private final String id;
-  private final LogWriter writer;
+  private final ContainerLogWriter writer;
   private final ServerLog log;
   private final long launchedAtNanos;
   private final Thread exitHook;
   private String stopped;
 
-  private LaunchedContainer(ContainerSpec spec, GenericContainer<?> container, DockerClient docker, LogWriter writer,
+  private LaunchedContainer(ContainerSpec spec, GenericContainer<?> container, DockerClient docker, ContainerLogWriter writer,
       ServerLog log, long launchedAtNanos) {
     this.spec = spec;
     this.container = container;
@@ -70,7 +65,7 @@ final class LaunchedContainer implements RunningServer {
   static LaunchedContainer start(ContainerSpec spec, Path logFile, int recentLines) {
     DockerClient docker = dockerClient(spec);
     pullIfMissing(docker, spec);
-    LogWriter writer = LogWriter.open(logFile);
+    ContainerLogWriter writer = ContainerLogWriter.open(logFile);
     GenericContainer<?> container = configure(spec, writer);
     long launchedAt = System.nanoTime();
     ServerLog log = ServerLog.ofLaunched(logFile, launchedAt, recentLines);
@@ -81,12 +76,12 @@ final class LaunchedContainer implements RunningServer {
       removeQuietly(container);
       log.close();
       writer.close();
-      throw new ServerLaunchException(startFailure(spec, e, imageThere), e);
+      throw new ServerLaunchException(ContainerDiagnosis.startFailure(spec, e, imageThere), e);
     }
     return new LaunchedContainer(spec, container, docker, writer, log, launchedAt);
   }
 
-  private static GenericContainer<?> configure(ContainerSpec spec, LogWriter writer) {
+  private static GenericContainer<?> configure(ContainerSpec spec, ContainerLogWriter writer) {
     GenericContainer<?> c = new GenericContainer<>(DockerImageName.parse(spec.image()));
     c.withNetworkMode("host")
         .withEnv(spec.environment())
@@ -116,34 +111,10 @@ final class LaunchedContainer implements RunningServer {
     try {
       return DockerClientFactory.instance().client();
     } catch (RuntimeException e) {
-      throw new ServerLaunchException(noDocker(spec, e, System.getenv("DOCKER_HOST"),
+      throw new ServerLaunchException(ContainerDiagnosis.noDocker(spec, e, System.getenv("DOCKER_HOST"),
           Files.exists(Path.of("/var/run/docker.sock"))), e);
     }
   }
-
-  /** Why Testcontainers found no Docker to use, and the fix. */
-  static String noDocker(ContainerSpec spec, Throwable e, String dockerHost, boolean socketExists) {
-    String causes = causes(e);
-    if (causes.toLowerCase(Locale.ROOT).contains("ryuk")) {
-      // Testcontainers starts its resource reaper, an image from a registry, when it first connects.
-      return "a Docker daemon answers, but Testcontainers could not start its resource reaper (Ryuk), an image it pulls "
-          + "from a registry (" + causes + "), so the container " + spec.image() + " cannot start: where no registry "
-          + "is reachable, set the environment variable TESTCONTAINERS_RYUK_DISABLED=true (LLMBench stops and removes "
-          + "its containers itself), or load that image onto the Docker host (docker load)";
-    }
-    if (causes.toLowerCase(Locale.ROOT).contains("network bridge not found")) {
-      return "a Docker daemon answers but has no bridge network (dockerd --bridge=none), which Testcontainers looks "
-          + "up, running in a container itself, to find the daemon's address (" + causes + "), so the container "
-          + spec.image() + " cannot start: set the environment variable TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 "
-          + "(the containers share the host's network)";
-    }
-    return "no Docker daemon answers, so the container " + spec.image() + " cannot start: Testcontainers found no "
-        + "working Docker environment (" + causes + "; DOCKER_HOST is " + (dockerHost == null ? "unset" : dockerHost)
-        + ", /var/run/docker.sock " + (socketExists ? "exists" : "does not exist") + "). Start the Docker daemon "
-        + "(sudo systemctl start docker, or dockerd; in this project's CI: bash scripts/containers.sh start) or set "
-        + "DOCKER_HOST to one that runs, then check with docker info";
-  }
-
 
   private static void pull(DockerClient docker, String image) {
     DockerImageName name = DockerImageName.parse(image);
@@ -165,10 +136,10 @@ final class LaunchedContainer implements RunningServer {
     try {
       pull(docker, spec.image());
     } catch (RuntimeException e) {
-      throw new ServerLaunchException(startFailure(spec, e, false), e);
+      throw new ServerLaunchException(ContainerDiagnosis.startFailure(spec, e, false), e);
     }
     if (!imageIsThere(docker, spec.image())) {
-      throw new ServerLaunchException(startFailure(spec, new IllegalStateException("the pull ended without it"), false), null);
+      throw new ServerLaunchException(ContainerDiagnosis.startFailure(spec, new IllegalStateException("the pull ended without it"), false), null);
     }
   }
 
@@ -179,32 +150,6 @@ final class LaunchedContainer implements RunningServer {
     } catch (RuntimeException e) {
       return false;
     }
-  }
-
-  /** Why Testcontainers could not start it, and the fix; the causes' messages are Docker's own. */
-  static String startFailure(ContainerSpec spec, Throwable e, boolean imageThere) {
-    String causes = causes(e);
-    String lower = causes.toLowerCase(Locale.ROOT);
-    String head = "the container " + spec.describe() + " could not be started: " + causes;
-    if (!imageThere) {
-      return "the image " + spec.image() + " is not on this Docker host and could not be pulled (" + causes + "). "
-          + "Pull it (docker pull " + spec.image() + "), build or import it (docker build, docker import), or name an "
-          + "image that docker images lists";
-    }
-    if (lower.contains("could not select device driver") || lower.contains("nvidia")) {
-      return head + ". The container asks for GPUs (" + spec.gpus() + "): install the NVIDIA container toolkit on the "
-          + "Docker host (nvidia-ctk runtime configure --runtime=docker, then restart dockerd), or ask for no GPU";
-    }
-    return head + ". Try it by hand: " + spec.dockerRun();
-  }
-
-  private static String causes(Throwable e) {
-    StringBuilder s = new StringBuilder();
-    for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
-      String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage().strip();
-      if (s.indexOf(m) < 0) s.append(s.length() == 0 ? "" : ": ").append(m);
-    }
-    return s.toString();
   }
 
   private static void removeQuietly(GenericContainer<?> container) {
@@ -227,23 +172,12 @@ final class LaunchedContainer implements RunningServer {
     writer.awaitEnd(LOG_END_WAIT);
     log.drain(true); // it has exited: everything it wrote is in the file now
     Long code = state.getExitCodeLong();
-    throw exited(code == null ? -1 : code.intValue(), fix(log.recentLines()));
+    throw exited(code == null ? -1 : code.intValue(), ContainerDiagnosis.fix(log.recentLines()));
   }
 
   private ServerExitedException exited(int code, String fix) {
     return new ServerExitedException("the container " + shortId() + " (" + spec.describe() + ")", code, sinceLaunch(),
         writer.file(), log.recentLines(), log.phases(), fix);
-  }
-
-  /** The fix for an exit, from its last lines: a port taken, else how to run the same container by hand. */
-  static String fix(List<String> lastLines) {
-    String text = String.join("\n", lastLines).toLowerCase(Locale.ROOT);
-    if (text.contains("address already in use") || text.contains("couldn't bind") || text.contains("could not bind")
-        || text.contains("failed to bind") || text.contains("bind: address")) {
-      return "Its port is taken by another process (the container shares this host's network): stop what listens "
-          + "there (ss -ltnp shows it), or let LLMBench pick a free port with ${port} in the command.";
-    }
-    return "";
   }
 
   @Override
@@ -355,67 +289,6 @@ final class LaunchedContainer implements RunningServer {
     @Override
     public WaitStrategy withStartupTimeout(Duration startupTimeout) {
       return this;
-    }
-  }
-
-  /** Writes each frame of the container's output to the log file as Docker delivers it; notes the stream's end. */
-  private static final class LogWriter {
-    private final Path file;
-    private final OutputStream out;
-    private final CountDownLatch ended = new CountDownLatch(1);
-    private boolean closed;
-    private boolean failed;
-
-    private LogWriter(Path file, OutputStream out) {
-      this.file = file;
-      this.out = out;
-    }
-
-    static LogWriter open(Path file) {
-      try {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) Files.createDirectories(parent);
-        return new LogWriter(file, Files.newOutputStream(file)); // replaced, as a launched process's log is
-      } catch (IOException e) {
-        throw new ServerLaunchException("cannot write the container's log " + file + ": " + e, e);
-      }
-    }
-
-    Path file() {
-      return file;
-    }
-
-    synchronized void accept(OutputFrame frame) {
-      if (frame.getType() == OutputFrame.OutputType.END) {
-        ended.countDown();
-        return;
-      }
-      byte[] bytes = frame.getBytes();
-      if (closed || failed || bytes == null) return;
-      try {
-        out.write(bytes);
-        out.flush(); // the tail reads the file: each line as it comes
-      } catch (IOException e) {
-        failed = true; // a full disk must not stop the server; the log simply ends
-      }
-    }
-
-    void awaitEnd(Duration limit) {
-      try {
-        ended.await(limit.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-
-    synchronized void close() {
-      if (closed) return;
-      closed = true;
-      try {
-        out.close();
-      } catch (IOException ignored) {
-        // Everything written was flushed line by line.
-      }
     }
   }
 }

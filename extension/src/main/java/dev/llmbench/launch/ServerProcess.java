@@ -1,7 +1,5 @@
 package dev.llmbench.launch;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,7 +11,6 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.apiguardian.api.API;
 
 /**
  * An inference server running as a child process, its stdout and stderr written to one log file by the
@@ -22,8 +19,7 @@ import org.apiguardian.api.API;
  * <p>Stopping reaches the whole process tree: a wrapper ({@code sh -c}, {@code uv run}, vLLM's own
  * engine-core processes) must not leave the real server running. Every wait is bounded.
  */
-@API(status = INTERNAL)
-public final class ServerProcess implements AutoCloseable {
+final class ServerProcess implements AutoCloseable {
 
   /** After SIGKILL, how long to wait for the kernel to reap; a process in uninterruptible sleep may outlast it. */
   static final Duration KILL_WAIT = Duration.ofSeconds(5);

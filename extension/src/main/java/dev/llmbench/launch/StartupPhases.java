@@ -1,7 +1,5 @@
 package dev.llmbench.launch;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -9,7 +7,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.apiguardian.api.API;
 
 /**
  * Reads a server's log lines as they come and keeps the startup phases they show. Recognises the engine
@@ -18,8 +15,7 @@ import org.apiguardian.api.API;
  * tensor-parallel ranks repeat their lines out of step. A log no engine matches gives no phases and no
  * error. Thread-safe.
  */
-@API(status = INTERNAL)
-public final class StartupPhases {
+final class StartupPhases {
 
   /** Colours (older vLLM colours its process tags): the patterns match the text without them. */
   static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");

@@ -164,7 +164,7 @@ final class CsvTable {
         .orElseThrow(() -> new IllegalArgumentException("no tok/s (output_throughput) or total_output_tokens column")));
     long promptTokens = Math.round(number(row, "total_input_tokens", "input_tokens", "prompt_tokens").orElse(0.0));
     int maxTokens = (int) Math.round(number(row, "max_tokens").orElse(0.0));
-    return new TableLevel(label, load, maxTokens, "table:" + file.getFileName(), total, ok,
+    return new SummaryLevel(label, load, maxTokens, "table:" + file.getFileName(), total, ok,
         Duration.ofNanos(Math.round(wall * 1e9)), perSecond, promptTokens, latencies(row, (int) ok), deployment,
         List.of("read from a table: no per-request data"));
   }

@@ -93,7 +93,7 @@ public final class OfflineAnalysis {
     List<SweepLevelResult> out = new ArrayList<>();
     for (JsonNode node : VllmResultFiles.objects(f)) {
       if (RunFolder.isLevel(node)) out.add(RunFolder.level(node, deployment));
-      else if (VllmResultFiles.isResult(node)) out.add(VllmResults.level(VllmResultFiles.run(node, f), deployment));
+      else if (VllmResultFiles.isResult(node)) out.add(VllmLevels.level(VllmResultFiles.run(node, f), deployment));
       else if (!inFolder) {
         throw new IllegalArgumentException(f + " is neither a level LLMBench wrote nor a vllm bench serve result "
             + "(it has no \"duration\" and \"completed\")");

@@ -1,7 +1,5 @@
 package dev.llmbench.quality;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,7 +24,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import org.apiguardian.api.API;
 
 /**
  * Reads eval files, JSON Lines of one of three shapes (docs/quality.md), and checks every row before any load:
@@ -34,8 +31,7 @@ import org.apiguardian.api.API;
  * without {@code ####}, a choice index out of range), an unknown grader, a pattern or schema that does not
  * compile: each fails with the file, the line and the field ({@link BadInputException}).
  */
-@API(status = INTERNAL)
-public final class EvalFiles {
+final class EvalFiles {
 
   /** The shapes of row; their names are those of {@code @QualityEval(format)}. */
   public enum Format {

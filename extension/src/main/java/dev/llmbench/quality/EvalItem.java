@@ -1,10 +1,7 @@
 package dev.llmbench.quality;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.client.ChatMessage;
 import java.util.List;
-import org.apiguardian.api.API;
 
 /**
  * One question of an eval set: what is sent, and how its reply is graded.
@@ -14,8 +11,7 @@ import org.apiguardian.api.API;
  * @param messages the chat messages sent
  * @param grader   the grader, holding the expected answer
  */
-@API(status = INTERNAL)
-public record EvalItem(String id, List<ChatMessage> messages, Grader grader) {
+record EvalItem(String id, List<ChatMessage> messages, Grader grader) {
 
   public EvalItem {
     messages = List.copyOf(messages);

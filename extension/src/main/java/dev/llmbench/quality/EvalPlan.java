@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.RowSource;
 import org.apiguardian.api.API;
 
 /**
@@ -27,7 +28,7 @@ public record EvalPlan(EvalSet set, int maxTokens, long seed, double temperature
    * {@code ignore_eos} off (the answer ends where the model stops).
    */
   public PromptSource prompts() {
-    return PromptSource.rows(set.name(), new PromptSource.Rows() {
+    return PromptSource.rows(set.name(), new RowSource() {
       @Override
       public CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace) {
         EvalItem item = set.items().get(index % set.size());

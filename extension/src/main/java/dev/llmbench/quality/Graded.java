@@ -1,27 +1,22 @@
 package dev.llmbench.quality;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
-import org.apiguardian.api.API;
-
 /**
  * A graded reply.
  *
  * @param verdict correct, wrong or unparsed
  * @param answer  what the grader read as the answer ({@code 42}, {@code B}), or why it found none
  */
-@API(status = INTERNAL)
-public record Graded(Verdict verdict, String answer) {
+record Graded(Grade verdict, String answer) {
 
   static Graded correct(String answer) {
-    return new Graded(Verdict.CORRECT, answer);
+    return new Graded(Grade.CORRECT, answer);
   }
 
   static Graded wrong(String answer) {
-    return new Graded(Verdict.WRONG, answer);
+    return new Graded(Grade.WRONG, answer);
   }
 
   static Graded unparsed(String why) {
-    return new Graded(Verdict.UNPARSED, why);
+    return new Graded(Grade.UNPARSED, why);
   }
 }

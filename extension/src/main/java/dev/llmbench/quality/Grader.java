@@ -1,7 +1,5 @@
 package dev.llmbench.quality;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
 import dev.llmbench.workload.JsonReplyCheck;
@@ -13,14 +11,12 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apiguardian.api.API;
 
 /**
  * How one item's reply is graded, with the item's expected answer. Every grader counts a blank reply as
  * unparsed; docs/quality.md gives each one's rules and where they come from.
  */
-@API(status = INTERNAL)
-public sealed interface Grader {
+sealed interface Grader {
 
   /** The names a generic row gives its grader, in the order docs/quality.md lists them. */
   List<String> NAMES = List.of("exact", "number", "choice", "regex", "contains", "json");

@@ -1,7 +1,5 @@
 package dev.llmbench.quality;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -11,15 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.apiguardian.api.API;
 
 /**
  * One level's replies, graded item by item.
  *
  * @param outcomes by item index; an item the level did not send is absent
  */
-@API(status = INTERNAL)
-public record LevelGrading(EvalSet set, Map<Integer, Outcome> outcomes) {
+record LevelGrading(EvalSet set, Map<Integer, Outcome> outcomes) {
 
   /**
    * What became of one item.
@@ -29,7 +25,7 @@ public record LevelGrading(EvalSet set, Map<Integer, Outcome> outcomes) {
    */
   public record Outcome(EvalItem item, Optional<Graded> graded, String reply) {
     public boolean correct() {
-      return graded.map(g -> g.verdict() == Verdict.CORRECT).orElse(false);
+      return graded.map(g -> g.verdict() == Grade.CORRECT).orElse(false);
     }
   }
 

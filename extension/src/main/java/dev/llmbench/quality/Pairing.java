@@ -1,14 +1,10 @@
 package dev.llmbench.quality;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import java.util.ArrayList;
 import java.util.List;
-import org.apiguardian.api.API;
 
 /** Two gradings of the same items, item by item: what {@link QualityComparison} reports. */
-@API(status = INTERNAL)
-public final class Pairing {
+final class Pairing {
 
   private Pairing() {}
 

@@ -1,6 +1,7 @@
 package dev.llmbench.quality;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+import static org.apiguardian.api.API.Status.INTERNAL;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,8 @@ import org.assertj.core.api.AbstractAssert;
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class QualityAssert extends AbstractAssert<QualityAssert, Quality> {
 
+  /** Made by {@code LlmBenchAssertions.assertThat}, the one entry point of the assertions. */
+  @API(status = INTERNAL)
   public QualityAssert(Quality actual) {
     super(actual, QualityAssert.class);
   }

@@ -1,7 +1,5 @@
 package dev.llmbench.quality;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,15 +15,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /**
  * The quality feature of a sweep with a {@code @QualityEval}: grades each level's replies, compares
  * deployments item by item at each load (each against the first deployment, the reference), and says so in
  * every report through its {@link FeatureSection}s; a level's test method gets the {@link Quality} at its load.
  */
-@API(status = INTERNAL)
-public final class QualityFeature implements SweepFeature {
+final class QualityFeature implements SweepFeature {
 
   static final ObjectMapper JSON = new ObjectMapper();
 

@@ -19,8 +19,26 @@ public final class QualitySettings {
 
   private QualitySettings() {}
 
-  /** @throws IllegalArgumentException naming the attribute, or the file, line and field of a bad row */
+  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(QualitySettings.class);
+
+  /**
+   * The sweep's eval, read once per context: the planner sends its items and the quality feature grades them, and a
+   * set read twice could be two sets.
+   *
+   * @throws IllegalArgumentException naming the attribute, or the file, line and field of a bad row
+   */
+  @SuppressWarnings("unchecked")
   public static Optional<EvalPlan> of(ExtensionContext context) {
+    ExtensionContext.Store store = context.getStore(NAMESPACE);
+    Optional<EvalPlan> read = store.get(EvalPlan.class, Optional.class);
+    if (read == null) {
+      read = read(context);
+      store.put(EvalPlan.class, read);
+    }
+    return read;
+  }
+
+  private static Optional<EvalPlan> read(ExtensionContext context) {
     Optional<QualityEval> found = Annotations.nearest(context, QualityEval.class);
     if (found.isEmpty()) return Optional.empty();
     QualityEval q = found.get();
@@ -49,7 +67,7 @@ public final class QualitySettings {
         case EVERY_GRADER -> GeneratedSets.Kind.MIXED;
         case NONE -> throw new IllegalStateException();
       };
-      set = Generated.set(kind, n, q.tolerance());
+      set = GeneratedEvals.set(kind, n, q.tolerance());
     } else {
       EvalFiles.Format format = EvalFiles.Format.valueOf(q.format().name());
       set = EvalFiles.read(Path.of(q.path()), format, q.items(), q.tolerance());

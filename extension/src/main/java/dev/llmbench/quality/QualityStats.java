@@ -1,21 +1,17 @@
 package dev.llmbench.quality;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.internal.metrics.Bootstrap;
 import dev.llmbench.result.ConfidenceInterval;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.apache.commons.math3.distribution.BinomialDistribution;
-import org.apiguardian.api.API;
 
 /**
  * The statistics of accuracy, formulas and references in docs/quality.md: the Wilson score interval of one
  * proportion, the exact (binomial) McNemar test of paired proportions, and paired bootstrap intervals of the
  * difference and the ratio (through {@link Bootstrap}, as every other interval of LLMBench).
  */
-@API(status = INTERNAL)
-public final class QualityStats {
+final class QualityStats {
 
   /** The standard normal's 97.5th percentile: a two-sided 95% interval. */
   static final double Z = 1.959963984540054;

@@ -1,7 +1,5 @@
 package dev.llmbench.sessions;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
@@ -21,15 +19,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apiguardian.api.API;
 
 /**
  * Reads a file of conversations whole, before any load, keeping every user turn of each: a ShareGPT array (streamed,
  * one conversation in memory at a time) or JSON Lines of {@code {"messages": [...]}}. A turn without its role or
  * content, or of a role no chat server takes, fails with the file, line and field and what would be accepted.
  */
-@API(status = INTERNAL)
-public final class ConversationFiles {
+final class ConversationFiles {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonFactory FACTORY = JSON.getFactory();
@@ -44,13 +40,13 @@ public final class ConversationFiles {
       + "\"content\": \"...\"}, ...]}";
 
   /** What a file held: its conversations with a user turn, and how many had none. */
-  public record Read(List<Conversation> conversations, int skipped) {}
+  public record Read(List<Transcript> conversations, int skipped) {}
 
   private ConversationFiles() {}
 
   /** @throws BadInputException when a conversation is not of the format, or none has a user turn */
   public static Read read(Path file, Sessions.Format format) {
-    List<Conversation> all = new ArrayList<>();
+    List<Transcript> all = new ArrayList<>();
     int[] skipped = {0};
     try {
       if (format == Sessions.Format.SHAREGPT) readShareGpt(file, all, skipped);
@@ -69,7 +65,7 @@ public final class ConversationFiles {
     return new Read(List.copyOf(all), skipped[0]);
   }
 
-  private static void readShareGpt(Path file, List<Conversation> all, int[] skipped) throws IOException {
+  private static void readShareGpt(Path file, List<Transcript> all, int[] skipped) throws IOException {
     String expected = "a ShareGPT file: [" + SHAREGPT_ROW + ", ...]";
     try (InputStream in = Files.newInputStream(file); JsonParser p = FACTORY.createParser(in)) {
       p.setCodec(JSON);
@@ -105,7 +101,7 @@ public final class ConversationFiles {
           else if (from.equals("system") && user.isEmpty()) opening.add(ChatMessage.system(value));
         }
         if (user.isEmpty()) skipped[0]++;
-        else all.add(new Conversation(line, opening, user));
+        else all.add(new Transcript(line, opening, user));
       }
     } catch (JsonParseException e) {
       throw new BadInputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(), "",
@@ -113,7 +109,7 @@ public final class ConversationFiles {
     }
   }
 
-  private static void readJsonl(Path file, List<Conversation> all, int[] skipped) throws IOException {
+  private static void readJsonl(Path file, List<Transcript> all, int[] skipped) throws IOException {
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       String text;
       long line = 0;
@@ -144,7 +140,7 @@ public final class ConversationFiles {
           else if (!role.equals("assistant") && user.isEmpty()) opening.add(new ChatMessage(role, content));
         }
         if (user.isEmpty()) skipped[0]++;
-        else all.add(new Conversation(line, opening, user));
+        else all.add(new Transcript(line, opening, user));
       }
     }
   }

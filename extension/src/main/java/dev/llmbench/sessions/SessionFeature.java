@@ -1,7 +1,5 @@
 package dev.llmbench.sessions;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,15 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /**
  * The sessions feature of a sweep with {@code @Sessions}: each level's figures by turn index (TTFT, TPOT, ITL and
  * latency, the history each turn sent, the prefix-cache hit where the server reports it), and two findings: later
  * turns slower than the first beyond noise, and a prefix cache that stops serving the history it was sent before.
  */
-@API(status = INTERNAL)
-public final class SessionFeature implements SweepFeature {
+final class SessionFeature implements SweepFeature {
 
   /** A turn is compared only with this many successful requests: the quartiles of fewer say little of the noise. */
   static final int MIN_REQUESTS = 10;

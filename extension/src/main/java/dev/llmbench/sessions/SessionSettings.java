@@ -77,7 +77,7 @@ public final class SessionSettings {
    * The sessions feature of a sweep whose levels send sessions; a sharded run is refused, since each shard would send
    * the same sessions (a session's turns cannot be split between processes).
    */
-  public static Optional<SweepFeature> feature(ExtensionContext context, List<LevelPlan> levels, boolean sharded) {
+  static Optional<SweepFeature> feature(ExtensionContext context, List<LevelPlan> levels, boolean sharded) {
     Optional<SessionWorkload> sessions = levels.stream().map(l -> l.workload().prompts().sessions()).flatMap(Optional::stream)
         .filter(SessionWorkload.class::isInstance).map(SessionWorkload.class::cast).findFirst();
     if (sessions.isEmpty()) return Optional.empty();

@@ -4,7 +4,9 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
-import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.LoadRunner;
+import dev.llmbench.internal.load.Markers;
+import dev.llmbench.internal.load.RowSource;
 import dev.llmbench.internal.load.SessionSource;
 import dev.llmbench.internal.workload.LengthDistribution;
 import java.nio.file.Path;
@@ -17,11 +19,11 @@ import org.apiguardian.api.API;
 /**
  * A level's sessions: synthetic (turn count and each user turn's length drawn from distributions) or the user
  * turns of a file's conversations, each session's think times drawn per turn. Every draw is a pure function of
- * the seed and the session's and turn's indices. As {@link PromptSource.Rows}, request {@code i} is session
+ * the seed and the session's and turn's indices. As {@link RowSource}, request {@code i} is session
  * {@code i}'s first turn: what a warm-up sends.
  */
 @API(status = INTERNAL)
-public final class SessionWorkload implements PromptSource.Rows, SessionSource {
+public final class SessionWorkload implements RowSource, SessionSource {
 
   /** At most this many turns a session, so that a turn's index fits the draws' index space. */
   static final int MAX_TURNS = 1000;
@@ -33,14 +35,14 @@ public final class SessionWorkload implements PromptSource.Rows, SessionSource {
   private final LengthDistribution turns; // null: every user turn of the conversation
   private final LengthDistribution inputTokens; // null for a file
   private final LengthDistribution thinkMillis; // null: no think time
-  private final List<Conversation> conversations; // empty for synthetic turns
+  private final List<Transcript> conversations; // empty for synthetic turns
   private final Path file; // null for synthetic turns
   private final int maxTokens;
   private final long seed;
   private final String affinityHeader; // null for none
 
   private SessionWorkload(LengthDistribution turns, LengthDistribution inputTokens, LengthDistribution thinkMillis,
-      List<Conversation> conversations, Path file, int maxTokens, long seed, String affinityHeader) {
+      List<Transcript> conversations, Path file, int maxTokens, long seed, String affinityHeader) {
     this.turns = turns;
     this.inputTokens = inputTokens;
     this.thinkMillis = thinkMillis;
@@ -58,7 +60,7 @@ public final class SessionWorkload implements PromptSource.Rows, SessionSource {
   }
 
   /** Sessions of a file's conversations; {@code turns}, when given, draws at most that many of each one's user turns. */
-  public static SessionWorkload of(Path file, List<Conversation> conversations, LengthDistribution turns,
+  public static SessionWorkload of(Path file, List<Transcript> conversations, LengthDistribution turns,
       LengthDistribution thinkMillis, int maxTokens, long seed, String affinityHeader) {
     if (conversations.isEmpty()) throw new IllegalArgumentException(file + " has no conversations");
     return new SessionWorkload(turns, null, thinkMillis, conversations, file, maxTokens, seed, affinityHeader);
@@ -78,7 +80,7 @@ public final class SessionWorkload implements PromptSource.Rows, SessionSource {
         + " tokens") + ", " + think + (affinityHeader == null ? "" : ", session header " + affinityHeader);
   }
 
-  private Conversation conversation(int session) {
+  private Transcript conversation(int session) {
     return conversations.get((int) Math.floorMod(seed + session, (long) conversations.size()));
   }
 
@@ -133,10 +135,16 @@ public final class SessionWorkload implements PromptSource.Rows, SessionSource {
   public CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace) {
     List<ChatMessage> messages = new ArrayList<>(opening(index));
     String text = userText(index, 0);
-    messages.add(ChatMessage.user(namespace == 0 ? text : PromptSource.marker(namespace, index) + " " + text));
+    messages.add(ChatMessage.user(namespace == 0 ? text : Markers.marker(namespace, index) + " " + text));
     CompletionRequest r = CompletionRequest.ofMessages(messages).withMaxTokens(maxTokens).withIgnoreEos(ignoreEos)
         .withSeed(seed + (long) index * 1024);
     return temperature == null ? r : r.withTemperature(temperature);
+  }
+
+  /** Synthetic sessions and a file's conversations start as the load shape says. */
+  @Override
+  public Optional<LoadRunner.Arrivals> arrivals() {
+    return Optional.empty();
   }
 
   @Override

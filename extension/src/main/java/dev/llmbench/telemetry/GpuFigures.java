@@ -1,8 +1,7 @@
 package dev.llmbench.telemetry;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
-import dev.llmbench.telemetry.GpuTelemetry.EnergySource;
+import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.server.GpuTelemetry.EnergySource;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /**
  * Per-GPU figures of one level from a DCGM exporter's samples: the first sample of each endpoint is the one taken
@@ -25,8 +23,7 @@ import org.apiguardian.api.API;
  *   Σ (P_i + P_i+1) / 2 × (t_i+1 − t_i).</li>
  * </ul>
  */
-@API(status = INTERNAL)
-public final class GpuFigures {
+final class GpuFigures {
 
   static final String UTIL = "DCGM_FI_DEV_GPU_UTIL";
   static final String FB_USED = "DCGM_FI_DEV_FB_USED";

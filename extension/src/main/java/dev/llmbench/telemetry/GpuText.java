@@ -1,21 +1,17 @@
 package dev.llmbench.telemetry;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
-import org.apiguardian.api.API;
-
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.report.ResultJson;
+import dev.llmbench.server.GpuTelemetry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** A level's GPU figures as the table, the JSON and the HTML show them; a figure the exporter did not give is left out. */
-@API(status = INTERNAL)
-public final class GpuText {
+final class GpuText {
 
   private GpuText() {}
 

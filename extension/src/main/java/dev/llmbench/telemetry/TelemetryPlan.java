@@ -1,11 +1,8 @@
 package dev.llmbench.telemetry;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import org.apiguardian.api.API;
 
 /**
  * Which GPU exporters a level scrapes, and how often.
@@ -13,8 +10,7 @@ import org.apiguardian.api.API;
  * @param urls     their Prometheus endpoints; none for no telemetry
  * @param interval time between scrapes while the level runs
  */
-@API(status = INTERNAL)
-public record TelemetryPlan(List<URI> urls, Duration interval) {
+record TelemetryPlan(List<URI> urls, Duration interval) {
 
   public static final TelemetryPlan NONE = new TelemetryPlan(List.of(), Duration.ofSeconds(1));
 

@@ -1,10 +1,8 @@
 package dev.llmbench.telemetry;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
+import dev.llmbench.server.GpuTelemetry;
 import java.util.List;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /**
  * What a level's telemetry came to: its GPU figures, if any exporter gave some, and what went wrong on the way.
@@ -12,8 +10,7 @@ import org.apiguardian.api.API;
  * @param gpus     empty when no endpoint gave a DCGM series
  * @param warnings one per endpoint that did not answer, answered only sometimes, or gave no GPU series
  */
-@API(status = INTERNAL)
-public record TelemetryReading(Optional<GpuTelemetry> gpus, List<String> warnings) {
+record TelemetryReading(Optional<GpuTelemetry> gpus, List<String> warnings) {
 
   public static final TelemetryReading NONE = new TelemetryReading(Optional.empty(), List.of());
 

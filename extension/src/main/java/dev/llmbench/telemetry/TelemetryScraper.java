@@ -1,7 +1,5 @@
 package dev.llmbench.telemetry;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.internal.server.PrometheusText;
 import java.io.IOException;
 import java.net.URI;
@@ -15,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apiguardian.api.API;
 
 /**
  * Scrapes every telemetry endpoint once before a level, every {@code interval} during it, and once after it, on a
@@ -23,8 +20,7 @@ import org.apiguardian.api.API;
  * level its GPU figures and adds a warning, nothing more. An answer that waiting cannot change (401, 403, 404,
  * 405, 410: a key, or a URL that is not an exporter's) stops the scraping of that URL for the level.
  */
-@API(status = INTERNAL)
-public final class TelemetryScraper {
+final class TelemetryScraper {
 
   /** How long one scrape may take: an exporter answers in milliseconds, and a level must not wait for a dead one. */
   static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(2);

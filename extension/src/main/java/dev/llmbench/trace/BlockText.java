@@ -1,17 +1,13 @@
 package dev.llmbench.trace;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import java.util.SplittableRandom;
-import org.apiguardian.api.API;
 
 /**
  * The text of one block of a trace's prompt: a pure function of the block's id, its namespace and its length,
  * so equal ids give byte-equal text and distinct ids (or namespaces) distinct text. A word stands for a token,
  * as the synthetic prompts count them; a shorter block (a prompt's last) is the start of the full one.
  */
-@API(status = INTERNAL)
-public final class BlockText {
+final class BlockText {
 
   private static final String[] WORDS = ("the of and to in is for on that with as by at from this be are was it an or "
       + "model token batch cache server request prompt stream latency decode prefill kernel memory queue answer user "

@@ -1,7 +1,5 @@
 package dev.llmbench.trace;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.internal.core.FeatureSection;
@@ -16,7 +14,6 @@ import dev.llmbench.internal.workload.LengthStats;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
-import org.apiguardian.api.API;
 
 /**
  * What a level replaying a trace sent: the file, the rows (how many of the trace's, the lines they came from),
@@ -24,8 +21,7 @@ import org.apiguardian.api.API;
  * requests that succeeded (mean, p50, p99, histograms on shared bins, as a dataset level reports them), with a
  * chart of each. Levels of other workloads get nothing.
  */
-@API(status = INTERNAL)
-public final class TraceFeature implements SweepFeature {
+final class TraceFeature implements SweepFeature {
 
   @Override
   public String key() {
@@ -91,7 +87,6 @@ public final class TraceFeature implements SweepFeature {
     n.set("requested", requested.json());
     n.set("actual", actual.json());
   }
-
 
   private static FeatureSection.Attachment svg(String name, String svg) {
     return new FeatureSection.Attachment(name, "image/svg+xml", "svg", svg.getBytes(StandardCharsets.UTF_8));

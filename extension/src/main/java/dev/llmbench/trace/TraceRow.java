@@ -1,9 +1,5 @@
 package dev.llmbench.trace;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
-import org.apiguardian.api.API;
-
 /**
  * One row of a trace, checked.
  *
@@ -15,5 +11,4 @@ import org.apiguardian.api.API;
  *                     gave none (its blocks are then its own)
  * @param sessionId    the row's session, or null (read, not used: sessions are replayed as single requests)
  */
-@API(status = INTERNAL)
-public record TraceRow(int line, double timestampMs, int inputLength, int outputLength, long[] hashIds, String sessionId) {}
+record TraceRow(int line, double timestampMs, int inputLength, int outputLength, long[] hashIds, String sessionId) {}

@@ -10,7 +10,7 @@ import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.tokens.ExactRows;
 import dev.llmbench.internal.tokens.ExactText;
 import dev.llmbench.internal.tokens.TokenCountException;
-import dev.llmbench.workload.InputAlignment;
+import dev.llmbench.result.InputAlignment;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -217,8 +217,7 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
   }
 
   /** Checks made once per distinct set of body fields: a level's rows mostly share a few. */
-  @API(status = INTERNAL)
-  public static final class Cache {
+  static final class Cache {
     private final Map<Map<String, String>, ReplyCheck> checks = new ConcurrentHashMap<>();
 
     public ReplyCheck of(Map<String, String> bodyFields) {

@@ -1,7 +1,5 @@
 package dev.llmbench.workload;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -23,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.commons.math3.stat.interval.ConfidenceInterval;
 import org.apache.commons.math3.stat.interval.WilsonScoreInterval;
-import org.apiguardian.api.API;
 
 /**
  * Says, of each level whose replies were checked, how many were unparsed and why, and the time to the first tool
@@ -32,8 +29,7 @@ import org.apiguardian.api.API;
  * overlap. That is a serving bug (a parser, a grammar or a batch that breaks structured replies under load), as
  * AIPerf's tool-calling accuracy is read.
  */
-@API(status = INTERNAL)
-public final class ReplyFeature implements SweepFeature {
+final class ReplyFeature implements SweepFeature {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int REASONS = 5;

@@ -94,7 +94,7 @@ class BaselineFileTests {
 
   @Test
   void aFileThatIsNoBaselineSaysWhatItIs() throws IOException {
-    Path vllm = Files.writeString(dir.resolve("v.json"), VllmResultsTests.detailed(2, 0.02));
+    Path vllm = Files.writeString(dir.resolve("v.json"), VllmReferenceTests.detailed(2, 0.02));
     assertThatThrownBy(() -> BaselineFile.read(vllm)).hasMessageContaining("is not an LLMBench baseline")
         .hasMessageContaining("llmbench.baseline.vllm");
   }

@@ -232,7 +232,7 @@ class BaselineTests {
     Path vllm = Files.createTempDirectory(baselines, "vllm-");
     for (int c : new int[] {4, 8}) {
       Files.writeString(vllm.resolve("openai-chat-infq-concurrency" + c + "-m-20260801-101500.json"),
-          VllmResultsTests.detailed(c, 0.010));
+          VllmReferenceTests.detailed(c, 0.010));
     }
     BenchKit.Run run = run(base, baselines, "llmbench.baseline.vllm", vllm.toString());
     for (String level : LEVELS) {

@@ -84,12 +84,12 @@ class ContainerSpecTests {
     assertThat(s.describe()).isEqualTo("vllm/vllm-openai:v0.11.0 --model Qwen/Qwen2.5-7B");
     assertThat(s.dockerRun()).isEqualTo("docker run --rm --network host --gpus all --ipc host "
         + "-v /data/hf:/root/.cache/huggingface:ro -e HF_TOKEN vllm/vllm-openai:v0.11.0 --model Qwen/Qwen2.5-7B");
-    assertThat(LaunchedContainer.startFailure(s, new RuntimeException("boom", new IllegalStateException("no such host")), false))
+    assertThat(ContainerDiagnosis.startFailure(s, new RuntimeException("boom", new IllegalStateException("no such host")), false))
         .startsWith("the image vllm/vllm-openai:v0.11.0 is not on this Docker host and could not be pulled (boom: no such host)")
         .contains("docker pull vllm/vllm-openai:v0.11.0").doesNotContain("hf_secret");
-    assertThat(LaunchedContainer.startFailure(s, new RuntimeException("could not select device driver \"\" with capabilities: [[gpu]]"), true))
+    assertThat(ContainerDiagnosis.startFailure(s, new RuntimeException("could not select device driver \"\" with capabilities: [[gpu]]"), true))
         .contains("NVIDIA container toolkit");
-    assertThat(LaunchedContainer.startFailure(s, new RuntimeException("OCI runtime create failed"), true))
+    assertThat(ContainerDiagnosis.startFailure(s, new RuntimeException("OCI runtime create failed"), true))
         .endsWith("Try it by hand: " + s.dockerRun()).doesNotContain("hf_secret");
   }
 
@@ -97,14 +97,14 @@ class ContainerSpecTests {
   @Test
   void noDockerSaysWhetherADaemonAnswersAndTheFix() {
     ContainerSpec s = spec(List.of(), Map.of());
-    assertThat(LaunchedContainer.noDocker(s, new IllegalStateException("Could not find a valid Docker environment"),
+    assertThat(ContainerDiagnosis.noDocker(s, new IllegalStateException("Could not find a valid Docker environment"),
         null, false)).startsWith("no Docker daemon answers, so the container vllm/vllm-openai:v0.11.0 cannot start")
         .contains("DOCKER_HOST is unset, /var/run/docker.sock does not exist").contains("Start the Docker daemon");
-    assertThat(LaunchedContainer.noDocker(s, new RuntimeException("Status 404: {\"message\":\"network bridge not found\"}"),
+    assertThat(ContainerDiagnosis.noDocker(s, new RuntimeException("Status 404: {\"message\":\"network bridge not found\"}"),
         null, true)).startsWith("a Docker daemon answers but has no bridge network")
         .endsWith("set the environment variable TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 (the containers share the host's network)");
     // What Testcontainers says when its reaper's image cannot be pulled (it retries the pull first).
-    assertThat(LaunchedContainer.noDocker(s, new IllegalStateException("Could not pull image: testcontainers/ryuk:0.14.0",
+    assertThat(ContainerDiagnosis.noDocker(s, new IllegalStateException("Could not pull image: testcontainers/ryuk:0.14.0",
         new RuntimeException("no such host")), null, true)).startsWith("a Docker daemon answers, but Testcontainers could "
         + "not start its resource reaper (Ryuk)").contains("set the environment variable TESTCONTAINERS_RYUK_DISABLED=true");
   }
@@ -114,9 +114,9 @@ class ContainerSpecTests {
   void anExitOverATakenPortSaysSo() {
     for (String line : List.of("srv    start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 18221",
         "ERROR:    [Errno 98] error while attempting to bind on address ('127.0.0.1', 8000): address already in use")) {
-      assertThat(LaunchedContainer.fix(List.of("loading", line))).as(line).contains("port is taken").contains("${port}");
+      assertThat(ContainerDiagnosis.fix(List.of("loading", line))).as(line).contains("port is taken").contains("${port}");
     }
-    assertThat(LaunchedContainer.fix(List.of("CUDA out of memory"))).isEmpty();
+    assertThat(ContainerDiagnosis.fix(List.of("CUDA out of memory"))).isEmpty();
   }
 
   /** Testcontainers is optional: without it on the class path, the message names the dependency to add. */

@@ -10,9 +10,9 @@ import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
 import dev.llmbench.assertions.LlmBenchAssertions;
-import dev.llmbench.engine.EmbeddedServerMain;
 import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.EngineMain;
 import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,11 +34,11 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 class LaunchServerTests {
 
-  /** {@code java -cp <this test JVM's classpath> ...EmbeddedServerMain}: a real OpenAI server process. */
+  /** {@code java -cp <this test JVM's classpath> ...EngineMain}: a real OpenAI server process. */
   static String embeddedServerCommand(String... extra) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     return String.join(" ", Stream.concat(Stream.of(java, "-cp", System.getProperty("java.class.path"),
-        EmbeddedServerMain.class.getName(), "--port", "${port}"), Stream.of(extra)).toList());
+        EngineMain.class.getName(), "--port", "${port}"), Stream.of(extra)).toList());
   }
 
   @Test

@@ -344,18 +344,6 @@ class TableReadingTests {
     assertThat(printed.levels().get(5).e2eLatency().percentile(50)).isEmpty();
   }
 
-  @Test
-  void theCommandLinePrintsWhatItDerived() throws IOException {
-    AnalyseMainTests.Ran r = AnalyseMainTests.run(issueTable().toString(), "--tp", "8", "--interconnect", "pcie",
-        "--attention", "MLA");
-    assertThat(r.exit()).as(r.err()).isZero();
-    assertThat(r.out()).contains("derived from the summaries (not measured per request or per token):\n  C=1: 512 output "
-        + "tokens per request (tok/s x wall / ok); time per token at most 16.4 ms (E2E median / (tokens - 1); no TTFT, so "
-        + "an upper bound); 61.2 tok/s per request (tokens / E2E); 1.00 in flight on average (Little's law: mean E2E x ok "
-        + "/ wall); throughput noise ±1.0% from its spread (p50 8.360 s, p99 8.360 s over 4 requests, so p99 is their "
-        + "maximum)\n");
-  }
-
   /** A vllm bench serve summary as serve.py writes it, 20 requests of 512 tokens. */
   static String vllm(int concurrency, double duration, long e2eMs, long stdMs, long p99Ms, long ttftMs, double tpotMs) {
     return """

@@ -34,7 +34,7 @@ class QualitySectionsTests {
 
   @Test
   void levelAndSweepSectionsCountUnparsedApartAndListTheFlips() {
-    EvalPlan plan = new EvalPlan(Generated.set(GeneratedSets.Kind.MIXED, ITEMS.size(), 1e-6), 64, 0, 0);
+    EvalPlan plan = new EvalPlan(GeneratedEvals.set(GeneratedSets.Kind.MIXED, ITEMS.size(), 1e-6), 64, 0, 0);
     QualityFeature feature = new QualityFeature(plan, List.of("fp8", "int4"));
     SweepRun sweep = new SweepRun(QualitySectionsTests.class, "compare", Listeners.none());
     sweep.add(feature);

@@ -279,4 +279,22 @@ class SessionsTests {
     @Sessions
     void sweep(SweepLevelResult r) {}
   }
+
+  @Test
+  void anotherSourceOfPromptsBesideSessionsIsRefusedWithTheSessionsMessage() {
+    assertThat(BenchKit.run(DatasetCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[DatasetCases#sweep]: @Sessions makes each turn's prompt: remove @Trace, @Dataset, @SharedPrefix, "
+            + "@ExactInputTokens, @QualityEval and the input and output length settings from this sweep (a file of "
+            + "conversations is @Sessions(file = ...))");
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class DatasetCases {
+    @ConcurrencySweep({1})
+    @Sessions
+    @dev.llmbench.datasets.Dataset(path = "src/test/resources/datasets/chat.jsonl",
+        format = dev.llmbench.datasets.Dataset.Format.OPENAI_CHAT)
+    void sweep(SweepLevelResult r) {}
+  }
 }

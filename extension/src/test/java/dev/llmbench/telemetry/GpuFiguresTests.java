@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.llmbench.internal.server.PrometheusText;
-import dev.llmbench.telemetry.GpuTelemetry.EnergySource;
+import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.server.GpuTelemetry.EnergySource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

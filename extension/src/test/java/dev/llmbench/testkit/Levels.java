@@ -16,8 +16,8 @@ import dev.llmbench.result.Rate;
 import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.result.StopReason;
 import dev.llmbench.result.WarmupReport;
+import dev.llmbench.server.GpuTelemetry;
 import dev.llmbench.server.ServerMetrics;
-import dev.llmbench.telemetry.GpuTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,6 +134,6 @@ public final class Levels {
         new WorkloadPlan(maxTokens, inputTokens, true, null, prompts), 0, 1);
     return new MeasuredLevel(plan, endpoint, traces.stream().map(RequestMetrics::of).toList(), slo, percentiles,
         StopReason.REQUEST_COUNT, server, List.of(), new LevelExtras(Optional.ofNullable(warmup), Optional.ofNullable(clientLoad),
-        Optional.empty(), Optional.ofNullable(gpus)));
+        Optional.empty(), gpus == null ? List.of() : List.of(gpus)));
   }
 }

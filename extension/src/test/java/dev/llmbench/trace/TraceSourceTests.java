@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.RowSource;
 import dev.llmbench.internal.tokens.ExactRows;
 import dev.llmbench.internal.tokens.ExactText;
 import dev.llmbench.internal.tokens.TokenCountException;
@@ -70,7 +71,7 @@ class TraceSourceTests {
         (t, k) -> CompletionRequest.ofMessages(List.of(ChatMessage.user(t))));
   }
 
-  static String prompt(PromptSource.Rows rows, int index, long namespace) {
+  static String prompt(RowSource rows, int index, long namespace) {
     return rows.request(index, true, null, namespace).messages().get(0).content();
   }
 
@@ -78,7 +79,7 @@ class TraceSourceTests {
   void alignedRowsHaveExactlyTheirInputLengthAndFullBlocksExactlyTheBlockSize(@TempDir Path dir) throws IOException {
     ExactRows raw = rows(dir, ROWS);
     ExactText text = align(raw);
-    PromptSource.Rows aligned = raw.aligned(text);
+    RowSource aligned = raw.aligned(text);
     int[] lengths = {64, 60, 48, 64, 50, 33};
     for (int i = 0; i < ROWS.length; i++) {
       String p = prompt(aligned, i, 11);
@@ -109,7 +110,7 @@ class TraceSourceTests {
   void equalIdsAreByteEqualBlocksAndOtherIdsOrNamespacesShareNothing(@TempDir Path dir) throws IOException {
     ExactRows raw = rows(dir, ROWS);
     ExactText text = align(raw);
-    PromptSource.Rows aligned = raw.aligned(text);
+    RowSource aligned = raw.aligned(text);
     String r0 = prompt(aligned, 0, 11);
     String r1 = prompt(aligned, 1, 11);
     String r2 = prompt(aligned, 2, 11);

@@ -13,6 +13,7 @@ import dev.llmbench.client.RequestResult;
 import dev.llmbench.engine.EmbeddedLlmServer;
 import dev.llmbench.engine.EmbeddedOptions;
 import dev.llmbench.engine.PerformanceProfile;
+import dev.llmbench.result.InputAlignment;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.StubEngine;
 import java.io.IOException;

@@ -7,8 +7,8 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
+import dev.llmbench.result.InputAlignment;
 import dev.llmbench.workload.ExactInputTokens;
-import dev.llmbench.workload.InputAlignment;
 
 /**
  * Prefill-bound levels at exact prompt lengths, as {@code vllm bench serve --dataset-name random

@@ -2,7 +2,7 @@ package dev.llmbench.internal.analysis;
 
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
-import dev.llmbench.telemetry.GpuTelemetry;
+import dev.llmbench.server.GpuTelemetry;
 import java.util.Locale;
 import java.util.Optional;
 

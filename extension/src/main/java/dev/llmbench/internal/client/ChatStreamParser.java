@@ -1,9 +1,12 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.apiguardian.api.API;
 
 /**
  * Reads an OpenAI-style response body as its bytes arrive: an event stream (chat or completions chunks,
@@ -14,7 +17,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Not thread-safe: one per stream, fed by one thread at a time.
  */
-final class ChatStreamParser implements SseFramer.Sink {
+@API(status = INTERNAL)
+public final class ChatStreamParser implements SseFramer.Sink {
 
   private static final byte[] LINE_BREAK = {'\n'};
   private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
@@ -58,12 +62,12 @@ final class ChatStreamParser implements SseFramer.Sink {
   }
 
   /** For a {@code text/event-stream} body. */
-  static ChatStreamParser eventStream(StreamRecorder recorder) {
+  public static ChatStreamParser eventStream(StreamRecorder recorder) {
     return new ChatStreamParser(recorder, true, "text/event-stream", true);
   }
 
   /** For a {@code text/event-stream} body, every event read by Jackson: the reference the shortcut is tested against. */
-  static ChatStreamParser eventStreamWithoutShortcut(StreamRecorder recorder) {
+  public static ChatStreamParser eventStreamWithoutShortcut(StreamRecorder recorder) {
     return new ChatStreamParser(recorder, true, "text/event-stream", false);
   }
 
@@ -77,7 +81,7 @@ final class ChatStreamParser implements SseFramer.Sink {
    * for its body, or null when the body is no answer to read (a status other than 2xx, or a Content-Type other
    * than an event stream or JSON), which the transport then keeps for the failure's message.
    */
-  static ChatStreamParser forResponse(StreamRecorder recorder, int status, String contentType, long nowNanos) {
+  public static ChatStreamParser forResponse(StreamRecorder recorder, int status, String contentType, long nowNanos) {
     boolean eventStream = HttpText.isMediaType(contentType, "text/event-stream");
     recorder.headers(status, nowNanos, eventStream);
     if (status / 100 != 2) return null;
@@ -100,7 +104,7 @@ final class ChatStreamParser implements SseFramer.Sink {
    *
    * @return false once the body is known to be bad: stop reading it
    */
-  boolean feed(byte[] buf, int from, int to, long nowNanos) {
+  public boolean feed(byte[] buf, int from, int to, long nowNanos) {
     if (reader.failure() != null) return false;
     try {
       if (framer != null) {
@@ -119,7 +123,7 @@ final class ChatStreamParser implements SseFramer.Sink {
   }
 
   /** Reads a buffer's remaining bytes; its position is left as it was. */
-  boolean feed(ByteBuffer buffer, long nowNanos) {
+  public boolean feed(ByteBuffer buffer, long nowNanos) {
     if (buffer.hasArray()) {
       int from = buffer.arrayOffset() + buffer.position();
       return feed(buffer.array(), from, from + buffer.remaining(), nowNanos);
@@ -147,7 +151,7 @@ final class ChatStreamParser implements SseFramer.Sink {
    * The body ended cleanly at {@code nowNanos}. A last event complete but for its blank line still counts;
    * an event cut in half is a failure.
    */
-  RequestTrace finish(long nowNanos) {
+  public RequestTrace finish(long nowNanos) {
     if (reader.failure() == null) {
       try {
         if (framer == null) {
@@ -175,7 +179,7 @@ final class ChatStreamParser implements SseFramer.Sink {
   }
 
   /** The body ended with {@code cause} at {@code nowNanos} (a timeout, a reset, a cancel). */
-  RequestTrace fail(long nowNanos, StreamFailure cause) {
+  public RequestTrace fail(long nowNanos, StreamFailure cause) {
     if (framer == null || framer.inEvent()) recorder.dropEventText();
     StreamFailure failure = reader.failure();
     return finishWith(nowNanos, failure != null ? failure : cause);

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * The general path of {@link ChatStreamParser}: reads each chunk (an event's data, or a whole JSON body) with one
  * non-blocking Jackson parser for the whole stream, which takes the bytes straight from the read buffers, so a
  * chunk split across reads is never copied and nothing is allocated per chunk. Its tokens drive a small state
- * machine that keeps only what {@link StreamRecorder} needs, and a chunk that ends whole is recorded. Jackson
+ * machine that keeps only what {@link StreamRecorder} needs (a {@link ChunkReading}), and a chunk that ends whole is
+ * recorded. Jackson
  * rejects bytes that are not UTF-8 (overlong forms and surrogates included), which becomes
  * {@link StreamFailure.Cause#INVALID_UTF8}, never a U+FFFD in the text.
  *
@@ -56,28 +57,10 @@ final class ChunkJsonReader {
   private boolean rootClosed;
   private String field;
   private int choiceElements;
-  private boolean choice;
-  private int kind;
-  private int contentChars;
-  private int reasoningChars;
-  private String finishReason;
-  private boolean usage;
-  private int promptTokens;
-  private int completionTokens;
-  private int reasoningTokens;
-  private int cachedTokens;
-  private boolean objectIsError;
-  private String errorMessage;
-  private boolean otherFields;
-  /** The chunk carried a tool call's name or arguments. */
-  private boolean toolCall;
   /** Position of the tool call being read in its array, and its index (the {@code index} field where given). */
   private int toolPosition;
   private int toolIndex;
-  /** Elements of an embeddings answer's {@code data}. */
-  private int embeddings;
-  /** Non-empty content or reasoning strings in the chunk. */
-  private int textStrings;
+  private final ChunkReading chunk = new ChunkReading();
 
   private StreamFailure failure;
   /** The data a failure message quotes: the last slice the caller read. */
@@ -104,18 +87,7 @@ final class ChunkJsonReader {
     skipDepth = 0;
     rootClosed = false;
     choiceElements = 0;
-    choice = false;
-    kind = 0;
-    contentChars = 0;
-    reasoningChars = 0;
-    finishReason = null;
-    usage = false;
-    objectIsError = false;
-    errorMessage = null;
-    otherFields = false;
-    toolCall = false;
-    embeddings = 0;
-    textStrings = 0;
+    chunk.reset();
   }
 
   /** {@code bytes[from, to)} is the data a failure message would quote (the bytes are not kept past the call). */
@@ -156,26 +128,13 @@ final class ChunkJsonReader {
       fail(StreamFailure.Cause.MALFORMED, wholeBody ? "the body ended inside its JSON" : "an event ended inside its JSON");
       return false;
     }
-    recorder.event();
-    if (choice) {
-      recorder.choice(arrivalNanos, kind, toolCall);
-      recorder.chars(contentChars, reasoningChars);
-    }
-    if (embeddings > 0) recorder.embeddings(embeddings);
-    if (finishReason != null) recorder.finishReason(finishReason);
-    if (usage) recorder.usage(promptTokens, completionTokens, reasoningTokens, cachedTokens);
-    if (errorMessage != null) {
-      recorder.serverError(errorMessage);
-    } else if (objectIsError) {
-      recorder.serverError("(no message)");
-    }
+    chunk.recordTo(recorder, arrivalNanos);
     return true;
   }
 
   /** Whether the chunk just read was plain: one non-empty content or reasoning string and nothing else that counts. */
   boolean plainText() {
-    return textStrings == 1 && choice && finishReason == null && !usage && errorMessage == null && !objectIsError
-        && !otherFields;
+    return chunk.plainText();
   }
 
   void close() {
@@ -240,7 +199,7 @@ final class ChunkJsonReader {
         case CHOICES -> {
           if (choiceElements++ == 0) {
             child = Context.CHOICE;
-            choice = true;
+            chunk.choice = true;
           }
         }
         case CHOICE -> child = "delta".equals(field) || "message".equals(field) ? Context.DELTA : null;
@@ -248,7 +207,7 @@ final class ChunkJsonReader {
           child = Context.TOOL_CALL;
           toolIndex = ++toolPosition;
         }
-        case DATA -> embeddings++; // an embedding's vector is skipped unread
+        case DATA -> chunk.embeddings++; // an embedding's vector is skipped unread
         case TOOL_CALL -> child = "function".equals(field) ? Context.FUNCTION : null;
         case USAGE -> child = switch (field) {
           case "completion_tokens_details" -> Context.COMPLETION_DETAILS;
@@ -257,13 +216,7 @@ final class ChunkJsonReader {
         };
         default -> child = null;
       }
-      if (child == Context.USAGE) {
-        usage = true;
-        promptTokens = -1;
-        completionTokens = -1;
-        reasoningTokens = -1;
-        cachedTokens = -1;
-      }
+      if (child == Context.USAGE) chunk.usage();
     } else if (parent == Context.TOP && "choices".equals(field)) {
       child = Context.CHOICES;
     } else if (parent == Context.DELTA && "tool_calls".equals(field)) {
@@ -287,37 +240,37 @@ final class ChunkJsonReader {
     switch (stack[depth - 1]) {
       case DELTA -> {
         switch (field) {
-          case "content" -> text(RequestTrace.CONTENT);
-          case "reasoning_content", "reasoning" -> text(RequestTrace.REASONING);
+          case "content" -> text(TokenChunks.CONTENT);
+          case "reasoning_content", "reasoning" -> text(TokenChunks.REASONING);
           default -> { }
         }
       }
       case CHOICE -> {
         if ("text".equals(field)) {
-          text(RequestTrace.CONTENT);
+          text(TokenChunks.CONTENT);
         } else if ("finish_reason".equals(field)) {
-          finishReason = json.getText();
+          chunk.finishReason = json.getText();
         }
       }
       case FUNCTION -> {
-        otherFields = true;
+        chunk.otherFields = true;
         boolean name = "name".equals(field);
         if ((name || "arguments".equals(field)) && json.getTextLength() > 0) {
-          kind |= RequestTrace.CONTENT;
-          toolCall = true;
+          chunk.kind |= TokenChunks.CONTENT;
+          chunk.toolCall = true;
           recorder.appendToolCall(Math.max(0, toolIndex), name, json.getTextCharacters(), json.getTextOffset(),
               json.getTextLength());
         }
       }
       case TOP -> {
         if ("object".equals(field)) {
-          objectIsError = textIs("error");
-        } else if ("error".equals(field) || "message".equals(field) && objectIsError) {
-          errorMessage = Excerpt.of(json.getText(), EXCERPT * 2);
+          chunk.objectIsError = textIs("error");
+        } else if ("error".equals(field) || "message".equals(field) && chunk.objectIsError) {
+          chunk.errorMessage = Excerpt.of(json.getText(), EXCERPT * 2);
         }
       }
       case ERROR -> {
-        if ("message".equals(field)) errorMessage = Excerpt.of(json.getText(), EXCERPT * 2);
+        if ("message".equals(field)) chunk.errorMessage = Excerpt.of(json.getText(), EXCERPT * 2);
       }
       default -> { }
     }
@@ -337,15 +290,15 @@ final class ChunkJsonReader {
   private void text(int textKind) throws IOException {
     int length = json.getTextLength();
     if (length == 0) return;
-    if (++textStrings == 1 && shortcut != null) shortcut.noteText(json, chunkStart, textKind);
+    if (++chunk.textStrings == 1 && shortcut != null) shortcut.noteText(json, chunkStart, textKind);
     char[] chars = json.getTextCharacters();
     int offset = json.getTextOffset();
-    kind |= textKind;
-    if (textKind == RequestTrace.CONTENT) {
-      contentChars += length;
+    chunk.kind |= textKind;
+    if (textKind == TokenChunks.CONTENT) {
+      chunk.contentChars += length;
       recorder.appendContent(chars, offset, length);
     } else {
-      reasoningChars += length;
+      chunk.reasoningChars += length;
       recorder.appendReasoning(chars, offset, length);
     }
   }
@@ -354,23 +307,23 @@ final class ChunkJsonReader {
     switch (stack[depth - 1]) {
       case USAGE -> {
         switch (field) {
-          case "prompt_tokens" -> promptTokens = count();
-          case "completion_tokens" -> completionTokens = count();
+          case "prompt_tokens" -> chunk.promptTokens = count();
+          case "completion_tokens" -> chunk.completionTokens = count();
           default -> { }
         }
       }
       case COMPLETION_DETAILS -> {
-        if ("reasoning_tokens".equals(field)) reasoningTokens = count();
+        if ("reasoning_tokens".equals(field)) chunk.reasoningTokens = count();
       }
       case PROMPT_DETAILS -> {
-        if ("cached_tokens".equals(field)) cachedTokens = count();
+        if ("cached_tokens".equals(field)) chunk.cachedTokens = count();
       }
       case TIMINGS -> {
-        otherFields = true;
+        chunk.otherFields = true;
         recorder.timing(field, json.getDoubleValue());
       }
       case TOOL_CALL -> {
-        otherFields = true;
+        chunk.otherFields = true;
         if ("index".equals(field)) toolIndex = count();
       }
       default -> { }

@@ -98,7 +98,7 @@ final class EnvelopeShortcut {
     int reasoningChars = 0;
     if (pendingLength > 0) {
       kind = templateKind;
-      if (kind == RequestTrace.CONTENT) {
+      if (kind == TokenChunks.CONTENT) {
         contentChars = pendingLength;
         recorder.appendContent(pending, 0, pendingLength);
       } else {

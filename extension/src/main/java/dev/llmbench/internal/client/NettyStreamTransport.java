@@ -52,11 +52,11 @@ public final class NettyStreamTransport implements StreamTransport {
   }
 
   /** A plain server with no extra headers, two event loops: for tests and benchmarks. */
-  NettyStreamTransport(Timeouts timeouts, int threads) {
+  public NettyStreamTransport(Timeouts timeouts, int threads) {
     this(ConnectionOptions.plain(URI.create("http://127.0.0.1/"), null, timeouts.connect()), timeouts, threads);
   }
 
-  NettyStreamTransport(Timeouts timeouts) {
+  public NettyStreamTransport(Timeouts timeouts) {
     this(timeouts, 2);
   }
 

@@ -1,15 +1,19 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import javax.net.SocketFactory;
+import org.apiguardian.api.API;
 
 /**
  * Sockets with Nagle's algorithm off. OkHttp writes a POST's headers and body separately; with Nagle on,
  * the body waits for the server's ACK of the headers, which adds milliseconds to every request's TTFT.
  */
-final class NoDelaySocketFactory extends SocketFactory {
+@API(status = INTERNAL)
+public final class NoDelaySocketFactory extends SocketFactory {
 
   private final SocketFactory delegate = SocketFactory.getDefault();
 

@@ -1,24 +1,25 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Collects what one request observes while its body is read, then freezes it into a {@link RequestTrace}.
- * Token-chunk times go into a growable {@code long[]}, kinds into 2 bits a chunk; text is kept only up to
- * the {@link TextCapture} limit. Confined to the thread reading the stream.
+ * Token-chunk times and kinds go into a {@link TokenChunks.Appender}; text is kept only up to the
+ * {@link TextCapture} limit. Confined to the thread reading the stream.
  */
-final class StreamRecorder {
+@API(status = INTERNAL)
+public final class StreamRecorder {
 
   private static final int INITIAL = 32;
 
   private final TextCapture capture;
-  private final RequestTrace.Builder b = new RequestTrace.Builder();
-  private long[] times = new long[INITIAL];
-  private long[] kinds = new long[1];
-  private int n;
+  private final TraceFields b = new TraceFields();
+  private final TokenChunks.Appender tokens = new TokenChunks.Appender(INITIAL);
   private long lastChoicesNanos;
   private StringBuilder content;
   private StringBuilder reasoning;
@@ -33,7 +34,7 @@ final class StreamRecorder {
   private int toolMarkCount;
   private long toolChars;
 
-  StreamRecorder(TextCapture capture, long scheduledNanos, long startNanos, int promptTokensEstimate) {
+  public StreamRecorder(TextCapture capture, long scheduledNanos, long startNanos, int promptTokensEstimate) {
     this.capture = capture;
     b.scheduledNanos = scheduledNanos;
     b.startNanos = startNanos;
@@ -41,14 +42,14 @@ final class StreamRecorder {
     b.promptTokensEstimate = promptTokensEstimate;
   }
 
-  void headers(int status, long nanos, boolean streamed) {
+  public void headers(int status, long nanos, boolean streamed) {
     b.status = status;
     b.headersNanos = nanos;
     b.streamed = streamed;
   }
 
   int tokenChunks() {
-    return n;
+    return tokens.count();
   }
 
   int events() {
@@ -67,25 +68,10 @@ final class StreamRecorder {
 
   /** An event that carried a choices element; {@code kind} is CONTENT and/or REASONING bits, or 0. */
   void choice(long nanos, int kind, boolean toolCall) {
-    if (toolCall && kind != 0 && b.firstToolCallIndex < 0) b.firstToolCallIndex = n;
+    if (toolCall && kind != 0 && b.firstToolCallIndex < 0) b.firstToolCallIndex = tokens.count();
     b.choiceEvents++;
     lastChoicesNanos = nanos;
-    if (kind == 0) return;
-    if (n == times.length) grow();
-    times[n] = nanos;
-    kinds[n >>> 5] |= (long) kind << ((n & 31) << 1);
-    if ((kind & RequestTrace.CONTENT) != 0 && b.firstContentIndex < 0) b.firstContentIndex = n;
-    if ((kind & RequestTrace.REASONING) != 0) {
-      if (b.firstReasoningIndex < 0) b.firstReasoningIndex = n;
-      b.reasoningChunks++;
-    }
-    n++;
-  }
-
-  private void grow() {
-    int size = times.length + (times.length >> 1);
-    times = Arrays.copyOf(times, size);
-    kinds = Arrays.copyOf(kinds, (size + 31) >>> 5);
+    if (kind != 0) tokens.add(nanos, kind);
   }
 
   void chars(int contentChars, int reasoningChars) {
@@ -188,10 +174,9 @@ final class StreamRecorder {
    * The trace of a body that ended (cleanly, or with {@code failure}), judged: a stream must end with a
    * finish_reason or [DONE], must carry output, and must not carry an error object.
    */
-  RequestTrace finish(long nowNanos, long bytes, StreamFailure failure) {
+  public RequestTrace finish(long nowNanos, long bytes, StreamFailure failure) {
     b.bytes = bytes;
-    b.tokenNanos = Arrays.copyOf(times, n);
-    b.tokenKinds = Arrays.copyOf(kinds, (n + 31) >>> 5);
+    b.tokens = tokens.freeze();
     b.content = content == null ? "" : content.toString();
     b.reasoning = reasoning == null ? "" : reasoning.toString();
     b.textComplete = b.contentChars <= capture.maxChars() && b.reasoningChars <= capture.maxChars();
@@ -218,7 +203,7 @@ final class StreamRecorder {
     if (serverError != null) {
       return new StreamFailure(StreamFailure.Cause.SERVER_ERROR, b.status, "the server sent an error: " + serverError);
     }
-    if (n == 0 && b.finishReason == null && b.embeddings == 0) {
+    if (tokens.count() == 0 && b.finishReason == null && b.embeddings == 0) {
       return b.done || !b.streamed
           ? new StreamFailure(StreamFailure.Cause.EMPTY, b.status, "HTTP " + b.status + " but no output")
           : new StreamFailure(StreamFailure.Cause.NO_FINISH, b.status,

@@ -1,20 +1,24 @@
 package dev.llmbench.internal.client;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 
 /**
  * One thread that enforces the timeouts of every stream in flight by looking at each a few times per
  * limit, instead of a timer per stream that every read would have to reset. Also the registry of what is
  * in flight, for cancelling.
  */
-final class StreamWatchdog implements AutoCloseable {
+@API(status = INTERNAL)
+public final class StreamWatchdog implements AutoCloseable {
 
   /** Something in flight that may have run out of time. */
-  interface Watched {
+  public interface Watched {
     void check(long nowNanos);
   }
 
@@ -24,7 +28,7 @@ final class StreamWatchdog implements AutoCloseable {
   private volatile boolean closed;
 
   /** Checks every {@code tick}: a timeout fires at most one tick late. */
-  StreamWatchdog(String name, Duration tick) {
+  public StreamWatchdog(String name, Duration tick) {
     this.tickNanos = tick.toNanos();
     this.thread = new Thread(this::run, name);
     thread.setDaemon(true);
@@ -32,24 +36,24 @@ final class StreamWatchdog implements AutoCloseable {
   }
 
   /** A tick of a twentieth of the shortest limit, between 5 ms and 250 ms. */
-  static Duration tickFor(Timeouts t) {
+  public static Duration tickFor(Timeouts t) {
     long shortest = Math.min(t.idle().toNanos(), t.request().toNanos());
     return Duration.ofNanos(Math.max(5_000_000L, Math.min(250_000_000L, shortest / 20)));
   }
 
-  void add(Watched w) {
+  public void add(Watched w) {
     watched.add(w);
   }
 
-  void remove(Watched w) {
+  public void remove(Watched w) {
     watched.remove(w);
   }
 
-  int size() {
+  public int size() {
     return watched.size();
   }
 
-  void forEach(Consumer<Watched> action) {
+  public void forEach(Consumer<Watched> action) {
     watched.forEach(action);
   }
 

@@ -34,16 +34,16 @@ public record Timeouts(Duration connect, Duration idle, String idleSetting, Dura
     return "the connect limit: " + requestSetting + ", at most 10s";
   }
 
-  String idleMessage() {
+  public String idleMessage() {
     return "no byte for longer than " + idleSetting + " = " + format(idle);
   }
 
-  String requestMessage() {
+  public String requestMessage() {
     return "the request took longer than " + requestSetting + " = " + format(request);
   }
 
   /** {@code 2m}, {@code 1.5s}, {@code 200ms}: the form the settings are written in. */
-  static String format(Duration d) {
+  public static String format(Duration d) {
     long ms = d.toMillis();
     if (ms % 60_000 == 0) return ms / 60_000 + "m";
     if (ms % 1000 == 0) return ms / 1000 + "s";

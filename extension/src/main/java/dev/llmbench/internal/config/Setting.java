@@ -7,7 +7,7 @@ import org.apiguardian.api.API;
 
 /**
  * One setting: its key, its default, what it means and how its text is read. The catalogue of them is
- * {@link SettingKeys}; the README's settings table is checked against it.
+ * {@link SettingKeys}; the settings page (docs/settings.md) is checked against it.
  *
  * @param key          {@code llmbench.ready.timeout}
  * @param defaultValue the text used when nothing sets it; empty for none

@@ -25,7 +25,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
 
-/** Every setting LLMBench reads, in the order the README's settings table lists them. */
+/** Every setting LLMBench reads, in the order the settings page (docs/settings.md) lists them. */
 @API(status = INTERNAL)
 public final class SettingKeys {
 
@@ -78,7 +78,7 @@ public final class SettingKeys {
   public static final Setting<Duration> EMBEDDED_STARTUP_DELAY = new Setting<>("llmbench.embedded.startup-delay", "0s",
       null, "the embedded engine answers 503 this long once it listens", SettingKeys::notNegative);
   public static final Setting<FaultPlan> EMBEDDED_FAULTS = new Setting<>("llmbench.embedded.faults", "", "none",
-      "the embedded engine fails on purpose, e.g. `http500:5%,reset:2%,drop:every5` (see docs/failures.md)",
+      "the embedded engine fails on purpose, e.g. `http500:5%,reset:2%,drop:every5` (see [failures.md](failures.md))",
       FaultPlan::parse);
   public static final Setting<Long> EMBEDDED_FAULT_SEED = new Setting<>("llmbench.embedded.fault-seed", "0", null,
       "seed of the fault draws: the same seed fails the same request numbers", SettingKeys::wholeNumber);
@@ -112,8 +112,8 @@ public final class SettingKeys {
   public static final Setting<Duration> LAUNCH_STOP_GRACE = new Setting<>("llmbench.launch.stop-grace", "30s", null,
       "how long the launched server may take to stop after SIGTERM before it is killed", SettingKeys::notNegative);
   public static final Setting<String> CONTAINER_IMAGE = new Setting<>("llmbench.container.image", "", "none",
-      "start the server in a container of this image instead (Testcontainers, host network; [docs/containers.md]"
-          + "(docs/containers.md)), e.g. `vllm/vllm-openai:v0.11.0`", t -> t);
+      "start the server in a container of this image instead (Testcontainers, host network; [containers.md]"
+          + "(containers.md)), e.g. `vllm/vllm-openai:v0.11.0`", t -> t);
   public static final Setting<List<String>> CONTAINER_COMMAND = new Setting<>("llmbench.container.command", "",
       "the image's", "the arguments after the image, e.g. `--model Qwen/Qwen2.5-7B --port ${port}` (quotes as in a "
           + "shell; `${port}` becomes a free port)", LaunchCommand::words);
@@ -134,17 +134,9 @@ public final class SettingKeys {
       SettingKeys::notNegative);
   public static final Setting<Path> SERVER_LOG_FILE = new Setting<>("llmbench.server.log-file", "", "none",
       "a server log to follow for the startup phases, for a server started elsewhere", Path::of);
-  public static final Setting<List<DeploymentSpec>> DEPLOYMENTS = new Setting<>("llmbench.deployments", "", "the `@Deployment`s",
-      "deployments every sweep compares, replacing `@Deployment`: `a=http://h1:8000,model=m;b=embedded:gqa-dense`",
-      DeploymentSpec::parseList);
   public static final Setting<Integer> NETWORK_SAMPLES = new Setting<>("llmbench.network.samples", "5", null,
       "round trips of the health route timed once an endpoint is ready, reported beside TTFT; `0` for none",
       SettingKeys::notNegativeInt);
-  public static final Setting<List<URI>> TELEMETRY_URLS = new Setting<>("llmbench.telemetry.urls", "", "none",
-      "Prometheus endpoints of GPU exporters scraped around every level, comma-separated, e.g. "
-          + "`http://gpu-node-1:9400/metrics` (NVIDIA's DCGM exporter; `@LlmEndpoint(telemetryUrls)`)", SettingKeys::urls);
-  public static final Setting<Duration> TELEMETRY_INTERVAL = new Setting<>("llmbench.telemetry.interval", "1s", null,
-      "time between scrapes of the telemetry endpoints while a level runs", SettingKeys::positive);
   public static final Setting<List<Integer>> SWEEP_LEVELS = new Setting<>("llmbench.sweep.levels", "", "the annotation's",
       "concurrency levels of every `@ConcurrencySweep`, e.g. `1,4,16`", t -> list(t, Integer::parseInt, "1,4,16"));
   public static final Setting<List<Double>> SWEEP_RATES = new Setting<>("llmbench.sweep.rates", "", "the annotation's",
@@ -156,23 +148,13 @@ public final class SettingKeys {
       SettingKeys::positiveInt);
   public static final Setting<LengthDistribution> WORKLOAD_INPUT_LENGTH = new Setting<>("llmbench.workload.input-length", "",
       "the annotation's", "synthetic prompt lengths of every sweep (`@Workload(inputLength)`), e.g. "
-          + "`normal(480,240,min=1,max=2048)`; see [docs/workloads.md](docs/workloads.md)", LengthDistribution::parse);
+          + "`normal(480,240,min=1,max=2048)`; see [workloads.md](workloads.md)", LengthDistribution::parse);
   public static final Setting<LengthDistribution> WORKLOAD_OUTPUT_LENGTH = new Setting<>("llmbench.workload.output-length", "",
       "the annotation's", "`max_tokens` of every sweep's requests drawn from a distribution (`@Workload(outputLength)`), "
           + "e.g. `lognormal(256,180,max=1024)`", LengthDistribution::parse);
   public static final Setting<Boolean> SLO_ABORT_ON_FAIL = new Setting<>("llmbench.slo.abort-on-fail", "", "the annotation's",
       "`true` stops each level with an `@Slo` once that SLO can no longer be met (`@Slo(abortOnFail)`), `false` never",
       SettingKeys::bool);
-  public static final Setting<Path> BASELINE_DIR = new Setting<>("llmbench.baseline.dir", "llmbench-baselines", null,
-      "folder of `@Baseline` files, one per sweep: `<class>.<method>.json`", Path::of);
-  public static final Setting<Boolean> BASELINE_SAVE = new Setting<>("llmbench.baseline.save", "false", null,
-      "`true` saves this run of every `@Baseline` sweep as its baseline instead of comparing", SettingKeys::bool);
-  public static final Setting<Double> BASELINE_MAX_REGRESSION = new Setting<>("llmbench.baseline.max-regression", "",
-      "the annotation's", "worsening beyond noise that fails a level, e.g. `0.1` for 10%; `off` to report only",
-      SettingKeys::regression);
-  public static final Setting<Path> BASELINE_VLLM = new Setting<>("llmbench.baseline.vllm", "", "none",
-      "a `vllm bench serve` result file (or folder of them) every sweep is compared with, level by concurrency or rate",
-      Path::of);
   public static final Setting<Path> REPORT_DIR = new Setting<>("llmbench.report.dir", "target/llmbench", null,
       "folder of the per-sweep reports (JSON, CSV, charts, `index.html`)", Path::of);
   public static final Setting<Boolean> REPORT_CHUNK_TIMINGS = new Setting<>("llmbench.report.chunk-timings", "false", null,
@@ -181,7 +163,7 @@ public final class SettingKeys {
   public static final Setting<Path> ALLURE_CONFIG = new Setting<>("llmbench.allure.config", "", "bundled categories",
       "folder with your own Allure `categories.json`", Path::of);
   public static final Setting<Integer> SHARD_COUNT = new Setting<>("llmbench.shard.count", "1", null,
-      "shards that run the suite together, each its share of every level ([docs/sharding.md](docs/sharding.md))",
+      "shards that run the suite together, each its share of every level ([sharding.md](sharding.md))",
       SettingKeys::positiveInt);
   public static final Setting<Integer> SHARD_INDEX = new Setting<>("llmbench.shard.index", "",
       "`JOB_COMPLETION_INDEX`, else `0`", "this shard, from 0 to count - 1 (a Kubernetes Indexed Job sets `JOB_COMPLETION_INDEX`)",
@@ -191,7 +173,10 @@ public final class SettingKeys {
   public static final Setting<Duration> SHARD_SLOT = new Setting<>("llmbench.shard.slot", "", "none",
       "time each level may take, with its report and the next warm-up: level k is measured from start + k x slot", SettingKeys::positive);
 
-  /** Every setting, in README order. */
+  /**
+   * The machinery's settings, in the order of the settings table (docs/settings.md); each feature declares its own
+   * in its package ({@code internal.spi.Feature#settings}), listed after these.
+   */
   public static List<Setting<?>> all() {
     return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, KEEP_ALIVE, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
@@ -199,9 +184,9 @@ public final class SettingKeys {
         EMBEDDED_SLOWDOWN, EMBEDDED_MALFORMED_ABOVE, EMBEDDED_EMBEDDINGS, LAUNCH_COMMAND, LAUNCH_WORKING_DIR, LAUNCH_ENV, LAUNCH_LOG_FILE, LAUNCH_STOP_GRACE,
         CONTAINER_IMAGE, CONTAINER_COMMAND, CONTAINER_ENV, CONTAINER_GPUS, CONTAINER_VOLUMES, CONTAINER_IPC, CONTAINER_LOG_FILE,
         CONTAINER_STOP_GRACE, SERVER_LOG_FILE,
-        DEPLOYMENTS, NETWORK_SAMPLES, TELEMETRY_URLS, TELEMETRY_INTERVAL, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
-        WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, SLO_ABORT_ON_FAIL, BASELINE_DIR, BASELINE_SAVE,
-        BASELINE_MAX_REGRESSION, BASELINE_VLLM, REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
+        NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
+        WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, SLO_ABORT_ON_FAIL,
+        REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
         SHARD_START, SHARD_SLOT);
   }
 
@@ -221,8 +206,8 @@ public final class SettingKeys {
     return uri;
   }
 
-  /** Comma-separated http(s) URLs, each read as {@link #baseUrl} reads one. */
-  static List<URI> urls(String text) {
+  /** Comma-separated http(s) URLs, each read as {@link #baseUrl} reads one: a parser the features' settings share. */
+  public static List<URI> urls(String text) {
     List<URI> urls = Stream.of(text.split(",")).map(String::strip).filter(s -> !s.isEmpty()).map(u -> {
       try {
         return baseUrl(u);
@@ -251,7 +236,8 @@ public final class SettingKeys {
     return PerformanceProfile.builtIn().keySet().stream().sorted().toList();
   }
 
-  static Duration positive(String text) {
+  /** A duration above zero: a parser the features' own settings share too. */
+  public static Duration positive(String text) {
     Duration d = DurationParser.parse(text);
     if (d.isNegative() || d.isZero()) throw new IllegalArgumentException("it must be positive");
     return d;
@@ -280,14 +266,15 @@ public final class SettingKeys {
         "it is not a number; write e.g. 1.2");
   }
 
-  static Boolean bool(String text) {
+  /** {@code true} or {@code false}, any case: a parser the features' own settings share too. */
+  public static Boolean bool(String text) {
     if (text.equalsIgnoreCase("true")) return true;
     if (text.equalsIgnoreCase("false")) return false;
     throw new IllegalArgumentException("write true or false");
   }
 
-  /** A fraction in [0, 1), or {@code off} (NaN): report regressions without failing. */
-  static Double regression(String text) {
+  /** A fraction in [0, 1), or {@code off} (NaN): report regressions without failing (a baseline's gate). */
+  public static Double regression(String text) {
     if (text.equalsIgnoreCase("off")) return Double.NaN;
     return number(text, Double::valueOf, v -> v >= 0 && v < 1,
         "it must be a fraction from 0 up to 1, e.g. 0.1 for 10%, or off", "write a fraction such as 0.1 for 10%, or off");

@@ -10,7 +10,8 @@ import dev.llmbench.internal.client.TextCapture;
 import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
-import dev.llmbench.internal.load.SessionRunner;
+import dev.llmbench.internal.load.Conversations;
+import dev.llmbench.internal.load.SessionTurns;
 import dev.llmbench.internal.load.SessionSource;
 import dev.llmbench.internal.load.SloAbortBudget;
 import dev.llmbench.internal.metrics.LevelStatistics;
@@ -20,10 +21,6 @@ import dev.llmbench.result.ClientLoad;
 import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.result.WarmupReport;
 import dev.llmbench.server.ServerMetrics;
-import dev.llmbench.telemetry.TelemetryPlan;
-import dev.llmbench.telemetry.TelemetryReading;
-import dev.llmbench.telemetry.TelemetryScraper;
-import dev.llmbench.workload.ReplyCheck;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,15 +47,11 @@ public final class LevelRunner {
    * @param every    how often a progress line is due while the level measures
    * @param warm     runs after the warm-up, just before the first measured request: a shard of a sharded
    *                 run waits there for its slot, so that all shards measure from the same moment
+   * @param recorders what the features record beside the level (the GPUs' telemetry)
+   * @param replies  how the features judge each reply (tool calls, JSON answers)
    */
-  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, LevelInProgress progress,
-      Duration every, Runnable warm) {
-    return run(endpoint, info, level, progress, every, warm, TelemetryPlan.NONE);
-  }
-
-  /** @param telemetry the GPU exporters to scrape around the level, and how often */
-  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, LevelInProgress progress,
-      Duration every, Runnable warm, TelemetryPlan telemetry) {
+  public static MeasuredLevel run(Endpoint endpoint, EndpointInfo info, LevelContext level, RunningLevel progress,
+      Duration every, Runnable warm, List<LevelRecorder> recorders, ReplyJudge replies) {
     SweepRun sweep = level.sweep();
     LevelPlan plan = level.plan();
     ServiceLevels slo = level.slo();
@@ -66,17 +59,16 @@ public final class LevelRunner {
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.spec().requestTimeout().plusSeconds(5);
     // Through the same loop as the level, so its first measured request does not pay for a cold code path.
-    Optional<WarmupReport> warmup = WarmupRun.run(plan, maxTokens -> new LoadRunner(sender(endpoint, info, plan, maxTokens),
-        endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE), listener);
+    Optional<WarmupReport> warmup = WarmupRun.run(plan, maxTokens -> new LoadRunner(sender(endpoint, info, plan, maxTokens,
+        replies), endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE), listener);
     Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
     ClientMonitor client = ClientMonitor.start(endpoint.client().ioThreadPrefix());
-    LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens()), endpoint.client()::cancelAll, grace,
+    LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens(), replies), endpoint.client()::cancelAll, grace,
         LoadRunner.Observer.both(progress, client));
     Optional<MetricsScraper> scraper = MetricsScraper.start(endpoint.client());
     warm.run(); // as near the first send as can be: after the server's counters are read
     // After a shard's wait for its slot, so that the GPUs' energy is the level's, not the wait's.
-    Optional<TelemetryScraper> gpus = telemetry.urls().isEmpty() ? Optional.empty()
-        : Optional.of(TelemetryScraper.start(telemetry.urls(), telemetry.interval()));
+    List<LevelRecorder.Recording> recordings = recorders.stream().map(LevelRecorder::start).toList();
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "llmbench-progress");
       t.setDaemon(true);
@@ -90,8 +82,7 @@ public final class LevelRunner {
       Budget stopping = Budget.stoppingWhenRefused(budget, plan.concurrency());
       Optional<SessionSource> sessions = plan.workload().prompts().sessions();
       outcome = Listeners.step(listener, "Measure " + plan.label(), () -> sessions.isPresent()
-          ? sessions(endpoint, info, grace, LoadRunner.Observer.both(progress, client)).run(plan.load(), stopping, plan.seed(),
-              sessions.get(), plan.workload(), SALTS.nextLong())
+          ? runner.run(plan.load(), stopping, plan.seed(), sessions(endpoint, info, plan, sessions.get()))
           : runner.run(plan.load(), stopping, plan.seed(), plan.workload().prompts().arrivals().orElse(null)));
     } finally {
       ticker.shutdownNow();
@@ -120,26 +111,30 @@ public final class LevelRunner {
     List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
     ClientLoad load = client.stop(LevelStatistics.window(metrics));
     long outputTokens = metrics.stream().filter(RequestMetrics::succeeded).mapToLong(RequestMetrics::outputTokens).sum();
-    TelemetryReading gpu = gpus.map(g -> g.stop(outputTokens)).orElse(TelemetryReading.NONE);
-    notes.addAll(gpu.warnings());
+    List<Object> readings = new ArrayList<>();
+    for (LevelRecorder.Recording r : recordings) {
+      LevelRecorder.Recorded recorded = r.stop(outputTokens);
+      recorded.reading().ifPresent(readings::add);
+      notes.addAll(recorded.notes());
+    }
     return new MeasuredLevel(plan, info, metrics, slo, level.percentiles(), outcome.stopReason(), server, notes,
-        new LevelExtras(warmup, Optional.of(load), level.facts(), gpu.gpus()));
+        new LevelExtras(warmup, Optional.of(load), level.facts(), readings));
   }
 
   /** Multi-turn sessions: each turn's whole reply goes into its session's history, so it is read in full. */
-  private static SessionRunner sessions(Endpoint endpoint, EndpointInfo info, Duration grace, LoadRunner.Observer observer) {
-    return new SessionRunner((request, headers, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(), request,
-        scheduled, TextCapture.FULL, headers), endpoint.client()::cancelAll, grace, observer);
+  private static Conversations sessions(Endpoint endpoint, EndpointInfo info, LevelPlan plan, SessionSource sessions) {
+    return SessionTurns.of(sessions, plan.workload(), SALTS.nextLong(), plan.seed(), (request, headers, scheduled) ->
+        endpoint.client().sendAsync(info.api(), info.model(), request, scheduled, TextCapture.FULL, headers));
   }
 
   /** Requests of one batch (a warm-up round, the level): a salt of their own keeps their prompts apart from any other's. */
-  private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens) {
+  private static LoadRunner.Sender sender(Endpoint endpoint, EndpointInfo info, LevelPlan plan, int maxTokens,
+      ReplyJudge replies) {
     long salt = SALTS.nextLong();
     if (plan.workload().extras().embeddings()) {
       return (index, scheduled) -> endpoint.client().embedAsync(info.model(), plan.workload().embeddingInputs(index, salt),
           scheduled);
     }
-    ReplyCheck.Cache checks = new ReplyCheck.Cache();
     if (plan.workload().prompts().keepsReplies()) { // an eval: whole replies, each known by its item
       return (index, scheduled) -> endpoint.client().sendAsync(info.api(), info.model(),
           plan.workload().request(index, maxTokens, salt), scheduled, TextCapture.FULL).thenApply(t -> t.withRequestIndex(index));
@@ -155,18 +150,18 @@ public final class LevelRunner {
       @Override
       public LoadRunner.Prepared prepare(int index) {
         CompletionRequest request = plan.workload().request(index, maxTokens, salt);
-        ReplyCheck check = checks.of(request.bodyFields());
+        Optional<ReplyJudge.Check> check = replies.of(request.bodyFields());
         // Tool calls and JSON answers are judged whole, so their text is kept whole.
         StreamRequest ready = endpoint.client().prepare(info.api(), info.model(), request,
-            check.checks() ? TextCapture.FULL : TextCapture.EXCERPT, Map.of());
+            check.isPresent() ? TextCapture.FULL : TextCapture.EXCERPT, Map.of());
         return new LoadRunner.Prepared() {
           @Override
           public CompletableFuture<RequestTrace> send(long scheduled) {
             CompletableFuture<RequestTrace> sent = endpoint.client().sendAsync(ready, scheduled);
-            if (check.checks()) {
+            if (check.isPresent()) {
               sent = sent.thenApply(t -> {
                 try {
-                  return check.judge(t);
+                  return check.get().judge(t);
                 } catch (RuntimeException e) { // a check must never lose a trace: the load runner waits for every one
                   return t.withReplyCheck(false, "the check itself failed: " + e);
                 }

@@ -7,8 +7,8 @@ import dev.llmbench.result.ConfidenceInterval;
 import dev.llmbench.server.DeploymentDescription;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.result.Finding;
-import dev.llmbench.telemetry.GpuTelemetry;
-import dev.llmbench.workload.InputAlignment;
+import dev.llmbench.server.GpuTelemetry;
+import dev.llmbench.result.InputAlignment;
 import dev.llmbench.result.LoadShape;
 import dev.llmbench.Metric;
 import dev.llmbench.result.Rate;
@@ -209,7 +209,7 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
 
   @Override
   public Optional<GpuTelemetry> gpuTelemetry() {
-    return extras.gpus();
+    return extras.reading(GpuTelemetry.class);
   }
 
   @Override

@@ -9,8 +9,9 @@ import org.apiguardian.api.API;
 
 /**
  * A feature of a sweep (baseline, capacity search, deployment comparison, quality, sessions): it sees each
- * measured level and the finished sweep, and returns what the reports show of it. Registered with
- * {@link SweepRun#add} before the sweep's first level; reports iterate {@link SweepRun#sections(MeasuredLevel)} and
+ * measured level and the finished sweep, and returns what the reports show of it. Given by its feature's
+ * registration ({@code internal.spi.Feature#sweep}) and added with {@link SweepRun#add} before the sweep's first level;
+ * reports iterate {@link SweepRun#sections(MeasuredLevel)} and
  * {@link SweepRun#sections(List)} and never name a feature (an ArchUnit rule); a level's extension fails the level
  * with the sections' {@link FeatureSection#violations() violations} ({@link SweepRun#violations}). A feature lives
  * in its own package and needs no report type (charts draw with {@code internal.chart}).

@@ -4,13 +4,11 @@ import dev.llmbench.AfterSweep;
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
-import dev.llmbench.baseline.BaselineComparison;
-import dev.llmbench.deployments.DeploymentLevels;
-import dev.llmbench.quality.Quality;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.AnalysedSweep;
 import dev.llmbench.internal.core.SweepRun;
+import dev.llmbench.internal.spi.Features;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +18,6 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.platform.commons.support.HierarchyTraversalMode;
 import org.junit.platform.commons.support.ReflectionSupport;
-import dev.llmbench.baseline.BaselineSettings;
 
 /**
  * The last invocation of a sweep's template, for one {@link AfterSweep} method: it runs that method with
@@ -61,7 +58,7 @@ record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingRe
 
   @Override
   public List<Class<?>> injects() {
-    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class, BaselineComparison.class, Quality.class);
+    return SweepLevelExtension.parameterTypes();
   }
 
   /** What the last level's invocation received, for a call that is then skipped. */
@@ -75,13 +72,7 @@ record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingRe
     }
     Object value = sweep.parameters(last).get(type);
     if (value != null) return value;
-    if (type == DeploymentLevels.class) {
-      throw new IllegalStateException(sweep.title() + " compares no deployments: DeploymentLevels needs two or more @Deployment");
-    }
-    if (type == Quality.class) {
-      throw new IllegalStateException(sweep.title() + " runs no eval: Quality needs @QualityEval on the sweep");
-    }
-    return BaselineSettings.none(last.label());
+    return Features.parameter(type).orElseThrow().absent().value(sweep.title(), last.label(), true);
   }
 
   @Override

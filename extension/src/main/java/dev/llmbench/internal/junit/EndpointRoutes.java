@@ -1,13 +1,11 @@
 package dev.llmbench.internal.junit;
 
 import dev.llmbench.LlmClient;
-import dev.llmbench.capacity.CapacitySearch;
 import dev.llmbench.internal.core.EndpointRoute;
-import dev.llmbench.workload.Embeddings;
+import dev.llmbench.internal.spi.Features;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.annotation.Testable;
@@ -17,8 +15,9 @@ import org.junit.platform.commons.support.ReflectionSupport;
 
 /**
  * The routes a test class sends to, read from its tests' workloads, so that its endpoint's readiness wait probes
- * those and no other: a sweep or capacity search with {@link Embeddings} sends to {@code /v1/embeddings}, any other
- * generates, and a plain test generates when it takes an {@link LlmClient}.
+ * those and no other: a sweep or a feature's benchmark (a capacity search) sends where the registered features say
+ * ({@code /v1/embeddings} for {@code @Embeddings}), else generates, and a plain test generates when it takes an
+ * {@link LlmClient}.
  */
 final class EndpointRoutes {
 
@@ -41,15 +40,14 @@ final class EndpointRoutes {
   /** The routes one test method of {@code testClass} sends to; none for a test of the endpoint alone. */
   static Set<EndpointRoute> of(Method method, Class<?> testClass) {
     if (sendsLoad(method)) {
-      boolean embeds = Annotations.nearest(Optional.of(method), Optional.of(testClass), Embeddings.class).isPresent();
-      return EnumSet.of(embeds ? EndpointRoute.EMBEDDINGS : EndpointRoute.GENERATION);
+      return EnumSet.of(Features.route(method, testClass).orElse(EndpointRoute.GENERATION));
     }
     return Arrays.asList(method.getParameterTypes()).contains(LlmClient.class) ? EnumSet.of(EndpointRoute.GENERATION)
         : EnumSet.noneOf(EndpointRoute.class);
   }
 
-  /** A sweep or a capacity search: its levels check their own route before their load. */
+  /** A sweep or a feature's benchmark (a capacity search): its levels check their own route before their load. */
   static boolean sendsLoad(Method method) {
-    return SweepPlanner.isSweep(method) || AnnotationSupport.isAnnotated(method, CapacitySearch.class);
+    return SweepPlanner.isSweep(method) || Features.runLevels(method);
   }
 }

@@ -4,8 +4,6 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import org.apiguardian.api.API;
 
-import static dev.llmbench.internal.config.SettingKeys.TELEMETRY_INTERVAL;
-import static dev.llmbench.internal.config.SettingKeys.TELEMETRY_URLS;
 
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.LlmEndpoint;
@@ -14,16 +12,17 @@ import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.EndpointRoute;
 import dev.llmbench.internal.core.LevelContext;
-import dev.llmbench.internal.core.LevelInProgress;
+import dev.llmbench.internal.core.LevelRecorder;
+import dev.llmbench.internal.core.RunningLevel;
 import dev.llmbench.internal.core.LevelRunner;
 import dev.llmbench.internal.core.LevelStart;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.shard.ShardRun;
+import dev.llmbench.internal.spi.Features;
 import dev.llmbench.internal.tokens.Alignment;
 import dev.llmbench.internal.tokens.TokenCountException;
-import dev.llmbench.telemetry.TelemetryPlan;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -77,12 +76,12 @@ public final class LevelMeasurement {
           + "aligned to their exact length, so no load was sent: " + e.getMessage(), e);
     }
     LevelContext measured = level.withPlan(mine);
-    LevelInProgress progress = new LevelInProgress(measured, info);
+    RunningLevel progress = new RunningLevel(measured, info);
     run.measuring(progress, endpoint);
     MeasuredLevel result;
     try {
       result = LevelRunner.run(endpoint, info, measured, progress, run.progressInterval(), slot::awaitStart,
-          telemetry(context));
+          recorders(context), Features.replyJudge());
     } finally {
       run.measuring(null, null);
     }
@@ -90,14 +89,10 @@ public final class LevelMeasurement {
     return result;
   }
 
-  /** The GPU exporters of {@code llmbench.telemetry.urls}, else of {@code @LlmEndpoint(telemetryUrls)}. */
-  static TelemetryPlan telemetry(ExtensionContext context) {
-    Settings settings = Settings.of(context);
-    String declared = Annotations.nearest(context, LlmEndpoint.class).map(a -> String.join(",", a.telemetryUrls()))
-        .filter(s -> !s.isBlank()).orElse(null);
+  /** What the registered features record beside the level (the GPUs' telemetry), read from its settings. */
+  static List<LevelRecorder> recorders(ExtensionContext context) {
     try {
-      return new TelemetryPlan(settings.get(TELEMETRY_URLS, declared).optional().orElse(List.of()),
-          settings.get(TELEMETRY_INTERVAL).value());
+      return Features.recorders(context);
     } catch (IllegalArgumentException e) {
       throw new ExtensionConfigurationException("Configuration error: " + e.getMessage()
           + context.getTestMethod().map(m -> " (" + ConfigurationErrors.where(m) + ")").orElse(""), e);

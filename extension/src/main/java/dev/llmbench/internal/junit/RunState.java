@@ -15,7 +15,7 @@ import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.EndpointSpec;
-import dev.llmbench.internal.core.LevelInProgress;
+import dev.llmbench.internal.core.RunningLevel;
 import dev.llmbench.internal.core.Listeners;
 import dev.llmbench.internal.report.AllureReporter;
 import dev.llmbench.internal.report.ConsoleReporter;
@@ -47,7 +47,7 @@ public final class RunState implements AutoCloseable {
   private final ShardRun shards;
   private final Duration progressInterval;
   private final Thread onShutdown = new Thread(this::shuttingDown, "llmbench-shutdown");
-  private volatile LevelInProgress measuring;
+  private volatile RunningLevel measuring;
   private volatile Endpoint measuringAgainst;
 
   private RunState(BenchListener listener, Path reportDir, ShardRun shards, Duration progressInterval) {
@@ -59,7 +59,7 @@ public final class RunState implements AutoCloseable {
   }
 
   /** The level being measured now, or null between levels: a JVM shutdown writes what it has so far. */
-  void measuring(LevelInProgress level, Endpoint endpoint) {
+  void measuring(RunningLevel level, Endpoint endpoint) {
     this.measuring = level;
     this.measuringAgainst = endpoint;
   }
@@ -69,7 +69,7 @@ public final class RunState implements AutoCloseable {
    * table) before the JVM exits, and the requests still running are cancelled.
    */
   private void shuttingDown() {
-    LevelInProgress level = measuring;
+    RunningLevel level = measuring;
     Endpoint endpoint = measuringAgainst;
     if (level == null) return;
     level.interrupted().ifPresent(partial -> {

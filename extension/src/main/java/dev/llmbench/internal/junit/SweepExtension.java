@@ -4,15 +4,13 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.RateSweep;
-import dev.llmbench.baseline.BaselineSettings;
-import dev.llmbench.deployments.DeploymentSettings;
-import dev.llmbench.deployments.DeploymentsFeature;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
-import dev.llmbench.quality.QualityFeature;
+import dev.llmbench.internal.spi.Features;
+import dev.llmbench.internal.spi.SweepSetup;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,12 +53,8 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
       throw ConfigurationErrors.sweep(ConfigurationErrors.where(context.getRequiredTestMethod()), e);
     }
     SweepRun sweep = new SweepRun(context.getRequiredTestClass(), context.getRequiredTestMethod().getName(), run.listener());
-    if (!deployments.isEmpty()) {
-      sweep.add(new DeploymentsFeature(deployments.stream().map(DeploymentSpec::name).toList()));
-    }
-    BaselineSettings.register(context, sweep);
-    plan.eval().ifPresent(e -> sweep.add(new QualityFeature(e, deployments.stream().map(DeploymentSpec::name).toList())));
-    WorkloadFeatures.add(context, sweep, plan.levels());
+    addFeatures(new SweepSetup(context, sweep, SweepSetup.Kind.SWEEP, plan.levels(),
+        deployments.stream().map(DeploymentSpec::name).toList(), run.shards().shard().isSharded()));
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();
     for (LevelPlan level : plan.levels()) {
@@ -87,11 +81,30 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     };
   }
 
-  static List<DeploymentSpec> deployments(ExtensionContext context) {
+  /**
+   * The deployments each level is measured on, as the registry's features name them; empty for the test's endpoint.
+   *
+   * @throws org.junit.jupiter.api.extension.ExtensionConfigurationException naming the method and the fix
+   */
+  public static List<DeploymentSpec> deployments(ExtensionContext context) {
     try {
-      return DeploymentSettings.of(context);
+      return Features.deployments(context);
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.sweep(ConfigurationErrors.where(context.getRequiredTestMethod()), e);
+    }
+  }
+
+  /**
+   * Adds to the sweep what every registered feature adds to it (its baseline, its deployments' comparison, its
+   * sessions' figures), before its first level: the one place a sweep or a capacity search gets its features.
+   *
+   * @throws org.junit.jupiter.api.extension.ExtensionConfigurationException naming the method and the fix
+   */
+  public static void addFeatures(SweepSetup setup) {
+    try {
+      Features.addTo(setup);
+    } catch (IllegalArgumentException e) {
+      throw ConfigurationErrors.sweep(ConfigurationErrors.where(setup.context().getRequiredTestMethod()), e);
     }
   }
 

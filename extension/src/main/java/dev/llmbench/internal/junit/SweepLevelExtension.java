@@ -2,17 +2,16 @@ package dev.llmbench.internal.junit;
 
 import dev.llmbench.EarlierLevels;
 import dev.llmbench.SweepLevelResult;
-import dev.llmbench.baseline.BaselineComparison;
-import dev.llmbench.baseline.BaselineSettings;
-import dev.llmbench.deployments.DeploymentLevels;
 import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.PreviousLevels;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
-import dev.llmbench.quality.Quality;
+import dev.llmbench.internal.spi.Features;
+import dev.llmbench.internal.spi.Parameter;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
@@ -49,28 +48,28 @@ record SweepLevelExtension(LevelContext level, int index, int total, Optional<De
     store.put(EarlierLevels.class, new PreviousLevels(plan().label(), before));
     store.put(SweepLevelResult.class, result);
     sweep.measured(result);
-    // What the sweep's features give the method (DeploymentLevels, BaselineComparison, Quality), once it holds the level.
+    // What the sweep's features give the method (the deployments at its load, its baseline), once it holds the level.
     sweep.parameters(result).forEach(store::put);
+  }
+
+  /** The level, the levels before it, and what the registered features give a sweep's methods. */
+  static List<Class<?>> parameterTypes() {
+    return Stream.concat(Stream.of(SweepLevelResult.class, EarlierLevels.class),
+        Features.parameters().stream().map(Parameter::type)).toList();
   }
 
   @Override
   public List<Class<?>> injects() {
-    return List.of(SweepLevelResult.class, EarlierLevels.class, DeploymentLevels.class, BaselineComparison.class, Quality.class);
+    return parameterTypes();
   }
 
   @Override
   public Object resolve(Class<?> type, ExtensionContext context) {
     Object value = context.getStore(NAMESPACE).get(type, type);
-    if (value == null && type == DeploymentLevels.class) {
-      throw new IllegalStateException(plan().label() + " compares no deployments: DeploymentLevels needs two or more "
-          + "@Deployment, or the setting llmbench.deployments");
-    }
-    if (value == null && type == Quality.class) {
-      throw new IllegalStateException(plan().label() + " runs no eval: Quality needs @QualityEval on the sweep");
-    }
-    if (value == null && type == BaselineComparison.class) return BaselineSettings.none(plan().label());
-    if (value == null) throw new IllegalStateException(plan().label() + " was not measured");
-    return value;
+    if (value != null) return value;
+    String label = plan().label();
+    return Features.parameter(type).map(p -> p.absent().value(label, label, false))
+        .orElseThrow(() -> new IllegalStateException(label + " was not measured"));
   }
 
   @Override

@@ -2,20 +2,13 @@ package dev.llmbench.internal.load;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
-import dev.llmbench.datasets.LoadedDataset;
+import dev.llmbench.internal.workload.LoadedDataset;
 import dev.llmbench.internal.workload.LengthDistribution;
 import dev.llmbench.internal.workload.Row;
 import dev.llmbench.internal.workload.TokenEstimate;
-import dev.llmbench.workload.ExactInputTokens;
-import dev.llmbench.workload.InputAlignment;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.llmbench.result.InputAlignment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,55 +50,8 @@ public final class PromptSource {
   private final int step;
   private final Lengths lengths;
   private final Exact exact; // asked for exact lengths; null for "about N words"
-  private final Generator generator; // makes each request's messages (aligned prompts, shared prefix); null otherwise
-  private final Rows rows; // null unless the requests come from rows of their own (a trace)
-
-  /**
-   * Requests made row by row by a source of their own (a trace), which also sets each row's {@code max_tokens}
-   * and keeps prompts apart by a namespace instead of the unique-prefix marker.
-   */
-  public interface Rows {
-    /**
-     * Row {@code index}'s request; {@code namespace} tells one batch of requests (a level, a warm-up round) from
-     * another, so that prompts of different namespaces share no prefix while those of one namespace share
-     * what the rows say they share.
-     */
-    CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace);
-
-    /** The rows' own schedule (a trace's timestamps), or empty to send them as the level's load shape says. */
-    default Optional<LoadRunner.Arrivals> arrivals() {
-      return Optional.empty();
-    }
-
-    /**
-     * Whether every measured reply is kept whole and known by its request's index (an eval grades them);
-     * otherwise a level keeps excerpts, as for any load.
-     */
-    default boolean keepsReplies() {
-      return false;
-    }
-
-    /**
-     * The conversations, when the rows are the first turns of multi-turn sessions: a level then sends whole
-     * sessions ({@link SessionRunner}), and a row request (a warm-up's) is a session's first turn.
-     */
-    default Optional<SessionSource> sessions() {
-      return Optional.empty();
-    }
-
-    /** How the rows' prompts were aligned to their exact lengths ({@code @ExactInputTokens}); empty when they were not. */
-    default Optional<InputAlignment> alignment() {
-      return Optional.empty();
-    }
-
-    /**
-     * The prompt tokens row {@code index} asks for (a trace's {@code input_length}), or empty when its rows have
-     * no length of their own. Asked in ascending order of {@code index}, so that rows may be streamed.
-     */
-    default OptionalInt inputTokens(int index) {
-      return OptionalInt.empty();
-    }
-  }
+  private final PromptGenerator generator; // makes each request's messages (aligned prompts, shared prefix); null otherwise
+  private final RowSource rows; // null unless the requests come from rows of their own (a trace)
 
   /**
    * Where a request's lengths and extra fields come from beyond the prompt text: a dataset's rows, a
@@ -126,12 +72,12 @@ public final class PromptSource {
   }
 
   private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step,
-      Lengths lengths, Exact exact, Generator generator) {
+      Lengths lengths, Exact exact, PromptGenerator generator) {
     this(name, conversations, inputTokens, seed, first, step, lengths, exact, generator, null);
   }
 
   private PromptSource(String name, List<List<ChatMessage>> conversations, int inputTokens, long seed, int first, int step,
-      Lengths lengths, Exact exact, Generator generator, Rows rows) {
+      Lengths lengths, Exact exact, PromptGenerator generator, RowSource rows) {
     this.rows = rows;
     this.name = name;
     this.conversations = conversations;
@@ -144,30 +90,11 @@ public final class PromptSource {
     this.generator = generator;
   }
 
-  /** Synthetic prompts to be aligned to exactly their length in tokens before load ({@link ExactInputTokens}). */
-  public record Exact(ExactInputTokens.Method method, String tokenizer) {}
+  /** Synthetic prompts to be aligned to exactly their length in tokens before load ({@code @ExactInputTokens}). */
+  public record Exact(Counting method, String tokenizer) {
 
-  /**
-   * Request {@code i}'s messages, made by code fixed before load: prompts aligned to a tokenizer
-   * ({@code internal.tokens}), the shared-prefix workload. A pure function of the index.
-   */
-  public interface Generator {
-    List<ChatMessage> messages(int index);
-
-    /** The message the unique marker goes into: 0, or 1 to keep a shared system prompt shared. */
-    default int markerMessage() {
-      return 0;
-    }
-
-    /** What the workload is, for the line under a sweep's table (e.g. its groups); empty to say nothing. */
-    default Optional<String> describe() {
-      return Optional.empty();
-    }
-
-    /** How the prompts were aligned, without the level's own figures; empty when they were not. */
-    default Optional<InputAlignment> alignment() {
-      return Optional.empty();
-    }
+    /** How prompt tokens are counted, as {@code @ExactInputTokens(method)} asks: the first that works, or one. */
+    public enum Counting { AUTO, TOKENIZE_ROUTE, USAGE_PROBES, TOKENIZER_JSON }
   }
 
   /** These synthetic prompts, to be aligned to exactly {@code inputTokens} tokens before load. */
@@ -179,12 +106,12 @@ public final class PromptSource {
   }
 
   /** The rows this source's requests come from (a trace), if they do. */
-  public Optional<Rows> rowSource() {
+  public Optional<RowSource> rowSource() {
     return Optional.ofNullable(rows);
   }
 
   /** This source with its requests made by {@code aligned} instead (the same rows, aligned before load). */
-  public PromptSource withRows(Rows aligned) {
+  public PromptSource withRows(RowSource aligned) {
     if (rows == null) throw new IllegalStateException(name + " has no rows of its own");
     return new PromptSource(name, conversations, inputTokens, seed, first, step, lengths, exact, generator,
         java.util.Objects.requireNonNull(aligned, "aligned"));
@@ -193,7 +120,7 @@ public final class PromptSource {
   /** How this source's prompts were aligned to their exact length, by its generator or its rows; empty when they were not. */
   public Optional<InputAlignment> alignment() {
     if (rows != null) return rows.alignment();
-    return generator().flatMap(Generator::alignment);
+    return generator().flatMap(PromptGenerator::alignment);
   }
 
   /** Asked for exact lengths, and how to count; empty for "about N words". */
@@ -202,16 +129,16 @@ public final class PromptSource {
   }
 
   /** This source with its requests made by {@code g} (e.g. once aligned), same name, seed and slice. */
-  public PromptSource generatedBy(Generator g) {
+  public PromptSource generatedBy(PromptGenerator g) {
     return new PromptSource(name, conversations, inputTokens, seed, first, step, lengths, exact, g);
   }
 
   /** A source whose every request {@code g} makes, e.g. the shared-prefix workload. */
-  public static PromptSource generated(String name, int inputTokens, long seed, Generator g) {
+  public static PromptSource generated(String name, int inputTokens, long seed, PromptGenerator g) {
     return new PromptSource(name, List.of(), inputTokens, seed, 0, 1, Lengths.NONE, null, g);
   }
 
-  public Optional<Generator> generator() {
+  public Optional<PromptGenerator> generator() {
     return Optional.ofNullable(generator);
   }
 
@@ -235,11 +162,11 @@ public final class PromptSource {
   }
 
   /** Requests made by {@code rows}, under {@code name} (e.g. {@code mooncake:trace.jsonl}). */
-  public static PromptSource rows(String name, Rows rows) {
+  public static PromptSource rows(String name, RowSource rows) {
     return new PromptSource(name, List.of(), 0, 0, 0, 1, Lengths.NONE, null, null, java.util.Objects.requireNonNull(rows, "rows"));
   }
 
-  /** Whether this source's rows ask for whole replies, each known by its request index ({@link Rows#keepsReplies()}). */
+  /** Whether this source's rows ask for whole replies, each known by its request index ({@link RowSource#keepsReplies()}). */
   public boolean keepsReplies() {
     return rows != null && rows.keepsReplies();
   }
@@ -249,17 +176,17 @@ public final class PromptSource {
     return first + requestIndex * step;
   }
 
-  /** The sessions a level sends whole, when its rows are conversations ({@link Rows#sessions()}). */
+  /** The sessions a level sends whole, when its rows are conversations ({@link RowSource#sessions()}). */
   public Optional<SessionSource> sessions() {
     return rows == null ? Optional.empty() : rows.sessions();
   }
 
-  /** Whether requests come from {@link Rows}: they set their own {@code max_tokens} and keep prompts apart by namespace. */
+  /** Whether requests come from {@link RowSource}: they set their own {@code max_tokens} and keep prompts apart by namespace. */
   public boolean hasRows() {
     return rows != null;
   }
 
-  /** Request {@code requestIndex} of a {@link Rows} source (or its slice), in {@code namespace}. */
+  /** Request {@code requestIndex} of a {@link RowSource} source (or its slice), in {@code namespace}. */
   public CompletionRequest rowRequest(int requestIndex, boolean ignoreEos, Double temperature, long namespace) {
     if (rows == null) throw new IllegalStateException(name + " has no rows of its own");
     return rows.request(first + requestIndex * step, ignoreEos, temperature, namespace);
@@ -341,7 +268,7 @@ public final class PromptSource {
 
   /**
    * The input length request {@code requestIndex} asks for, in tokens: a synthetic prompt's, a dataset row's
-   * (as the file gives it, or estimated from the text), a row's own ({@link Rows#inputTokens}, 0 when it has
+   * (as the file gives it, or estimated from the text), a row's own ({@link RowSource#inputTokens}, 0 when it has
    * none), else estimated from the text at 4 characters a token.
    */
   public int requestedInputTokens(int requestIndex) {
@@ -377,39 +304,7 @@ public final class PromptSource {
    * @throws IllegalArgumentException naming the file and line when a line is neither
    */
   public static PromptSource jsonl(Path file, long seed) {
-    List<List<ChatMessage>> conversations = new ArrayList<>();
-    ObjectMapper json = new ObjectMapper();
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read prompt file " + file.toAbsolutePath(), e);
-    }
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
-      if (line.isEmpty()) continue;
-      try {
-        JsonNode node = json.readTree(line);
-        if (node.path("prompt").isTextual()) {
-          conversations.add(List.of(ChatMessage.user(node.get("prompt").asText())));
-        } else if (node.path("messages").isArray() && !node.get("messages").isEmpty()) {
-          List<ChatMessage> messages = new ArrayList<>();
-          for (JsonNode m : node.get("messages")) {
-            messages.add(new ChatMessage(m.path("role").asText("user"), m.path("content").asText()));
-          }
-          conversations.add(messages);
-        } else {
-          throw new IllegalArgumentException("has neither \"prompt\" nor \"messages\"");
-        }
-      } catch (IOException | IllegalArgumentException e) {
-        // Jackson's own message ends with its internal source position; the file and line say more.
-        String why = e instanceof JsonProcessingException j ? "not JSON (" + j.getOriginalMessage() + ")" : e.getMessage();
-        throw new IllegalArgumentException(file + " line " + (i + 1) + " is not a prompt: " + why
-            + " (expected {\"prompt\": \"...\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}]})", e);
-      }
-    }
-    if (conversations.isEmpty()) throw new IllegalArgumentException(file + " holds no prompts");
-    return new PromptSource("jsonl:" + file.getFileName(), List.copyOf(conversations), 0, seed);
+    return new PromptSource("jsonl:" + file.getFileName(), PromptFiles.read(file), 0, seed);
   }
 
   public String name() {
@@ -468,54 +363,18 @@ public final class PromptSource {
   }
 
   /**
-   * {@code r} with a marker unique to {@code salt} and {@code index} at the start of its first message
-   * (where a chat template puts the user's text first) and of its last (a completions request's prompt).
-   */
-  public static CompletionRequest withUniquePrefix(CompletionRequest r, long salt, int index) {
-    String marker = marker(salt, index) + " ";
-    List<ChatMessage> messages = new ArrayList<>(r.messages());
-    int last = messages.size() - 1;
-    for (int i : last == 0 ? new int[] {0} : new int[] {0, last}) {
-      ChatMessage m = messages.get(i);
-      messages.set(i, new ChatMessage(m.role(), marker + m.content()));
-    }
-    return new CompletionRequest(messages, r.maxTokens(), r.temperature(), r.ignoreEos(), r.stream(), r.seed(), r.bodyFields());
-  }
-
-  /**
-   * {@code r} with this source's unique marker: where {@link #withUniquePrefix} puts it, or, for generated prompts,
+   * {@code r} with this source's unique marker: where {@link Markers#withUniquePrefix} puts it, or, for generated prompts,
    * at the start of the message their generator names; aligned prompts get {@link #digits} (a token count every
    * current tokenizer keeps constant) instead of hex.
    */
   public CompletionRequest withMarker(CompletionRequest r, long salt, int index) {
-    if (generator == null && exact == null) return withUniquePrefix(r, salt, index);
-    String marker = (exact != null ? digits(salt, index) : marker(salt, index)) + " ";
+    if (generator == null && exact == null) return Markers.withUniquePrefix(r, salt, index);
+    String marker = (exact != null ? Markers.digits(salt, index) : Markers.marker(salt, index)) + " ";
     List<ChatMessage> messages = new ArrayList<>(r.messages());
     int at = Math.min(generator == null ? 0 : generator.markerMessage(), messages.size() - 1);
     ChatMessage m = messages.get(at);
     messages.set(at, new ChatMessage(m.role(), marker + m.content()));
     return new CompletionRequest(messages, r.maxTokens(), r.temperature(), r.ignoreEos(), r.stream(), r.seed(), r.bodyFields());
-  }
-
-  /**
-   * 10 decimal digits of the same mix: SentencePiece and Qwen tokenizers split digits one by one, Llama 3's in
-   * runs of at most 3, so the marker's token count does not depend on its value, as a hex marker's does.
-   */
-  static String digits(long salt, int index) {
-    long z = salt + 0x9E3779B97F4A7C15L * (index + 1L);
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    z ^= z >>> 31;
-    return String.format("%010d", Math.floorMod(z, 10_000_000_000L));
-  }
-
-  /** 8 hex digits: a 64-bit mix of the salt and the index (SplitMix64's finaliser), so neighbours share no digits. */
-  public static String marker(long salt, int index) {
-    long z = salt + 0x9E3779B97F4A7C15L * (index + 1L);
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    z ^= z >>> 31;
-    return String.format("%08x", z & 0xFFFF_FFFFL);
   }
 
   @Override

@@ -5,12 +5,14 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.client.ChatMessage;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apiguardian.api.API;
 
 /**
- * A level's sessions, as {@link SessionRunner} sends them: what session {@code s} says at each turn, how long its
- * user thinks, and how many turns it has. Every answer is a pure function of the seed and the indices, so runs
- * repeat exactly; the replies come from the server at run time.
+ * A level's multi-turn conversations (sessions) as their source writes them, {@link SessionTurns} making them
+ * {@link Conversation}s: how many turns session {@code s} has, what each turn adds to its history, how long the
+ * session waits after each reply, and what a reply fans out. Every answer is a pure function of the seed and the
+ * indices, so runs repeat exactly; the replies come from the server at run time, and each later turn resends them.
  */
 @API(status = INTERNAL)
 public interface SessionSource {
@@ -23,11 +25,40 @@ public interface SessionSource {
     return List.of();
   }
 
-  /** The user's text at turn {@code turn} (from 0) of {@code session}. */
-  String userText(int session, int turn);
+  /**
+   * What turn {@code turn} (from 0) of {@code session} adds to its history before it is sent: by default the user's
+   * text ({@link #userText}); a source may add other messages (e.g. a tool's results). A unique marker goes at the
+   * start of the first turn's first message when the level keeps prompts out of the prefix cache.
+   */
+  default List<ChatMessage> messages(int session, int turn) {
+    return List.of(ChatMessage.user(userText(session, turn)));
+  }
 
-  /** How long the user of {@code session} thinks after the reply to turn {@code turn}, in nanoseconds. */
+  /** The user's text at turn {@code turn} of {@code session}, as {@link #messages} sends it by default. */
+  default String userText(int session, int turn) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " writes each turn's messages itself");
+  }
+
+  /** Turn {@code turn}'s own {@code max_tokens}, or empty for the level's. */
+  default OptionalInt maxTokens(int session, int turn) {
+    return OptionalInt.empty();
+  }
+
+  /** How long {@code session} waits after the reply to turn {@code turn} (a user's think time), in nanoseconds. */
   long thinkNanos(int session, int turn);
+
+  /**
+   * The sub-conversations the reply to turn {@code turn} (not the last) of {@code session} starts, e.g. sub-agents;
+   * its next turn waits for them all. Empty for none.
+   */
+  default Optional<FanOut> fanOut(int session, int turn) {
+    return Optional.empty();
+  }
+
+  /** The sessions' own schedule (a recorded trace's start times), or empty to start them as the load shape says. */
+  default Optional<LoadRunner.Arrivals> arrivals() {
+    return Optional.empty();
+  }
 
   /** The header whose value names the session (for routers that pin sessions to replicas), if any. */
   Optional<String> affinityHeader();
@@ -37,4 +68,16 @@ public interface SessionSource {
 
   /** The mean think time, in nanoseconds. */
   double meanThinkNanos();
+
+  /**
+   * Sub-conversations: sessions {@code 0 .. count - 1} of {@code source}, each with a history of its own.
+   *
+   * @param source what each sub-conversation says
+   * @param count  how many start, at least 1
+   */
+  record FanOut(SessionSource source, int count) {
+    public FanOut {
+      if (count < 1) throw new IllegalArgumentException("a fan-out starts at least 1 sub-conversation, was " + count);
+    }
+  }
 }

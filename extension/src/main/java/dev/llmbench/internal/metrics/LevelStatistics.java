@@ -27,9 +27,13 @@ import org.apiguardian.api.API;
  * The statistics of one level's requests, computed once: counts, token totals, rates over the window,
  * distributions and intervals. Pure: the same requests always give the same figures. What they mean for
  * the reader (warnings, findings, pass or fail) is decided elsewhere.
+ *
+ * <p>Not a level of its own: the figures half of {@code MeasuredLevel}, the one measured level, kept here beside the
+ * request metrics it reads and away from the run (docs/glossary.md, "Level"). Its static methods serve what needs a
+ * figure of some requests before there is a level (an adaptive budget, a warm-up).
  */
 @API(status = INTERNAL)
-public class LevelStatistics {
+public abstract class LevelStatistics {
 
   private final List<RequestMetrics> requests;
   private final Duration window;
@@ -82,10 +86,6 @@ public class LevelStatistics {
     this.embeddings = requests.stream().anyMatch(r -> r.trace().embeddings() > 0);
     this.outputThroughputCi = outputThroughputCi(ok, window);
     this.decodeRates = decodeRates(ok);
-  }
-
-  public static LevelStatistics of(List<RequestMetrics> requests, ServiceLevels slo) {
-    return new LevelStatistics(requests, slo);
   }
 
   /** First request sent to last request finished (vLLM's {@code duration}). */

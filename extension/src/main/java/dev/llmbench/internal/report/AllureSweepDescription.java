@@ -29,7 +29,7 @@ final class AllureSweepDescription {
             .toList())))
         .append(". Each level is a result of its own beside this one, with its timeline.</p>");
     summary.deployment().ifPresent(d -> h.append("<p>deployment: ").append(HtmlSummary.esc(d.describe())).append("</p>"));
-    h.append(HtmlSummary.verdict(Verdict.of(summary)));
+    h.append(HtmlSummary.verdict(SweepAnswer.of(summary)));
     summary.sections().forEach(f -> f.lead().ifPresent(lead -> h.append(inlineSvgAsImages(lead))));
     List<String> headline = HtmlSummary.headlineCharts(summary.charts());
     headline.forEach(name -> image(h, name, summary.charts().get(name)));

@@ -10,12 +10,12 @@ import dev.llmbench.internal.analysis.SweepGroups;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.spi.Features;
+import dev.llmbench.internal.spi.LevelReading;
 import dev.llmbench.result.Distribution;
 import dev.llmbench.result.LoadShape;
 import dev.llmbench.result.SteadyState;
 import dev.llmbench.result.StopReason;
-import dev.llmbench.telemetry.GpuText;
-import dev.llmbench.trace.ScheduleLag;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -59,7 +59,9 @@ public final class ConsoleTable {
       out.append('\n');
     }
     for (SweepLevelResult l : levels) {
-      l.gpuTelemetry().ifPresent(g -> out.append(rowLabel(l)).append(" | gpu: ").append(GpuText.summary(g)).append('\n'));
+      for (LevelReading r : Features.readings(LevelReading.Place.DEPLOYMENT)) {
+        r.console(l).ifPresent(line -> out.append(rowLabel(l)).append(" | ").append(line).append('\n'));
+      }
       // A shared-prefix workload's figure is its cache hit rate: the server's own, beside the workload.
       if (!(l instanceof MeasuredLevel m)) continue;
       m.plan().workload().prompts().generator().flatMap(g -> g.describe()).ifPresent(d -> out.append(rowLabel(l))
@@ -67,8 +69,8 @@ public final class ConsoleTable {
               + " of prompt tokens (" + p.cachedTokens() + " of " + p.promptTokens() + ", " + p.source() + ")")
               .orElse("; the server reports no prefix-cache figures")).append('\n'));
     }
-    for (SweepLevelResult l : levels) {
-      l.inputAlignment().ifPresent(a -> out.append(rowLabel(l)).append(" | input: ").append(a.describe()).append('\n'));
+    for (LevelReading r : Features.readings(LevelReading.Place.WORKLOAD)) {
+      for (SweepLevelResult l : levels) r.console(l).ifPresent(line -> out.append(rowLabel(l)).append(" | ").append(line).append('\n'));
     }
     networkLines(levels).forEach(line -> out.append(line).append('\n'));
     if (levels.stream().anyMatch(l -> !l.e2eLatency().isEmpty() && !l.e2eLatency().supports(99))) {

@@ -8,11 +8,11 @@ import dev.llmbench.internal.compare.SloCheck;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.spi.Features;
+import dev.llmbench.internal.spi.LevelReading;
 import dev.llmbench.result.ConfidenceInterval;
 import dev.llmbench.result.Distribution;
 import dev.llmbench.result.Finding;
-import dev.llmbench.telemetry.GpuText;
-import dev.llmbench.trace.ScheduleLag;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -70,7 +70,7 @@ public final class HtmlSummary {
     if (r instanceof MeasuredLevel m) {
       m.plan().workload().prompts().generator().flatMap(g -> g.describe()).ifPresent(d -> row(h, "workload", d));
     }
-    r.inputAlignment().ifPresent(a -> row(h, "input length", a.describe()));
+    readingRows(h, r, LevelReading.Place.WORKLOAD);
     r.prefixCache().ifPresent(p -> row(h, "prefix cache", p.cachedTokens() + " of " + p.promptTokens()
         + " prompt tokens cached (" + Formats.percent(p.hitRate()) + ", " + p.source() + ")"));
     r.clientLoad().ifPresent(c -> row(h, "client", String.format(Locale.ROOT, "CPU %s of %d cores and waiting for a core %s (%s each time, mean; JVM %s, machine %s), "
@@ -79,10 +79,7 @@ public final class HtmlSummary {
         Formats.duration(c.wakeupLagP50()),
         Formats.duration(c.wakeupLagP90()), Formats.duration(c.wakeupLagMax()), c.eventsPerSecond())));
     r.deploymentDescription().ifPresent(d -> row(h, "deployment", d.describe()));
-    r.gpuTelemetry().ifPresent(g -> {
-      row(h, "GPUs", GpuText.summary(g));
-      g.gpus().forEach(gpu -> row(h, gpu.name(), GpuText.one(gpu).substring(gpu.name().length() + 2)));
-    });
+    readingRows(h, r, LevelReading.Place.DEPLOYMENT);
     Optional<LevelWorkload> workload = r instanceof MeasuredLevel m ? LevelWorkload.of(m) : Optional.empty();
     workload.ifPresent(w -> workloadRows(h, w));
     h.append("</table>");
@@ -103,8 +100,7 @@ public final class HtmlSummary {
   /** The rows and lengths a level sent: which file, how many rows and their range, lengths asked for and got. */
   static void workloadRows(StringBuilder h, LevelWorkload w) {
     row(h, "prompts", w.prompts());
-    w.dataset().ifPresent(d -> row(h, "dataset rows", "rows " + w.firstRow() + "–" + w.lastRow() + " of " + d.file() + " ("
-        + w.rowsSent() + " sent; " + d.sampling() + "; " + d.read() + " read)"));
+    w.datasetRows().ifPresent(rows -> row(h, "dataset rows", rows));
     row(h, "input tokens", "asked " + w.inputSpec() + ": " + w.requestedInput() + "; got " + w.actualInput());
     row(h, "output tokens", "asked " + w.outputSpec() + ": " + w.requestedOutput() + "; got " + w.actualOutput());
   }
@@ -150,7 +146,7 @@ public final class HtmlSummary {
     h.append("<p>").append(esc(String.join(" · ", levels.stream().map(l -> l.endpoint().toString()).distinct().toList())));
     summary.deployment().ifPresent(d -> h.append("<br>deployment: ").append(esc(d.describe())));
     h.append("</p>");
-    h.append(verdict(Verdict.of(summary)));
+    h.append(verdict(SweepAnswer.of(summary)));
     summary.sections().forEach(f -> f.lead().ifPresent(h::append));
     Map<String, String> charts = summary.charts();
     List<String> headline = headlineCharts(charts);
@@ -186,7 +182,7 @@ public final class HtmlSummary {
   }
 
   /** The verdict's box: the answer, then the SLO outcome, then what failed. */
-  static String verdict(Verdict v) {
+  static String verdict(SweepAnswer v) {
     StringBuilder h = new StringBuilder("<div class=\"verdict\"><h3>Answer</h3><ul>");
     v.answer().forEach(a -> h.append("<li>").append(esc(a)).append("</li>"));
     h.append("</ul>");
@@ -203,11 +199,11 @@ public final class HtmlSummary {
     return h.append("</div>").toString();
   }
 
-  /** The findings heaviest first; notes on the measurement ({@link Verdict#minor}) folded under one line that counts them. */
+  /** The findings heaviest first; notes on the measurement ({@link SweepAnswer#minor}) folded under one line that counts them. */
   static String rankedFindings(List<Finding> findings) {
-    List<Finding> ranked = Verdict.ranked(findings);
-    List<Finding> major = ranked.stream().filter(f -> !Verdict.minor(f)).toList();
-    List<Finding> minor = ranked.stream().filter(Verdict::minor).toList();
+    List<Finding> ranked = SweepAnswer.ranked(findings);
+    List<Finding> major = ranked.stream().filter(f -> !SweepAnswer.minor(f)).toList();
+    List<Finding> minor = ranked.stream().filter(SweepAnswer::minor).toList();
     StringBuilder h = new StringBuilder(findings(major));
     if (!minor.isEmpty()) {
       String kinds = String.join(", ", minor.stream().map(f -> f.kind().label()).distinct().toList());
@@ -285,6 +281,11 @@ public final class HtmlSummary {
 
   private static String stripXmlDeclaration(String svg) {
     return svg.startsWith("<?xml") ? svg.substring(svg.indexOf("?>") + 2) : svg;
+  }
+
+  /** The rows the registered features read off the level, those at {@code place}. */
+  private static void readingRows(StringBuilder h, SweepLevelResult r, LevelReading.Place place) {
+    Features.readings(place).forEach(reading -> reading.html(r).forEach(row -> row(h, row.name(), row.text())));
   }
 
   private static void row(StringBuilder h, String name, String value) {

@@ -4,7 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.llmbench.datasets.LoadedDataset;
+import dev.llmbench.internal.workload.LoadedDataset;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -78,6 +78,12 @@ public record LevelWorkload(String prompts, Optional<LoadedDataset> dataset, int
   }
 
   /** One line: {@code sharegpt:sharegpt.json rows 1-40 (40 sent; first 200 of 1000 read); input ...; output ...}. */
+  /** The page's row of the dataset rows the level sent, their file, and how they were picked and read. */
+  Optional<String> datasetRows() {
+    return dataset.map(d -> "rows " + firstRow + "–" + lastRow + " of " + d.file() + " (" + rowsSent + " sent; "
+        + d.sampling() + "; " + d.read() + " read)");
+  }
+
   public String describe() {
     StringBuilder s = new StringBuilder(prompts);
     dataset.ifPresent(d -> s.append(" rows ").append(firstRow).append('-').append(lastRow).append(" (").append(rowsSent)

@@ -16,7 +16,6 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.SweepResult;
 import dev.llmbench.client.ApiStyle;
 import dev.llmbench.client.RequestFailure;
-import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Carriage;
@@ -30,15 +29,12 @@ import dev.llmbench.result.Rate;
 import dev.llmbench.result.StopReason;
 import dev.llmbench.result.WarmupReport;
 import dev.llmbench.server.DeploymentDescription;
-import dev.llmbench.server.DeploymentFacts;
 import dev.llmbench.server.ServerMetrics;
 import dev.llmbench.server.ServerStartup;
-import dev.llmbench.telemetry.GpuText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -226,7 +222,7 @@ public final class ResultJson {
     });
     own.put("prefix_cache_mode", r.plan().workload().prefixCache().name());
     LevelWorkload.of(r).ifPresent(w -> own.set("workload", w.json()));
-    readings(own, r);
+    LevelReadings.write(own, r);
 
     sections.forEach(f -> f.json().ifPresent(j -> own.set(f.key(), j)));
 
@@ -240,129 +236,6 @@ public final class ResultJson {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  /**
-   * What LLMBench read of a level besides its figures: the steady part, the warm-up, the client's own load,
-   * the prefix cache, the deployment and the level's findings. Times in milliseconds, shares as fractions.
-   */
-  static void readings(ObjectNode own, SweepLevelResult r) {
-    r.steadyState().ifPresent(st -> {
-      ObjectNode n = own.putObject("steady_state");
-      n.put("in_flight", st.inFlight());
-      n.put("output_throughput", st.outputThroughput().perSecond());
-      n.put("steady_ms", ms(st.steady()));
-      n.put("ramp_ms", ms(st.ramp()));
-      n.put("drain_ms", ms(st.drain()));
-      n.put("ramp_and_drain_share", st.rampAndDrainShare());
-    });
-    r.warmup().ifPresent(w -> {
-      ObjectNode n = own.putObject(WARMUP);
-      n.put("requests", w.requests());
-      n.put("failed", w.failed());
-      n.set("errors_by_type", MAPPER.valueToTree(w.errorsByType()));
-      n.put("max_tokens", w.maxTokens());
-      n.put("target_in_flight", w.target());
-      n.put("peak_in_flight", w.peakInFlight());
-      n.put("rounds", w.rounds());
-      n.put("time_ms", ms(w.time()));
-    });
-    r.clientLoad().ifPresent(c -> {
-      ObjectNode n = own.putObject(CLIENT_LOAD);
-      n.put("cores", c.cores());
-      n.put("client_cpu_ms", ms(c.clientCpu()));
-      n.put("client_cpu_share", c.clientCpuShare());
-      n.put("client_wait_share", c.clientWaitShare());
-      n.put("client_wait_per_run_ms", ms(c.clientWaitPerRun()));
-      n.put("process_cpu_share", c.processCpuShare());
-      n.put("machine_cpu_share", c.machineCpuShare());
-      n.put("wakeup_lag_p50_ms", ms(c.wakeupLagP50()));
-      n.put("wakeup_lag_p90_ms", ms(c.wakeupLagP90()));
-      n.put("wakeup_lag_max_ms", ms(c.wakeupLagMax()));
-      n.put("events_per_second", c.eventsPerSecond());
-      ArrayNode reasons = n.putArray("client_bound_reasons");
-      ClientCheck.reasons(r).forEach(reasons::add);
-    });
-    r.scheduleLag().filter(d -> !d.isEmpty()).ifPresent(d -> {
-      // Send minus due, per request (an open loop's queue time): how closely the client kept the schedule.
-      ObjectNode n = own.putObject("schedule_lag");
-      n.put("count", d.count());
-      n.put("p50_ms", ms(d.percentile(50).orElse(Duration.ZERO)));
-      n.put("p99_ms", ms(d.percentile(99).orElse(Duration.ZERO)));
-      n.put("max_ms", ms(d.max().orElse(Duration.ZERO)));
-    });
-    r.prefixCache().ifPresent(p -> {
-      ObjectNode n = own.putObject("prefix_cache");
-      n.put("cached_tokens", p.cachedTokens());
-      n.put("prompt_tokens", p.promptTokens());
-      n.put("hit_rate", p.hitRate());
-      n.put("source", p.source());
-    });
-    r.inputAlignment().ifPresent(a -> {
-      ObjectNode n = own.putObject("input_alignment");
-      n.put("requested_tokens", a.requestedTokens());
-      n.put("method", a.method());
-      n.put("template_tokens", a.templateTokens());
-      n.put("planned_deviation", a.plannedDeviation());
-      if (a.largestDeviation().isPresent()) n.put("largest_deviation", a.largestDeviation().getAsInt());
-      else n.putNull("largest_deviation");
-      n.put("checked_requests", a.checkedRequests());
-    });
-    r.deploymentDescription().ifPresent(d -> own.set(DEPLOYMENT_FACTS, deployment(d)));
-    r.gpuTelemetry().ifPresent(g -> own.set("gpu_telemetry", GpuText.json(g)));
-    own.set("findings", findings(r.findings()));
-  }
-
-  /** The deployment's facts, those said only, and the line reports print. */
-  static ObjectNode deployment(DeploymentDescription d) {
-    ObjectNode n = MAPPER.createObjectNode();
-    if (!d.gpus().isEmpty()) n.put("gpus", d.gpus());
-    if (d.interconnect() != DeploymentFacts.Interconnect.UNSPECIFIED) n.put("interconnect", d.interconnect().name());
-    if (d.tensorParallel() > 0) n.put("tensor_parallel", d.tensorParallel());
-    if (d.pipelineParallel() > 0) n.put("pipeline_parallel", d.pipelineParallel());
-    if (d.dataParallel() > 0) n.put("data_parallel", d.dataParallel());
-    if (d.expertParallel() > 0) n.put("expert_parallel", d.expertParallel());
-    if (d.attention() != DeploymentFacts.Attention.UNSPECIFIED) n.put("attention", d.attention().name());
-    if (!d.quantisation().isEmpty()) n.put("quantisation", d.quantisation());
-    if (!d.engine().isEmpty()) n.put("engine", d.engine());
-    if (!d.notes().isEmpty()) n.put("notes", d.notes());
-    n.put("description", d.describe());
-    return n;
-  }
-
-  /** {@link #deployment(DeploymentDescription)} read back: empty when the document has none. */
-  public static Optional<DeploymentDescription> deployment(JsonNode n) {
-    if (!n.isObject()) return Optional.empty();
-    return Optional.of(new DeploymentDescription(n.path("gpus").asText(""),
-        DeploymentFacts.Interconnect.valueOf(n.path("interconnect").asText("UNSPECIFIED")), n.path("tensor_parallel").asInt(),
-        n.path("pipeline_parallel").asInt(), n.path("data_parallel").asInt(), n.path("expert_parallel").asInt(),
-        DeploymentFacts.Attention.valueOf(n.path("attention").asText("UNSPECIFIED")), n.path("quantisation").asText(""),
-        n.path("engine").asText(""), n.path("notes").asText("")));
-  }
-
-  /** The warm-up {@link #readings} wrote. */
-  private static Optional<WarmupReport> warmup(JsonNode n) {
-    if (!n.isObject()) return Optional.empty();
-    Map<String, Long> errors = new HashMap<>();
-    n.path("errors_by_type").fields().forEachRemaining(e -> errors.put(e.getKey(), e.getValue().asLong()));
-    return Optional.of(new WarmupReport(n.path("requests").asInt(), n.path("failed").asInt(), errors,
-        n.path("max_tokens").asInt(), n.path("target_in_flight").asInt(), n.path("peak_in_flight").asInt(),
-        n.path("rounds").asInt(), msIn(n.path("time_ms"))));
-  }
-
-  /** The client's load {@link #readings} wrote; its {@code client_bound_reasons} are derived again from it. */
-  private static Optional<ClientLoad> clientLoad(JsonNode n) {
-    if (!n.isObject()) return Optional.empty();
-    return Optional.of(new ClientLoad(n.path("cores").asInt(), msIn(n.path("client_cpu_ms")), n.path("client_cpu_share").asDouble(),
-        n.path("client_wait_share").asDouble(Double.NaN), msIn(n.path("client_wait_per_run_ms")),
-        n.path("process_cpu_share").asDouble(Double.NaN),
-        n.path("machine_cpu_share").asDouble(Double.NaN),
-        msIn(n.path("wakeup_lag_p50_ms")), msIn(n.path("wakeup_lag_p90_ms")), msIn(n.path("wakeup_lag_max_ms")),
-        n.path("events_per_second").asDouble()));
-  }
-
-  private static Duration msIn(JsonNode n) {
-    return Duration.ofNanos(Math.round(n.asDouble() * 1e6));
   }
 
   /** Findings as data: kind, levels, summary, evidence (name, value, unit), causes, ruled out, next steps. */
@@ -385,7 +258,7 @@ public final class ResultJson {
       List<Finding> findings, List<String> conclusions, List<FeatureSection> sections) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("title", title);
-    deployment.ifPresent(d -> root.set(DEPLOYMENT_FACTS, deployment(d)));
+    deployment.ifPresent(d -> root.set(DEPLOYMENT_FACTS, LevelReadings.deployment(d)));
     ArrayNode levels = root.putArray("levels");
     for (SweepLevelResult l : all) {
       ObjectNode n = levels.addObject();
@@ -403,7 +276,7 @@ public final class ResultJson {
       for (Metric m : List.of(Metric.TTFT, Metric.TPOT, Metric.E2E_LATENCY)) {
         m.distributionOf(l).percentile(50).ifPresent(v -> n.put("median_" + m.vllmName().orElse(m.key()) + "_ms", ms(v)));
       }
-      readings(n, l);
+      LevelReadings.write(n, l);
     }
     root.set("findings", findings(findings));
     conclusions.forEach(root.putArray("conclusions")::add);
@@ -494,7 +367,8 @@ public final class ResultJson {
         ? Optional.of(READER.convertValue(own.path(SERVER_METRICS), ServerMetrics.class)) : Optional.empty();
     return new LevelDocument(own.path(LABEL).asText("C=" + concurrency), load, own.path(MAX_TOKENS).asInt(1),
         own.path(PROMPTS).asText("recorded"), endpoint, stopReason(own.path(STOP_REASON).asText()), percentiles, requests,
-        ttfo, server, warmup(own.path(WARMUP)), clientLoad(own.path(CLIENT_LOAD)), deployment(own.path(DEPLOYMENT_FACTS)),
+        ttfo, server, LevelReadings.warmup(own.path(WARMUP)), LevelReadings.clientLoad(own.path(CLIENT_LOAD)),
+        LevelReadings.deployment(own.path(DEPLOYMENT_FACTS)),
         LatencyHistograms.read(own.path(HISTOGRAMS)));
   }
 

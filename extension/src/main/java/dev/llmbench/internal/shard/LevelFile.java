@@ -108,7 +108,7 @@ public record LevelFile(Path file, String label, List<RequestRecord> requests, M
    * {@code p99_itl_ms}, ...) and its stored histograms come from those histograms: for latencies of which the
    * records hold fewer samples than the shards measured. HdrHistogram's values are within 0.1%.
    */
-  static void useHistograms(Path file, Map<Metric, Histogram> histograms, List<Double> percentiles) {
+  public static void useHistograms(Path file, Map<Metric, Histogram> histograms, List<Double> percentiles) {
     try {
       ObjectNode root = (ObjectNode) JSON.readTree(Files.readString(file));
       ObjectNode own = (ObjectNode) root.get(ResultJson.OWN);

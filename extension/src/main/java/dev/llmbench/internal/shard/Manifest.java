@@ -78,7 +78,8 @@ public record Manifest(Shard shard, String host, List<LevelEntry> levels) {
       return className.replace('$', '.') + "." + method;
     }
 
-    LevelEntry began(Duration lateBy) {
+    /** This level as begun {@code lateBy} behind its slot (public for the merge's tests, which write shards). */
+    public LevelEntry began(Duration lateBy) {
       return new LevelEntry(slot, className, method, label, dueAt, Optional.of(lateBy), whole, share, skipped, slo,
           percentiles, result);
     }
@@ -100,7 +101,8 @@ public record Manifest(Shard shard, String host, List<LevelEntry> levels) {
 
   // ---- writing
 
-  void write(Path dir) {
+  /** Writes {@value #FILE} into {@code dir} (public for the merge's tests, which write shards). */
+  public void write(Path dir) {
     try {
       Files.createDirectories(dir);
       Path tmp = Files.createTempFile(dir, FILE, ".tmp");

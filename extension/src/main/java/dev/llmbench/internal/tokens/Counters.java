@@ -6,7 +6,7 @@ import dev.llmbench.client.ApiStyle;
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.client.OpenAiClient;
-import dev.llmbench.workload.ExactInputTokens;
+import dev.llmbench.internal.load.PromptSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,7 +22,7 @@ public final class Counters {
   /**
    * @throws TokenCountException when the chosen method cannot count here (no route, garbage, no usage), saying what to set
    */
-  public static TokenCounter choose(ExactInputTokens.Method method, String tokenizer, OpenAiClient client, ApiStyle api,
+  public static TokenCounter choose(PromptSource.Exact.Counting method, String tokenizer, OpenAiClient client, ApiStyle api,
       String model) {
     switch (method) {
       case TOKENIZE_ROUTE:

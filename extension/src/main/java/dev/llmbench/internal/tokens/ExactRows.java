@@ -2,7 +2,7 @@ package dev.llmbench.internal.tokens;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.RowSource;
 import org.apiguardian.api.API;
 
 /**
@@ -10,7 +10,7 @@ import org.apiguardian.api.API;
  * words cost on the server, each block is made of them, exactly its length in tokens.
  */
 @API(status = INTERNAL)
-public interface ExactRows extends PromptSource.Rows {
+public interface ExactRows extends RowSource {
 
   /** A prompt length typical of the rows, in tokens: the sample prompts that check the alignment are this long. */
   int sampleTokens();
@@ -22,5 +22,5 @@ public interface ExactRows extends PromptSource.Rows {
    * @throws TokenCountException naming the row when one is shorter than what the server bills for the shortest
    *                             prompt, before any load
    */
-  PromptSource.Rows aligned(ExactText text);
+  RowSource aligned(ExactText text);
 }

@@ -4,8 +4,8 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
-import dev.llmbench.internal.load.PromptSource;
-import dev.llmbench.workload.InputAlignment;
+import dev.llmbench.internal.load.PromptGenerator;
+import dev.llmbench.result.InputAlignment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +25,7 @@ import org.apiguardian.api.API;
  * one-token word fills the rest, so every request hits the target exactly when the costs hold.
  */
 @API(status = INTERNAL)
-public final class ExactText implements PromptSource.Generator {
+public final class ExactText implements PromptGenerator {
 
   static final String LEAD = "Read";
   /** Words of one token in most vocabularies first, so that aligning usually stops after a few counts. */

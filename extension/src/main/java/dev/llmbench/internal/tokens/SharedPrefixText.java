@@ -3,7 +3,7 @@ package dev.llmbench.internal.tokens;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.ChatMessage;
-import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.PromptGenerator;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -18,7 +18,7 @@ import org.apiguardian.api.API;
  * (message 1), after the shared system prompt.
  */
 @API(status = INTERNAL)
-public final class SharedPrefixText implements PromptSource.Generator {
+public final class SharedPrefixText implements PromptGenerator {
 
   private static final String[] WORDS = ("the model serves a request from its cache when the prompt starts with "
       + "tokens it has seen before so that the prefill of a long system prompt is paid once per group and every "

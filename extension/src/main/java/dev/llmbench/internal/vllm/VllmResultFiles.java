@@ -60,7 +60,7 @@ public final class VllmResultFiles {
 
   /**
    * How a {@code vllm bench serve} result carries each metric ({@link Carriage}), as a level read from it
-   * without {@code --save-detailed} (the summary; the offline analysis's {@code TableLevel}) shows it.
+   * without {@code --save-detailed} (the summary; the offline analysis's {@code SummaryLevel}) shows it.
    */
   public static final Map<Metric, Carriage> CARRIES = Carriage.table(
       Map.entry(Metric.OUTPUT_THROUGHPUT, Carriage.as("output_throughput", "as written; total_output_tokens / duration without it")),

@@ -241,21 +241,41 @@ class ChatStreamShortcutTests {
 
   // ---- reading ----
 
-  /** Every field of a trace, one a line, but the wall-clock start: a trace has no equals, and this diffs well. */
+  /**
+   * Every field of a trace (its {@link TraceFields}, the token chunks' arrays expanded), one a line, but the
+   * wall-clock start: a trace has no equals, and this diffs well.
+   */
   static String fields(RequestTrace trace) {
+    Object fields = read(trace, RequestTrace.class, "f");
     StringBuilder s = new StringBuilder();
-    for (Field field : RequestTrace.class.getDeclaredFields()) {
+    for (Field field : TraceFields.class.getDeclaredFields()) {
       if (Modifier.isStatic(field.getModifiers()) || field.getName().equals("startedAt")) continue;
-      field.setAccessible(true);
-      Object value;
-      try {
-        value = field.get(trace);
-      } catch (IllegalAccessException e) {
-        throw new AssertionError(e);
+      Object value = read(fields, TraceFields.class, field.getName());
+      if (value instanceof TokenChunks chunks) {
+        for (Field c : TokenChunks.class.getDeclaredFields()) {
+          if (Modifier.isStatic(c.getModifiers())) continue;
+          s.append(field.getName()).append('.').append(c.getName()).append(" = ").append(text(read(chunks, TokenChunks.class,
+              c.getName()))).append('\n');
+        }
+      } else {
+        s.append(field.getName()).append(" = ").append(text(value)).append('\n');
       }
-      s.append(field.getName()).append(" = ").append(value instanceof long[] a ? Arrays.toString(a) : value).append('\n');
     }
     return s.toString();
+  }
+
+  private static Object read(Object of, Class<?> type, String name) {
+    try {
+      Field field = type.getDeclaredField(name);
+      field.setAccessible(true);
+      return field.get(of);
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static Object text(Object value) {
+    return value instanceof long[] a ? Arrays.toString(a) : value;
   }
 
   private record Reading(RequestTrace trace, int shortcutEvents) {}

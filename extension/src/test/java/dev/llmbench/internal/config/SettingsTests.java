@@ -3,6 +3,7 @@ package dev.llmbench.internal.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.llmbench.internal.spi.Features;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** One precedence for every key, and one catalogue the README's settings table is checked against. */
+/** One precedence for every key, and one catalogue the settings page (docs/settings.md) is checked against. */
 class SettingsTests {
 
   static Settings settings(Map<String, String> configuration, Map<String, String> environment) {
@@ -57,16 +58,19 @@ class SettingsTests {
         .hasMessageContaining("it must be positive");
   }
 
-  /** The README's settings table lists exactly the catalogue's keys, in order, with their defaults and meanings. */
+  /**
+   * The settings page (docs/settings.md) lists exactly the catalogue's keys, in order, with their defaults and meanings:
+   * the machinery's, then each registered feature's own.
+   */
   @Test
-  void theReadmeSettingsTableIsTheCatalogue() throws IOException {
-    String readme = Files.readString(Path.of("..", "README.md"));
+  void theSettingsPageIsTheCatalogue() throws IOException {
+    String readme = Files.readString(Path.of("..", "docs", "settings.md"));
     Pattern row = Pattern.compile("^\\| `(llmbench\\.[a-z.-]+)` \\| (.*) \\| (.*) \\|$", Pattern.MULTILINE);
     Map<String, List<String>> documented = new LinkedHashMap<>();
     Matcher m = row.matcher(readme);
     while (m.find()) documented.put(m.group(1), List.of(m.group(2), m.group(3)));
     Map<String, List<String>> catalogue = new LinkedHashMap<>();
-    for (Setting<?> s : SettingKeys.all()) {
+    for (Setting<?> s : Features.settings()) {
       String shown = s.shownDefault() != null ? s.shownDefault() : "`" + s.defaultValue() + "`";
       catalogue.put(s.key(), List.of(shown, s.meaning()));
     }

@@ -146,7 +146,7 @@ class LoadRunnerTests {
     // Due every 5 ms, the first at once; 1,000 more would be due far later than the budget lets the run go.
     LoadRunner runner = new LoadRunner(sender, () -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
     LoadRunner.Outcome outcome = runner.run(new LoadShape.OpenLoop(Rate.requestsPerSecond(200), 1, OptionalInt.empty()),
-        Budget.requests(40), 1, i -> i < 1040 ? i * 5_000_000L : -1);
+        Budget.requests(40), 1, (LoadRunner.Arrivals) i -> i < 1040 ? i * 5_000_000L : -1);
     assertThat(outcome.traces()).hasSize(40);
     assertThat(sender.threads).as("made on the run's thread").containsExactly(Thread.currentThread().getName());
     for (int i = 1; i < 40; i++) {

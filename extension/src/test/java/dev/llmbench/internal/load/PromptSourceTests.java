@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
+import dev.llmbench.internal.workload.LoadedDataset;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,19 +77,19 @@ class PromptSourceTests {
   @Test
   void aUniquePrefixStartsTheFirstAndLastMessagesAndDiffersPerSaltAndIndex() {
     CompletionRequest r = CompletionRequest.ofMessages(java.util.List.of(ChatMessage.system("Be brief."), ChatMessage.user("Hi")));
-    CompletionRequest a = PromptSource.withUniquePrefix(r, 7, 0);
-    String marker = PromptSource.marker(7, 0);
+    CompletionRequest a = Markers.withUniquePrefix(r, 7, 0);
+    String marker = Markers.marker(7, 0);
     assertThat(marker).matches("[0-9a-f]{8}");
     assertThat(a.messages()).containsExactly(ChatMessage.system(marker + " Be brief."), ChatMessage.user(marker + " Hi"));
-    assertThat(PromptSource.withUniquePrefix(r, 7, 0)).isEqualTo(a);
+    assertThat(Markers.withUniquePrefix(r, 7, 0)).isEqualTo(a);
     java.util.Set<String> markers = new java.util.HashSet<>();
     for (long salt = 1; salt <= 20; salt++) {
-      for (int i = 0; i < 50; i++) markers.add(PromptSource.marker(salt, i));
+      for (int i = 0; i < 50; i++) markers.add(Markers.marker(salt, i));
     }
     assertThat(markers).hasSize(1000);
     // Neighbouring requests differ from the first digit on, as often as 16 values allow.
     long sameFirst = java.util.stream.IntStream.range(0, 999)
-        .filter(i -> PromptSource.marker(3, i).charAt(0) == PromptSource.marker(3, i + 1).charAt(0)).count();
+        .filter(i -> Markers.marker(3, i).charAt(0) == Markers.marker(3, i + 1).charAt(0)).count();
     assertThat(sameFirst).isLessThan(999 / 8);
   }
 
@@ -98,13 +99,13 @@ class PromptSourceTests {
     CompletionRequest avoid = new WorkloadPlan(8, 0, true, null, prompts).request(3, 8, 99);
     CompletionRequest reuse = new WorkloadPlan(8, 0, true, null, prompts, dev.llmbench.Workload.PrefixCache.REUSE)
         .request(3, 8, 99);
-    assertThat(avoid.prompt()).isEqualTo(PromptSource.marker(99, 3) + " Tell me a story.");
+    assertThat(avoid.prompt()).isEqualTo(Markers.marker(99, 3) + " Tell me a story.");
     assertThat(reuse.prompt()).isEqualTo("Tell me a story.");
   }
 
   // ----- datasets and drawn lengths
 
-  private static dev.llmbench.datasets.LoadedDataset chat() {
+  private static LoadedDataset chat() {
     return dev.llmbench.datasets.DatasetLoader.load(new dev.llmbench.datasets.OpenAiChatReader(),
         Path.of("src/test/resources/datasets/chat.jsonl"), 0, false, 0);
   }
@@ -128,7 +129,7 @@ class PromptSourceTests {
     // Without the rows' lengths, the level's.
     assertThat(PromptSource.dataset(chat(), false, 9).request(0, 32, true, null).maxTokens()).isEqualTo(32);
     // The unique prefix keeps the body fields.
-    assertThat(PromptSource.withUniquePrefix(s.request(2, 32, true, null), 1, 2).bodyFields()).containsKey("response_format");
+    assertThat(Markers.withUniquePrefix(s.request(2, 32, true, null), 1, 2).bodyFields()).containsKey("response_format");
   }
 
   @Test

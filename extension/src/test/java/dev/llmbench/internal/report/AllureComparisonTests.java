@@ -11,7 +11,7 @@ import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Warmup;
 import dev.llmbench.Workload;
-import dev.llmbench.baseline.VllmResultsTests;
+import dev.llmbench.baseline.VllmReferenceTests;
 import dev.llmbench.deployments.Deployment;
 import dev.llmbench.testkit.BenchKit;
 import io.qameta.allure.Allure;
@@ -37,7 +37,7 @@ class AllureComparisonTests {
   /** A vLLM run at C=1 with 5 ms token gaps: the 20 ms engine's gaps regress against it. */
   @BeforeAll
   static void runFixtureWithAllure() throws IOException {
-    Path vllm = Files.writeString(results.resolveSibling(results.getFileName() + "-vllm.json"), VllmResultsTests.detailed(1, 0.005));
+    Path vllm = Files.writeString(results.resolveSibling(results.getFileName() + "-vllm.json"), VllmReferenceTests.detailed(1, 0.005));
     testResults = BenchKit.runWithAllure(ComparisonTestCases.class, results, "llmbench.baseline.vllm", vllm.toString());
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.datasets.DatasetLoader;
-import dev.llmbench.datasets.LoadedDataset;
 import dev.llmbench.datasets.ShareGptReader;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -9,8 +9,8 @@ import dev.llmbench.Measurement;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
 import dev.llmbench.client.RequestResult;
+import dev.llmbench.result.InputAlignment;
 import dev.llmbench.workload.ExactInputTokens;
-import dev.llmbench.workload.InputAlignment;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 

@@ -1,0 +1,18 @@
+package dev.llmbench.deployments;
+
+import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.config.Setting;
+import java.util.List;
+
+/** The deployment comparison's own setting, declared beside it (the registry lists it: {@link DeploymentsRegistration}). */
+final class DeploymentKeys {
+
+  private DeploymentKeys() {}
+
+  static final Setting<List<DeploymentSpec>> DEPLOYMENTS = new Setting<>("llmbench.deployments", "", "the `@Deployment`s",
+      "deployments every sweep compares, replacing `@Deployment`: `a=http://h1:8000,model=m;b=embedded:gqa-dense`",
+      DeploymentSpec::parseList);
+
+  /** In the order of the settings table. */
+  static final List<Setting<?>> ALL = List.of(DEPLOYMENTS);
+}
