@@ -3,7 +3,7 @@
 #
 # Installs Debian's postgresql when missing (as root; the package's service is not started by the install),
 # starts the newest cluster listening on 127.0.0.1 only, creates the role and database the tests use (idempotent),
-# runs the tests tagged database (`mvn -Pdatabase -pl extension test`, extra arguments passed on), and stops the
+# runs the tests tagged database (`mvn -Pdatabase -pl extension -am test`, extra arguments passed on), and stops the
 # server again if this script started it, whatever happens. Each test works in a schema of its own and drops it.
 #
 # Needs: Debian (apt-get, pg_ctlcluster), root, Java 17 and Maven. Settings (environment):
@@ -55,4 +55,4 @@ fi
 export LLMBENCH_PG_URL="jdbc:postgresql://127.0.0.1:$port/$db"
 export LLMBENCH_PG_USER="$user"
 export LLMBENCH_PG_PASSWORD="$password"
-mvn -Pdatabase -pl extension test "$@"
+mvn -Pdatabase -pl extension -am test "$@"

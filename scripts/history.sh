@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints series of a benchmark history and their change points, with this checkout's extension. See docs/history.md.
+# Prints series of a benchmark history and their change points, with this checkout's llmbench-cli. See docs/history.md.
 #
 #   scripts/history.sh --file .llmbench/history.jsonl --figure output_throughput,ttft.p99 --level C=32
 #   scripts/history.sh --jdbc jdbc:postgresql://db/bench --user bench --branch main --fail-within 3
@@ -11,5 +11,5 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/lib-classpath.sh
 . "$ROOT/scripts/lib-classpath.sh"
-extension_classpath "$ROOT" || exit 2
-exec java -cp "$CP${DRIVER_CP:+:$DRIVER_CP}" dev.llmbench.history.HistoryMain "$@"
+cli_classpath "$ROOT" || exit 2
+exec java -cp "$CP${DRIVER_CP:+:$DRIVER_CP}" dev.llmbench.cli.HistoryMain "$@"

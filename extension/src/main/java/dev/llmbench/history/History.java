@@ -75,7 +75,7 @@ public final class History {
   /**
    * {@return the series of one figure at every level whose label is {@code level}, in every suite and sweep}
    *
-   * @param figure a figure's name ({@link Figures#name})
+   * @param figure a figure's name ({@link StoredFigures#name})
    * @param level  a level's label: {@code C=32}
    */
   public List<Series> series(String figure, String level) {

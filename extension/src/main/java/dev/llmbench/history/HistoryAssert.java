@@ -64,7 +64,7 @@ public final class HistoryAssert extends AbstractAssert<HistoryAssert, History> 
    * @param level   a level's label, {@code C=32}
    */
   public SeriesAssert series(List<Metric> metrics, String level) {
-    List<String> names = metrics.stream().map(m -> m.isLatency() ? Figures.name(m, 50) : Figures.name(m)).toList();
+    List<String> names = metrics.stream().map(m -> m.isLatency() ? StoredFigures.name(m, 50) : StoredFigures.name(m)).toList();
     return figures(names, level);
   }
 
@@ -76,7 +76,7 @@ public final class HistoryAssert extends AbstractAssert<HistoryAssert, History> 
    * @param level      a level's label, {@code C=32}
    */
   public SeriesAssert series(Metric latency, double percentile, String level) {
-    return figures(List.of(Figures.name(latency, percentile)), level);
+    return figures(List.of(StoredFigures.name(latency, percentile)), level);
   }
 
   /**

@@ -79,11 +79,11 @@ final class HistoryJson {
         text(run, "build"), text(run, "engine"), text(run, "engineVersion"), text(run, "model"), text(run, "host"));
     LevelIdentity where = new LevelIdentity(text(level, "suite"), text(level, "sweep"), text(level, "level"),
         text(level, "deployment"), text(level, "workload"), text(level, "settings"));
-    Map<String, Figure> values = new LinkedHashMap<>();
+    Map<String, StoredFigure> values = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> f : figures.properties()) {
       JsonNode value = f.getValue().path("value");
       if (!value.isNumber()) throw new IllegalArgumentException("figure " + f.getKey() + " has no numeric value");
-      values.put(f.getKey(), new Figure(value.asDouble(), f.getValue().path("unit").asText("")));
+      values.put(f.getKey(), new StoredFigure(value.asDouble(), f.getValue().path("unit").asText("")));
     }
     return new LevelRecord(identity, where, values);
   }

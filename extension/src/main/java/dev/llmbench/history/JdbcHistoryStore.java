@@ -166,7 +166,7 @@ public final class JdbcHistoryStore implements HistoryStore {
             id = keys.getLong(1);
           }
           int position = 0;
-          for (Map.Entry<String, Figure> f : record.figures().entrySet()) {
+          for (Map.Entry<String, StoredFigure> f : record.figures().entrySet()) {
             figure.setLong(1, id);
             figure.setInt(2, position++);
             figure.setString(3, f.getKey());
@@ -192,7 +192,7 @@ public final class JdbcHistoryStore implements HistoryStore {
       migrate(c);
       c.setAutoCommit(true);
       Map<Long, LevelRecord> levels = new LinkedHashMap<>();
-      Map<Long, Map<String, Figure>> figures = new LinkedHashMap<>();
+      Map<Long, Map<String, StoredFigure>> figures = new LinkedHashMap<>();
       try (Statement s = c.createStatement();
           ResultSet r = s.executeQuery("select l.id, r.id, r.started_at, r.git_commit, r.branch, r.build, r.engine,"
               + " r.engine_version, r.model, r.host, l.suite, l.sweep, l.level, l.deployment, l.workload, l.settings,"
@@ -209,7 +209,7 @@ public final class JdbcHistoryStore implements HistoryStore {
             figures.put(id, new LinkedHashMap<>());
           }
           String name = r.getString(17);
-          if (name != null) figures.get(id).put(name, new Figure(r.getDouble(18), r.getString(19)));
+          if (name != null) figures.get(id).put(name, new StoredFigure(r.getDouble(18), r.getString(19)));
         }
       }
       List<LevelRecord> out = new ArrayList<>();

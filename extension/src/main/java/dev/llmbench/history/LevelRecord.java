@@ -16,7 +16,7 @@ import org.apiguardian.api.API;
  *                ({@code output_throughput}), key and statistic for latencies ({@code ttft.p99}, {@code ttft.mean})
  */
 @API(status = EXPERIMENTAL, since = "0.1")
-public record LevelRecord(RunIdentity run, LevelIdentity level, Map<String, Figure> figures) {
+public record LevelRecord(RunIdentity run, LevelIdentity level, Map<String, StoredFigure> figures) {
 
   /**
    * Copies the figures, keeping their order.

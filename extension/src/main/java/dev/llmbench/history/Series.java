@@ -96,6 +96,6 @@ public record Series(LevelIdentity level, String figure, String unit, List<Point
 
   /** {@return how people read the figure: {@code output throughput}, {@code TTFT p99}} */
   public String label() {
-    return Figures.label(figure);
+    return StoredFigures.label(figure);
   }
 }

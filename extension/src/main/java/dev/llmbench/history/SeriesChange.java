@@ -29,7 +29,7 @@ public record SeriesChange(Series series, ChangePoint point) {
    * LLMBench does not know is a regression either way}
    */
   public boolean isRegression() {
-    return Figures.higherIsBetter(series.figure()).map(up -> up == point.relativeChange() < 0).orElse(true);
+    return StoredFigures.higherIsBetter(series.figure()).map(up -> up == point.relativeChange() < 0).orElse(true);
   }
 
   /** {@return the first run after the change, counted from 1} */

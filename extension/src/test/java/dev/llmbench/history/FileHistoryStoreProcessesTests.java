@@ -46,8 +46,8 @@ class FileHistoryStoreProcessesTests {
       for (int r = 0; r < RUNS_EACH; r++) {
         RunIdentity run = HistoryFixtures.run(writer * 1000 + r);
         store.append(List.of(
-            new LevelRecord(run, HistoryFixtures.level("C=1"), Map.of("output_throughput", new Figure(r, "tok/s"))),
-            new LevelRecord(run, HistoryFixtures.level("C=8"), Map.of("output_throughput", new Figure(r, "tok/s")))));
+            new LevelRecord(run, HistoryFixtures.level("C=1"), Map.of("output_throughput", new StoredFigure(r, "tok/s"))),
+            new LevelRecord(run, HistoryFixtures.level("C=8"), Map.of("output_throughput", new StoredFigure(r, "tok/s")))));
       }
     }
   }

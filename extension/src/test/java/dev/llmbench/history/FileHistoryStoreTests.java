@@ -77,7 +77,7 @@ class FileHistoryStoreTests {
             List<LevelRecord> levels = new ArrayList<>();
             for (String label : List.of("C=1", "C=8", "C=32")) {
               levels.add(new LevelRecord(run, HistoryFixtures.level(label), Map.of("output_throughput",
-                  new Figure(writer * 1000 + r, "tok/s"))));
+                  new StoredFigure(writer * 1000 + r, "tok/s"))));
             }
             store.append(levels);
           }

@@ -33,8 +33,8 @@ final class HistoryFixtures {
       double level = i >= stepAt ? mean * (1 + step) : mean;
       double throughput = level * (1 + noise * gaussian(random));
       double ttft = 80 * (1 + noise * gaussian(random));
-      out.add(new LevelRecord(run(i), level(label), Map.of("output_throughput", new Figure(throughput, "tok/s"),
-          "ttft.p50", new Figure(ttft, "ms"))));
+      out.add(new LevelRecord(run(i), level(label), Map.of("output_throughput", new StoredFigure(throughput, "tok/s"),
+          "ttft.p50", new StoredFigure(ttft, "ms"))));
     }
     return out;
   }

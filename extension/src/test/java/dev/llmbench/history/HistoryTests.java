@@ -45,7 +45,7 @@ class HistoryTests {
     List<LevelRecord> levels = new ArrayList<>(HistoryFixtures.series("C=8", 6, 500, 0.02, 99, 0, 1));
     RunIdentity feature = new RunIdentity("f-1", HistoryFixtures.START.plusSeconds(86_400L * 10), "abc", "feature", "",
         "vllm", "", "", "");
-    levels.add(new LevelRecord(feature, HistoryFixtures.level("C=8"), Map.of("output_throughput", new Figure(1, "tok/s"))));
+    levels.add(new LevelRecord(feature, HistoryFixtures.level("C=8"), Map.of("output_throughput", new StoredFigure(1, "tok/s"))));
     History history = History.of(levels);
     assertThat(history.onBranch("main").runs()).isEqualTo(6);
     assertThat(history.onBranch("feature").runs()).isEqualTo(1);

@@ -115,10 +115,10 @@ class JdbcHistoryStoreDatabaseTests {
             RunIdentity run = HistoryFixtures.run(writer * 1000 + r);
             List<LevelRecord> levels = new ArrayList<>();
             for (String label : labels) {
-              Map<String, Figure> figures = new LinkedHashMap<>();
-              figures.put("output_throughput", new Figure(writer * 1000 + r, "tok/s"));
-              figures.put("ttft.p99", new Figure(r + 0.5, "ms"));
-              figures.put("error_rate", new Figure(0, "fraction"));
+              Map<String, StoredFigure> figures = new LinkedHashMap<>();
+              figures.put("output_throughput", new StoredFigure(writer * 1000 + r, "tok/s"));
+              figures.put("ttft.p99", new StoredFigure(r + 0.5, "ms"));
+              figures.put("error_rate", new StoredFigure(0, "fraction"));
               levels.add(new LevelRecord(run, HistoryFixtures.level(label), figures));
             }
             store.append(levels);

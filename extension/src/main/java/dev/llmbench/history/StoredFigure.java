@@ -11,7 +11,7 @@ import org.apiguardian.api.API;
  * @param unit  its unit, as {@code Metric#unit()} names it
  */
 @API(status = EXPERIMENTAL, since = "0.1")
-public record Figure(double value, String unit) {
+public record StoredFigure(double value, String unit) {
 
   /**
    * Checks the value is finite.
@@ -19,7 +19,7 @@ public record Figure(double value, String unit) {
    * @param value the value
    * @param unit  its unit
    */
-  public Figure {
+  public StoredFigure {
     if (Double.isNaN(value) || Double.isInfinite(value)) throw new IllegalArgumentException("a figure is finite, was " + value);
     unit = unit == null ? "" : unit;
   }

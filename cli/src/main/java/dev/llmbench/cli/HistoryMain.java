@@ -1,7 +1,15 @@
-package dev.llmbench.history;
+package dev.llmbench.cli;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.history.ChangePointSettings;
+import dev.llmbench.history.FileHistoryStore;
+import dev.llmbench.history.History;
+import dev.llmbench.history.HistoryRead;
+import dev.llmbench.history.HistoryStore;
+import dev.llmbench.history.JdbcHistoryStore;
+import dev.llmbench.history.Series;
+import dev.llmbench.history.SeriesChange;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -103,7 +111,7 @@ public final class HistoryMain implements Callable<Integer> {
       for (int i = 0; i < s.size(); i++) {
         Series.Point p = s.points().get(i);
         out.printf(Locale.ROOT, "%s %4d  %s  %-8s %12s%n", at.contains(i) ? ">" : " ", i + 1,
-            DAY.format(p.run().time()), p.run().shortCommit(), SeriesChange.number(p.value()));
+            DAY.format(p.run().time()), p.run().shortCommit(), number(p.value()));
       }
       for (SeriesChange c : changes) {
         out.println("  " + c.finding());
@@ -113,6 +121,14 @@ public final class HistoryMain implements Callable<Integer> {
     }
     out.flush();
     return failing ? 1 : 0;
+  }
+
+  /** As the findings write a value: one decimal from 100 up, two from 1, four significant digits below. */
+  static String number(double value) {
+    double a = Math.abs(value);
+    if (a >= 100) return String.format(Locale.ROOT, "%.1f", value);
+    if (a >= 1) return String.format(Locale.ROOT, "%.2f", value);
+    return String.format(Locale.ROOT, "%.4g", value);
   }
 
   /**

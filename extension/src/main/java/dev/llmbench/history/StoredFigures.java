@@ -19,20 +19,20 @@ import org.apiguardian.api.API;
  * out, so its series has a gap rather than a zero.
  */
 @API(status = EXPERIMENTAL, since = "0.1")
-public final class Figures {
+public final class StoredFigures {
 
   /** The latency percentiles every level stores. */
   static final double[] PERCENTILES = {50, 90, 99};
 
-  private Figures() {}
+  private StoredFigures() {}
 
   /**
    * {@return a level's figures}
    *
    * @param level a measured level
    */
-  public static Map<String, Figure> of(SweepLevelResult level) {
-    Map<String, Figure> figures = new LinkedHashMap<>();
+  public static Map<String, StoredFigure> of(SweepLevelResult level) {
+    Map<String, StoredFigure> figures = new LinkedHashMap<>();
     for (Metric metric : Metric.values()) {
       if (metric.isLatency()) {
         Distribution d = metric.distributionOf(level);
@@ -41,14 +41,14 @@ public final class Figures {
         for (double p : PERCENTILES) put(figures, name(metric, p), d.percentile(p), metric.unit());
       } else {
         double value = metric.valueOf(level);
-        if (Double.isFinite(value)) figures.put(metric.key(), new Figure(value, metric.unit()));
+        if (Double.isFinite(value)) figures.put(metric.key(), new StoredFigure(value, metric.unit()));
       }
     }
     return figures;
   }
 
-  private static void put(Map<String, Figure> figures, String name, Optional<Duration> value, String unit) {
-    value.ifPresent(v -> figures.put(name, new Figure(v.toNanos() / 1e6, unit)));
+  private static void put(Map<String, StoredFigure> figures, String name, Optional<Duration> value, String unit) {
+    value.ifPresent(v -> figures.put(name, new StoredFigure(v.toNanos() / 1e6, unit)));
   }
 
   /**
