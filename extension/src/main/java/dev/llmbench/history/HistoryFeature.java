@@ -69,8 +69,8 @@ final class HistoryFeature implements SweepFeature {
       store.append(records);
       appended = true;
     } catch (IOException | RuntimeException e) {
-      warnings.add("history: WARNING: this run's " + count(records.size()) + " NOT recorded in " + store.describe() + ": "
-          + reason(e) + " (the run and its reports are complete; its trends below lack it in the store)");
+      warnings.add("history: WARNING: this run's " + count(records.size()) + " NOT recorded: " + said(e, " could not be written")
+          + " (the run's own reports are complete without it)");
     }
     Set<LevelIdentity> ids = new LinkedHashSet<>();
     records.forEach(r -> ids.add(r.level()));
@@ -84,7 +84,7 @@ final class HistoryFeature implements SweepFeature {
             + (got.skipped().size() > 1 ? " (and more)" : ""));
       }
     } catch (IOException | RuntimeException e) {
-      warnings.add("history: WARNING: " + store.describe() + " could not be read, no trend drawn: " + reason(e));
+      warnings.add("history: WARNING: no trend drawn: " + said(e, " could not be read"));
     }
     // A store that took nothing still shows this run beside what it could read.
     if (!appended) read.addAll(records);
@@ -125,11 +125,16 @@ final class HistoryFeature implements SweepFeature {
         + (noChart ? " (a trend needs two)" : ", each figure's chart under More charts") + ".</p>";
   }
 
-  /** The exception's message without the store's name in front, which the warning already gives. */
-  private String reason(Exception e) {
+  /**
+   * What went wrong, naming the store once: the exception's message when it names it (a file store's
+   * {@code path: Is a directory}, the database's {@code could not read the history at ...}), else after it.
+   */
+  private String said(Exception e, String failed) {
     String message = String.valueOf(e.getMessage());
-    String prefix = store.describe() + ": ";
-    return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    String describe = store.describe();
+    // A spooled store describes its spool after its URL, in parentheses: the URL is where it lives.
+    String where = describe.contains(" (") ? describe.substring(0, describe.indexOf(" (")) : describe;
+    return message.contains(where) ? message : where + failed + ": " + message;
   }
 
   private static String escape(String s) {

@@ -17,8 +17,8 @@ final class HistoryKeys {
       HistoryKeys::file);
   static final Setting<String> HISTORY_JDBC_URL = new Setting<>("llmbench.history.jdbc-url", "", "none",
       "PostgreSQL to keep the history in instead of the file, e.g. `jdbc:postgresql://db:5432/bench` (the driver "
-          + "`org.postgresql:postgresql` on the test classpath); levels it does not take wait in `history-pending.jsonl` "
-          + "beside the file for the next run", HistoryKeys::jdbcUrl);
+          + "`org.postgresql:postgresql` on the test classpath); levels it does not take wait beside the file, in "
+          + "`history-pending.jsonl`, for the next run to send", HistoryKeys::jdbcUrl);
   static final Setting<String> HISTORY_JDBC_USER = new Setting<>("llmbench.history.jdbc-user", "", "none",
       "the database user", text -> text);
   static final Setting<String> HISTORY_JDBC_PASSWORD_ENV = new Setting<>("llmbench.history.jdbc-password-env",

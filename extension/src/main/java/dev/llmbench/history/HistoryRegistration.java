@@ -53,7 +53,7 @@ public final class HistoryRegistration implements Feature {
     HistoryStore store;
     if (jdbc.isPresent()) {
       String password = settings.get(HistoryKeys.HISTORY_JDBC_PASSWORD_ENV).optional().map(System::getenv).orElse(null);
-      Path spool = file.map(f -> f.resolveSibling("history-pending.jsonl")).orElse(Path.of(".llmbench", "history-pending.jsonl"));
+      Path spool = file.map(HistoryRegistration::spool).orElse(Path.of(".llmbench", "history-pending.jsonl"));
       store = new SpooledHistoryStore(new JdbcHistoryStore(jdbc.get(), settings.get(HistoryKeys.HISTORY_JDBC_USER).value(),
           password), spool);
     } else {
@@ -64,5 +64,12 @@ public final class HistoryRegistration implements Feature {
         k -> RunIdentity.detect("", "", "", Path.of("").toAbsolutePath()), RunIdentity.class);
     return List.of(new HistoryFeature(store, run, settings.get(HistoryKeys.HISTORY_FIGURES).value(),
         settings.get(HistoryKeys.HISTORY_RUNS).value(), settings.get(HistoryKeys.HISTORY_RECENT).value()));
+  }
+
+  /** {@code history-pending.jsonl} beside {@code history.jsonl}: the levels the database has not taken yet. */
+  static Path spool(Path file) {
+    String name = file.getFileName().toString();
+    String stem = name.endsWith(".jsonl") ? name.substring(0, name.length() - ".jsonl".length()) : name;
+    return file.resolveSibling(stem + "-pending.jsonl");
   }
 }

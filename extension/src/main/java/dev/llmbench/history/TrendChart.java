@@ -60,14 +60,15 @@ final class TrendChart {
         bands.addSeries(b);
         Color c = XyCharts.color(i);
         bandRenderer.setSeriesPaint(band, c);
-        bandRenderer.setSeriesFillPaint(band, new Color(c.getRed(), c.getGreen(), c.getBlue(), 60));
+        bandRenderer.setSeriesFillPaint(band, c);
         bandRenderer.setSeriesStroke(band, new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
             new float[] {5f, 3f}, 0f));
         bandRenderer.setSeriesVisibleInLegend(band, false);
         band++;
       }
     }
-    bandRenderer.setAlpha(0.25f);
+    // The band shaded lightly behind the points: the renderer draws the fill paint at this opacity.
+    bandRenderer.setAlpha(0.2f);
 
     XYLineAndShapeRenderer valueRenderer = XyCharts.renderer(series.size());
     valueRenderer.setDefaultItemLabelsVisible(false);

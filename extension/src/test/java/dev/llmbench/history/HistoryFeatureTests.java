@@ -108,11 +108,28 @@ class HistoryFeatureTests {
     Path folder = Files.createDirectories(newHistory());
     BenchKit.Run run = BenchKit.run(TwoLevelsTestCases.class, "llmbench.history.file", folder.toString());
     assertThat(run).passed("C=1", "C=2");
+    assertThat(historyLines(run)).containsExactly(
+        "history: WARNING: this run's 2 levels were NOT recorded: " + folder + ": Is a directory (the run's own reports"
+            + " are complete without it)",
+        "history: WARNING: no trend drawn: " + folder + " could not be read: Is a directory");
+  }
+
+  @Test
+  void aDatabaseThatIsDownKeepsTheLevelsForTheNextRunAndSaysSo() throws IOException {
+    Path file = newHistory();
+    String url = "jdbc:postgresql://127.0.0.1:1/bench";
+    BenchKit.Run run = BenchKit.run(TwoLevelsTestCases.class, "llmbench.history.file", file.toString(),
+        "llmbench.history.jdbc-url", url);
+    assertThat(run).passed("C=1", "C=2");
+    Path spool = file.resolveSibling("history-pending.jsonl");
     assertThat(historyLines(run)).hasSize(2);
-    assertThat(historyLines(run).get(0)).matches(Messages.pattern("history: WARNING: this run's 2 levels were NOT recorded in "
-        + folder + ": Is a directory (the run and its reports are complete; its trends below lack it in the store)"));
-    assertThat(historyLines(run).get(1)).matches(Messages.pattern("history: WARNING: " + folder
-        + " could not be read, no trend drawn: Is a directory"));
+    assertThat(historyLines(run).get(0)).matches(Messages.pattern("history: WARNING: this run's 2 levels were NOT recorded:"
+        + " could not append 2 levels to the history at " + url + ": Connection to 127.0.0.1:1 refused.{*} (SQL state 08001);"
+        + " 2 levels kept in " + spool + " for the next run to send (the run's own reports are complete without it)"));
+    assertThat(historyLines(run).get(1)).matches(Messages.pattern("history: WARNING: no trend drawn: could not read the history"
+        + " at " + url + ": Connection to 127.0.0.1:1 refused.{*} (SQL state 08001)"));
+    assertThat(new FileHistoryStore(spool).read().levels()).extracting(l -> l.level().level()).containsExactly("C=1", "C=2");
+    assertThat(file).doesNotExist();
   }
 
   @Test

@@ -2,6 +2,9 @@ package dev.llmbench.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmbench.testkit.BenchKit;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -137,5 +140,23 @@ class JdbcHistoryStoreDatabaseTests {
     assertThat(count("llmbench_figure")).isEqualTo(writers * runsEach * labels.size() * 3L);
     assertThat(count("llmbench_schema_version")).isEqualTo(JdbcHistoryStore.MIGRATIONS.size());
     assertThat(new JdbcHistoryStore(url, USER, PASSWORD).read().levels()).containsExactlyInAnyOrderElementsOf(written);
+  }
+
+  @Test
+  void aSweepRecordsItsLevelsInPostgreSqlAndDrawsItsTrendFromThere() throws Exception {
+    String[] settings = {"llmbench.history.jdbc-url", url, "llmbench.history.jdbc-user", USER,
+        "llmbench.history.jdbc-password-env", "LLMBENCH_PG_PASSWORD"};
+    BenchKit.Run first = BenchKit.run(HistoryFeatureTests.TwoLevelsTestCases.class, settings);
+    assertThat(first).passed("C=1", "C=2");
+    assertThat(count("llmbench_level")).isEqualTo(2);
+    BenchKit.Run second = BenchKit.run(HistoryFeatureTests.TwoLevelsTestCases.class, settings);
+    assertThat(second).passed("C=1", "C=2");
+    assertThat(count("llmbench_run")).isEqualTo(2);
+    assertThat(count("llmbench_level")).isEqualTo(4);
+    Path dir = second.sweepDir(HistoryFeatureTests.TwoLevelsTestCases.class, "sweep");
+    assertThat(Files.readString(dir.resolve("index.html"))).contains("This run's 2 levels were recorded in <code>"
+        + new JdbcHistoryStore(url, USER, PASSWORD).describe() + " (unsent levels kept in ")
+        .contains("-history-pending.jsonl)</code>; 2 runs of this sweep in the trends");
+    assertThat(dir.resolve("history-output_throughput.svg")).exists();
   }
 }
