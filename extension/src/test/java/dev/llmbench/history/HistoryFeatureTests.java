@@ -2,6 +2,7 @@ package dev.llmbench.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.LlmEndpoint;
 import dev.llmbench.Measurement;
@@ -100,6 +101,19 @@ class HistoryFeatureTests {
     Path dir = run.sweepDir(TwoLevelsTestCases.class, "sweep");
     assertThat(Files.readString(dir.resolve("history-output_throughput.svg"))).contains("over the last 21 runs");
     assertThat(Files.readString(dir.resolve("sweep.json"))).contains("history: output throughput at C=1 fell ");
+  }
+
+  @Test
+  void theAllureSweepSummaryShowsTheTrendsAndTheFindings() throws IOException {
+    Path file = newHistory();
+    assertThat(BenchKit.run(TwoLevelsTestCases.class, "llmbench.history.file", file.toString())).passed("C=1", "C=2");
+    Path results = Files.createTempDirectory(file.getParent(), "allure-results-");
+    List<JsonNode> allure = BenchKit.runWithAllure(TwoLevelsTestCases.class, results, "llmbench.history.file", file.toString());
+    String html = allure.stream().filter(r -> r.path("name").asText().equals("sweep · sweep summary")).findFirst()
+        .orElseThrow().path("descriptionHtml").asText();
+    for (String figure : List.of("output_throughput", "ttft.p50", "ttft.p99")) {
+      assertThat(html).contains("<img alt=\"chart: history-" + figure + "\" src=\"data:image/svg+xml;base64,");
+    }
   }
 
   @Test
