@@ -64,7 +64,9 @@ public final class BenchKit {
     if (configuration.length % 2 != 0) throw new IllegalArgumentException("configuration comes in key, value pairs");
     Path reports = newReportDir();
     EngineTestKit.Builder kit = EngineTestKit.engine("junit-jupiter").selectors(selector)
-        .configurationParameter("llmbench.report.dir", reports.toString());
+        .configurationParameter("llmbench.report.dir", reports.toString())
+        // A history of its own beside the reports: never the project's .llmbench/, never another run's series.
+        .configurationParameter("llmbench.history.file", reports.resolveSibling(reports.getFileName() + "-history.jsonl").toString());
     for (int i = 0; i < configuration.length; i += 2) kit = kit.configurationParameter(configuration[i], configuration[i + 1]);
     // The fixture runs without Allure's listener, on the thread of the test (or @BeforeAll) that runs it:
     // with that test's Allure lifecycle it would write into that test's result, or into a fixture as if
@@ -92,7 +94,8 @@ public final class BenchKit {
       LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(fixture))
           .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
           .configurationParameter("allure.results.directory", results.toString())
-          .configurationParameter("llmbench.report.dir", results.resolveSibling(results.getFileName() + "-llmbench").toString());
+          .configurationParameter("llmbench.report.dir", results.resolveSibling(results.getFileName() + "-llmbench").toString())
+          .configurationParameter("llmbench.history.file", results.resolveSibling(results.getFileName() + "-history.jsonl").toString());
       for (int i = 0; i < configuration.length; i += 2) request.configurationParameter(configuration[i], configuration[i + 1]);
       LauncherFactory.create(LauncherConfig.builder().enableTestExecutionListenerAutoRegistration(false)
           .addTestExecutionListeners(new AllureJunitPlatform(lifecycle)).build()).execute(request.build());

@@ -16,7 +16,9 @@ public final class FixtureMain {
 
   public static void main(String[] args) throws ClassNotFoundException {
     LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
-        .selectors(selectClass(Class.forName(args[0])));
+        .selectors(selectClass(Class.forName(args[0])))
+        // Not the project's .llmbench/history.jsonl: a test that wants a history names one.
+        .configurationParameter("llmbench.history.file", "off");
     for (int i = 1; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       request.configurationParameter(kv[0], kv[1]);
