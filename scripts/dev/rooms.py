@@ -85,6 +85,10 @@ TYPES[I + ".deployments.DeploymentComparisonTests"] = R + ".deployments.Deployme
 
 # Went back to the machinery once the input seam landed (d105c38): a sweep's rows, whatever source read them.
 TYPES[R + ".datasets.LoadedDataset"] = I + ".workload.LoadedDataset"
+# One JSON check of a reply against a schema, shared by the structured output's checks and the quality's grader:
+# machinery, which both features may use, not one feature's class the other reaches into.
+TYPES[R + ".workload.JsonReplyCheck"] = I + ".workload.JsonReplyCheck"
+TYPES[R + ".workload.JsonReplyCheckTests"] = I + ".workload.JsonReplyCheckTests"
 # The readers' unit tests beside the readers.
 TYPES[I + ".workload.ShareGptReaderTests"] = R + ".datasets.ShareGptReaderTests"
 TYPES[I + ".workload.JsonlReadersTests"] = R + ".datasets.JsonlReadersTests"

@@ -84,10 +84,7 @@ class ArchitectureTests {
    * exceptions ({@code ALLOWED}), each justified where it is listed.
    */
   /** {@code feature -> class of another feature} it may use, and why. */
-  static final Set<String> ALLOWED = Set.of(
-      // An eval item graded as JSON is checked by the structured output's one JSON check: two checkers would disagree.
-      "quality -> " + ROOT + ".workload.JsonReplyCheck", "quality -> " + ROOT + ".workload.JsonReplyCheck$Result",
-      "quality -> " + ROOT + ".workload.JsonReplyCheck$Status");
+  static final Set<String> ALLOWED = Set.of(); // none: what two features share is machinery (internal.workload.JsonReplyCheck)
 
   @ArchTest
   static final ArchRule featuresDoNotUseEachOther = classes().that(IN_A_FEATURE).should(useNoOtherFeature());

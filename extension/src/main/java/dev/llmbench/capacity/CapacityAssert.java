@@ -11,7 +11,11 @@ import org.assertj.core.api.AbstractAssert;
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class CapacityAssert extends AbstractAssert<CapacityAssert, Capacity> {
 
-  /** Made by {@code LlmBenchAssertions.assertThat}, the one entry point of the assertions. */
+  /**
+   * Made by {@code LlmBenchAssertions.assertThat}, the one entry point of the assertions.
+   *
+   * @param actual the capacity asserted on
+   */
   @API(status = INTERNAL)
   public CapacityAssert(Capacity actual) {
     super(actual, CapacityAssert.class);

@@ -29,8 +29,14 @@ public final class DatasetLoader {
   private DatasetLoader() {}
 
   /**
+   * The rows of {@code file} as {@code reader} reads them, checked whole.
+   *
+   * @param reader the file's format
+   * @param file   the file
    * @param limit  rows to keep, 0 for every row
    * @param random a seeded sample instead of the first rows
+   * @param seed   the sample's seed
+   * @return the rows kept, with what the file held
    * @throws BadInputException        when the file is not of the reader's format, or has no row to send
    * @throws IllegalArgumentException when the file cannot be read
    */

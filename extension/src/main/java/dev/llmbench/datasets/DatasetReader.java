@@ -13,8 +13,7 @@ import org.apiguardian.api.API;
  * ends or the sink wants no more, so a file of any size is read in the memory of the rows kept. A trace
  * reader or a session workload implements the same interface.
  */
-@API(status = INTERNAL)
-public interface DatasetReader {
+interface DatasetReader {
 
   /** The format's name as users write it and reports show it, e.g. {@code sharegpt}. */
   String format();

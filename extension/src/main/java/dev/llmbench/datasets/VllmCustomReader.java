@@ -15,8 +15,7 @@ import org.apiguardian.api.API;
  * {@code vllm bench serve --dataset-name custom}: JSON Lines of {@code {"prompt": "...", "output_tokens": 128}},
  * {@code output_tokens} optional (vLLM's {@code --custom-output-len -1} reads it; otherwise the workload's length).
  */
-@API(status = INTERNAL)
-public final class VllmCustomReader extends JsonlReader {
+final class VllmCustomReader extends JsonlReader {
 
   @Override
   public String format() {

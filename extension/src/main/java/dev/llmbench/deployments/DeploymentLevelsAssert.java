@@ -26,7 +26,12 @@ public final class DeploymentLevelsAssert extends AbstractAssert<DeploymentLevel
 
   private final String subject;
 
-  /** Made by {@code LlmBenchAssertions.assertThat}, the one entry point of the assertions. */
+  /**
+   * Made by {@code LlmBenchAssertions.assertThat}, the one entry point of the assertions.
+   *
+   * @param actual  the deployments' levels asserted on
+   * @param subject what a failure names them by
+   */
   @API(status = INTERNAL)
   public DeploymentLevelsAssert(DeploymentLevels actual, String subject) {
     super(actual, DeploymentLevelsAssert.class);

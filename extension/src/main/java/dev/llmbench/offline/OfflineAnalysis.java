@@ -32,8 +32,12 @@ public final class OfflineAnalysis {
   private OfflineAnalysis() {}
 
   /**
+   * The levels in {@code paths}, read and analysed.
+   *
+   * @param paths      files or folders of earlier results
    * @param deployment facts to read the levels with; when empty, those a run recorded, if any
    * @param title      what reports call the sweep; empty for the first path's name
+   * @return the levels and what the analysis finds in them
    * @throws IllegalArgumentException naming the file and what it expected, when a path holds no level or cannot be read
    */
   public static SweepResult read(List<Path> paths, Optional<DeploymentDescription> deployment, Optional<String> title) {
@@ -51,7 +55,14 @@ public final class OfflineAnalysis {
     return new AnalysedSweep(title.orElse(paths.get(0).toAbsolutePath().normalize().getFileName().toString()), levels, facts);
   }
 
-  /** The analysis of levels at hand. */
+  /**
+   * The analysis of levels at hand.
+   *
+   * @param title      what reports call the sweep
+   * @param levels     the levels, in the order they ran
+   * @param deployment what is known of the deployment the levels ran on
+   * @return the levels and what the analysis finds in them
+   */
   public static SweepResult of(String title, List<? extends SweepLevelResult> levels, DeploymentDescription deployment) {
     if (levels.isEmpty()) throw new IllegalArgumentException("a sweep needs at least one level to analyse");
     return new AnalysedSweep(title, levels, deployment.isEmpty() ? Optional.empty() : Optional.of(deployment));

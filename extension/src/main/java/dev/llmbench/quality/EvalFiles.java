@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.engine.sets.Prompts;
 import dev.llmbench.internal.workload.BadInputException;
-import dev.llmbench.workload.JsonReplyCheck;
+import dev.llmbench.internal.workload.JsonReplyCheck;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;

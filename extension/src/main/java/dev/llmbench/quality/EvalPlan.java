@@ -15,8 +15,7 @@ import org.apiguardian.api.API;
  * @param seed        the {@code seed} every request sends
  * @param temperature the {@code temperature} every request sends
  */
-@API(status = INTERNAL)
-public record EvalPlan(EvalSet set, int maxTokens, long seed, double temperature) {
+record EvalPlan(EvalSet set, int maxTokens, long seed, double temperature) {
 
   public EvalPlan {
     if (maxTokens < 1) throw new IllegalArgumentException("maxTokens must be at least 1, was " + maxTokens);

@@ -14,8 +14,7 @@ import org.apiguardian.api.API;
  * @param name  {@code generated:arithmetic} or {@code gsm8k:file.jsonl}
  * @param items in the order they are sent: request {@code i} sends item {@code i}
  */
-@API(status = INTERNAL)
-public record EvalSet(String name, List<EvalItem> items) {
+record EvalSet(String name, List<EvalItem> items) {
 
   public EvalSet {
     items = List.copyOf(items);

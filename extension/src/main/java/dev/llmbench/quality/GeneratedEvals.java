@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.engine.sets.GeneratedItem;
 import dev.llmbench.engine.sets.GeneratedSets;
-import dev.llmbench.workload.JsonReplyCheck;
+import dev.llmbench.internal.workload.JsonReplyCheck;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;
@@ -16,8 +16,7 @@ import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 
 /** The generated sets as eval sets: each item graded as a generic row with its grader name would be. */
-@API(status = INTERNAL)
-public final class GeneratedEvals {
+final class GeneratedEvals {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 

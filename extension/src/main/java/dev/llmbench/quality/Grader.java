@@ -2,7 +2,7 @@ package dev.llmbench.quality;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
-import dev.llmbench.workload.JsonReplyCheck;
+import dev.llmbench.internal.workload.JsonReplyCheck;
 import java.math.BigDecimal;
 import java.text.Normalizer;
 import java.util.Comparator;

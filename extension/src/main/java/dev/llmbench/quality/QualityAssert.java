@@ -23,7 +23,11 @@ import org.assertj.core.api.AbstractAssert;
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class QualityAssert extends AbstractAssert<QualityAssert, Quality> {
 
-  /** Made by {@code LlmBenchAssertions.assertThat}, the one entry point of the assertions. */
+  /**
+   * Made by {@code LlmBenchAssertions.assertThat}, the one entry point of the assertions.
+   *
+   * @param actual the quality asserted on
+   */
   @API(status = INTERNAL)
   public QualityAssert(Quality actual) {
     super(actual, QualityAssert.class);

@@ -11,8 +11,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /** The sweep's {@link QualityEval}, read and checked whole before any load: its items and what each request asks. */
-@API(status = INTERNAL)
-public final class QualitySettings {
+final class QualitySettings {
 
   /** Items of a generated set when {@code items} is 0. */
   static final int DEFAULT_GENERATED_ITEMS = 100;

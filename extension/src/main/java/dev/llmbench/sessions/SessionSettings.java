@@ -21,8 +21,7 @@ import dev.llmbench.internal.junit.ConfigurationErrors;
  * {@code @Sessions} beside a sweep, read and checked when it is planned: its distributions, its file (read whole, so
  * that a bad conversation fails before any load), and how many sessions each level sends.
  */
-@API(status = INTERNAL)
-public final class SessionSettings {
+final class SessionSettings {
 
   /**
    * An open loop whose think times alone would keep more sessions than this in flight (Little's law) is refused:

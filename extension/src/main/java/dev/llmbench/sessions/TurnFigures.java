@@ -33,7 +33,12 @@ import org.apiguardian.api.API;
 public record TurnFigures(int turn, int requests, int failed, double[] ttftMs, double[] tpotMs, double[] itlMs,
     double[] e2eMs, double[] ttfoMs, double outputTokens, double promptTokens, OptionalDouble cachedTokens, OptionalDouble cachedShare) {
 
-  /** Each turn's figures, in turn order; requests that were not a session's turn are left out. */
+  /**
+   * Each turn's figures, in turn order; requests that were not a session's turn are left out.
+   *
+   * @param requests a level's requests
+   * @return the figures of each turn
+   */
   public static List<TurnFigures> of(List<? extends RequestResult> requests) {
     TreeMap<Integer, List<RequestResult>> byTurn = new TreeMap<>();
     for (RequestResult m : requests) {

@@ -31,8 +31,7 @@ import org.apiguardian.api.API;
  * @param inputTokens  the sum of {@code input_length}
  * @param outputTokens the sum of {@code output_length}
  */
-@API(status = INTERNAL)
-public record MooncakeTrace(Path file, int blockSize, int rows, double firstMs, double lastMs, int maxOutput, long inputTokens,
+record MooncakeTrace(Path file, int blockSize, int rows, double firstMs, double lastMs, int maxOutput, long inputTokens,
     long outputTokens) {
 
   /** Mooncake's block: 512 tokens per hash id (AIPerf {@code --isl-block-size}, guidellm {@code hash_id_block_size}). */

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apiguardian.api.API;
+import dev.llmbench.internal.workload.JsonReplyCheck;
 
 /**
  * What a request's {@code tools}, {@code tool_choice} and {@code response_format} ask of its reply, and whether
@@ -40,11 +41,23 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
   /** Nothing to check: a request without tools or a JSON response format. */
   public static final ReplyCheck NONE = new ReplyCheck(Map.of(), false, false, null);
 
+  /**
+   * The tools kept by name, in their order.
+   *
+   * @param tools        each tool's compiled parameters schema by name (null: any object)
+   * @param callRequired whether {@code tool_choice} requires a tool call
+   * @param answerJson   whether the text answer must be JSON
+   * @param answerSchema the answer's schema, or null
+   */
   public ReplyCheck {
     tools = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tools));
   }
 
-  /** Whether the check judges any reply at all. */
+  /**
+   * Whether the check judges any reply at all.
+   *
+   * @return whether it does
+   */
   public boolean checks() {
     return !tools.isEmpty() || answerJson;
   }
@@ -53,6 +66,8 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
    * The check a request's body fields ask for ({@code tools}, {@code tool_choice}, {@code response_format}, each a
    * JSON value as text).
    *
+   * @param bodyFields the request's body fields by name
+   * @return the check
    * @throws IllegalArgumentException naming the field, when a field is not JSON, not of its shape, or a schema in it
    *                                  is not a usable JSON Schema
    */
@@ -166,6 +181,9 @@ public record ReplyCheck(Map<String, JsonSchema> tools, boolean callRequired, bo
   /**
    * The trace judged: parsed, or unparsed with the first reason. A failed request, or a reply this check has nothing to
    * say about, comes back as it was.
+   *
+   * @param t the request's trace
+   * @return the trace judged
    */
   public RequestTrace judge(RequestTrace t) {
     if (!t.succeeded() || !checks()) return t;

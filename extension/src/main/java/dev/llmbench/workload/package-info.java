@@ -1,9 +1,9 @@
 /**
- * Prompts other than {@code @Workload}'s synthetic ones: a file of your own traffic ({@link Dataset}), a
- * recorded trace ({@link Trace}, replayed at its own clock with {@code @TraceReplay}), the shared-prefix
- * workload ({@link SharedPrefix}), and prompts of an exact token length ({@link ExactInputTokens}, with
- * what aligning them did: {@link InputAlignment}), multi-turn conversations ({@link Sessions}), agents'
- * requests ({@link ToolCalls}, {@link StructuredOutput}) and embeddings ({@link Embeddings}).
+ * Request shapes beside {@code @Workload}'s synthetic prompts: prompts of an exact token length
+ * ({@link ExactInputTokens}), the shared-prefix workload ({@link SharedPrefix}), agents' requests
+ * ({@link ToolCalls}, {@link StructuredOutput}, their replies checked) and embeddings ({@link Embeddings}). Files of
+ * your own traffic are {@code dev.llmbench.datasets}, traces {@code dev.llmbench.trace}, conversations
+ * {@code dev.llmbench.sessions}.
  *
  * <p>You need it when the load should look like yours.
  */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.engine.sets.GeneratedItem;
 import dev.llmbench.engine.sets.GeneratedSets;
-import dev.llmbench.workload.JsonReplyCheck;
+import dev.llmbench.internal.workload.JsonReplyCheck;
 import java.math.BigDecimal;
 import java.util.Optional;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package dev.llmbench.workload;
+package dev.llmbench.internal.workload;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 

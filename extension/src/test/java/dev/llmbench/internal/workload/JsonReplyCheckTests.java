@@ -1,4 +1,4 @@
-package dev.llmbench.workload;
+package dev.llmbench.internal.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
