@@ -70,7 +70,7 @@ final class AgentTraceReader {
         rows.add(format == AgentTrace.Format.MOONCAKE ? mooncakeRow(f) : llmbenchRow(f));
       }
     } catch (NoSuchFileException e) {
-      throw new BadInputException(file, 0, "", "does not exist", "a path relative to the working directory (the module's "
+      throw new BadInputException(file.toAbsolutePath(), 0, "", "does not exist", "a path relative to the working directory (the module's "
           + "folder under Maven) or absolute");
     } catch (IOException e) {
       throw new UncheckedIOException("could not read " + file + ": " + e.getMessage(), e);
@@ -205,7 +205,7 @@ final class AgentTraceReader {
       turns.add(r);
     }
     // Parents: each exists, has a turn to join at after the spawn, and no chain of parents comes back to its start.
-    Map<String, Row> first = new HashMap<>();
+    Map<String, Row> first = new LinkedHashMap<>();
     bySession.forEach((id, turns) -> first.put(id, turns.get(0)));
     for (Row r : first.values()) {
       if (r.parent() == null) continue;
