@@ -1,7 +1,5 @@
 package dev.llmbench.agents;
 
-import static org.apiguardian.api.API.Status.INTERNAL;
-
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.Markers;
@@ -11,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import org.apiguardian.api.API;
 
 /**
  * A level's agents as the runner's sessions ({@link SessionSource}): agent {@code i} is the trace's top-level session
@@ -20,8 +17,7 @@ import org.apiguardian.api.API;
  * as a user message marked as one: a chat message here carries no tool call to answer. As {@link RowSource}, request
  * {@code i} is agent {@code i}'s first turn: what a warm-up sends.
  */
-@API(status = INTERNAL)
-public final class AgentWorkload implements RowSource, SessionSource {
+final class AgentWorkload implements RowSource, SessionSource {
 
   /** What starts a tool's result, sent as a user message (see docs/agents.md, "Tool calls"). */
   static final String TOOL_RESULT = "[tool result] ";
