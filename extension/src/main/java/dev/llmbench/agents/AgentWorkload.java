@@ -27,15 +27,41 @@ final class AgentWorkload implements RowSource, SessionSource {
   private final int agents;
   private final int maxTokens;
   private final String affinityHeader; // null for none
+  private final double timeScale; // the replay's: agents start at the trace's times divided by it; 0 for the load's
   private final AgentLedger ledger = new AgentLedger();
   private final List<AgentLedger.Run> running = new ArrayList<>(); // top-level runs of the current level, by index
 
   AgentWorkload(AgentTraceReader.Read trace, double toolTimeScale, int agents, int maxTokens, String affinityHeader) {
+    this(trace, toolTimeScale, agents, maxTokens, affinityHeader, 0);
+  }
+
+  private AgentWorkload(AgentTraceReader.Read trace, double toolTimeScale, int agents, int maxTokens, String affinityHeader,
+      double timeScale) {
     this.trace = trace;
     this.toolTimeScale = toolTimeScale;
     this.agents = agents;
     this.maxTokens = maxTokens;
     this.affinityHeader = affinityHeader;
+    this.timeScale = timeScale;
+  }
+
+  /**
+   * The same agents started at the trace's times divided by {@code scale}, each once, in the order of their starts (a
+   * replay's level): a ledger of their own.
+   */
+  AgentWorkload timed(double scale) {
+    List<AgentSession> byStart = new ArrayList<>(trace.sessions());
+    byStart.sort(java.util.Comparator.comparingDouble(AgentSession::startMillis)); // stable: the file's order on ties
+    return new AgentWorkload(new AgentTraceReader.Read(trace.file(), byStart, trace.blockTokens()), toolTimeScale,
+        byStart.size(), maxTokens, affinityHeader, scale);
+  }
+
+  /** The agents' mean arrival rate at time scale {@code scale}, per second: a replay's level reports it as its load. */
+  double meanRate(double scale) {
+    double first = trace.sessions().stream().mapToDouble(AgentSession::startMillis).min().orElse(0);
+    double last = trace.sessions().stream().mapToDouble(AgentSession::startMillis).max().orElse(0);
+    // Agents that all start at once: a span of 1 ms stands for it, as a trace's replay does.
+    return trace.sessions().size() / (Math.max(last - first, 1) / scale / 1000.0);
   }
 
   /** What the sweep's table says of the prompts, e.g. {@code agents:trace.jsonl}. */
@@ -170,10 +196,13 @@ final class AgentWorkload implements RowSource, SessionSource {
     return temperature == null ? r : r.withTemperature(temperature);
   }
 
-  /** Agents start as the load shape says: C in flight, or arriving at the rate. */
+  /** Agents start as the load shape says (C in flight, or arriving at the rate), or in a replay at the trace's times. */
   @Override
   public Optional<dev.llmbench.internal.load.LoadRunner.Arrivals> arrivals() {
-    return Optional.empty();
+    if (timeScale <= 0) return Optional.empty();
+    List<AgentSession> s = trace.sessions();
+    double first = s.stream().mapToDouble(AgentSession::startMillis).min().orElse(0);
+    return Optional.of(index -> index >= s.size() ? -1 : Math.round((s.get(index).startMillis() - first) / timeScale * 1e6));
   }
 
   @Override

@@ -35,8 +35,13 @@ final class AgentsFeature implements SweepFeature {
     return "agents";
   }
 
-  /** What a level's agents did; empty when the ledger holds none of it (a level read back from its files). */
-  static Optional<Figures> figures(AgentWorkload agents, MeasuredLevel level) {
+  /**
+   * What a level's agents did, from the ledger of the level's own agents (a replay's levels each have theirs); empty when
+   * it holds none of it (a level read back from its files).
+   */
+  static Optional<Figures> figures(AgentWorkload sweeps, MeasuredLevel level) {
+    AgentWorkload agents = level.plan().workload().prompts().sessions().filter(AgentWorkload.class::isInstance)
+        .map(AgentWorkload.class::cast).orElse(sweeps);
     List<RequestMetrics> metrics = level.metrics();
     if (metrics.isEmpty()) return Optional.empty();
     long first = metrics.stream().mapToLong(m -> m.trace().startNanos()).min().orElseThrow();

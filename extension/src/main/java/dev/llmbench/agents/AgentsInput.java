@@ -1,6 +1,15 @@
 package dev.llmbench.agents;
 
+import dev.llmbench.ConcurrencySweep;
+import dev.llmbench.RateSweep;
 import dev.llmbench.Workload;
+import dev.llmbench.internal.format.Formats;
+import dev.llmbench.result.Rate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.OptionalInt;
+import java.util.Set;
 import dev.llmbench.internal.load.PlanContext;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.WorkloadSource;
@@ -23,8 +32,52 @@ final class AgentsInput implements WorkloadSource {
   }
 
   @Override
+  public boolean replays() {
+    return context.onMethod(AgentReplay.class).isPresent();
+  }
+
+  @Override
   public void check(List<WorkloadSource> all) {
-    agents = of(context.nearest(AgentTrace.class).orElseThrow(), context.workload());
+    boolean closed = context.onMethod(ConcurrencySweep.class).isPresent();
+    if (replays() && (closed || context.onMethod(RateSweep.class).isPresent())) {
+      throw new IllegalArgumentException("an @AgentReplay starts the agents at the trace's own times, so it is not also a "
+          + (closed ? "@ConcurrencySweep" : "@RateSweep") + "; to run the agents under a concurrency or a rate instead, "
+          + "keep @AgentTrace and drop @AgentReplay");
+    }
+    AgentTrace trace = context.nearest(AgentTrace.class).orElseThrow(() -> new IllegalArgumentException("@AgentReplay "
+        + "replays an agent trace: add @AgentTrace(\"path/to/agents.jsonl\") beside it"));
+    agents = of(trace, context.workload());
+    if (replays() && trace.agents() > 0) {
+      throw new IllegalArgumentException("an @AgentReplay starts every agent of the trace once, at its time: remove "
+          + "@AgentTrace(agents = " + trace.agents() + ")");
+    }
+  }
+
+  /** One level per time scale, each an open loop at the agents' start times; its rate is their mean at that scale. */
+  @Override
+  public Replay replay() {
+    AgentReplay replay = context.onMethod(AgentReplay.class).orElseThrow();
+    if (replay.timeScale().length == 0) {
+      throw new IllegalArgumentException("@AgentReplay must list at least one time scale, e.g. @AgentReplay(timeScale = {1, 10})");
+    }
+    if (replay.maxConcurrency() < 0) {
+      throw new IllegalArgumentException("@AgentReplay 'maxConcurrency' must be 0 (no cap) or positive, was "
+          + replay.maxConcurrency());
+    }
+    OptionalInt cap = replay.maxConcurrency() == 0 ? OptionalInt.empty() : OptionalInt.of(replay.maxConcurrency());
+    Set<Double> seen = new HashSet<>();
+    List<Replay.Level> levels = new ArrayList<>();
+    for (double s : replay.timeScale()) {
+      if (!(s > 0) || Double.isInfinite(s)) {
+        throw new IllegalArgumentException("@AgentReplay: every time scale must be a positive number (10 starts the "
+            + "agents ten times sooner), but " + Arrays.toString(replay.timeScale()) + " has " + Formats.number(s));
+      }
+      if (!seen.add(s)) throw new IllegalArgumentException("@AgentReplay: time scale " + Formats.number(s) + " is listed twice");
+      AgentWorkload timed = agents.timed(s);
+      levels.add(new Replay.Level(new LoadShape.OpenLoop(Rate.requestsPerSecond(agents.meanRate(s)), 1, cap),
+          Formats.number(s), PromptSource.rows(timed.name(), timed), timed.requestsOfFirst(timed.agentsPerLevel())));
+    }
+    return new Replay(replay.name(), AgentReplay.DEFAULT_NAME, AgentReplay.TIME_SCALE_PLACEHOLDER, levels);
   }
 
   /** The agents {@code a} declares, its file read and checked whole. */

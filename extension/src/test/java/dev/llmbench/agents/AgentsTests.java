@@ -190,6 +190,46 @@ class AgentsTests {
   }
 
   @Test
+  void aReplayStartsEachAgentOnceAtItsTimeScaled() {
+    assertThat(BenchKit.run(ReplayCases.class)).passed("agents x2", "agents x4");
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class ReplayCases {
+    @AgentReplay(timeScale = {2, 4})
+    @Workload(maxTokens = 8)
+    @AgentTrace(value = DIR + "mooncake-sessions.jsonl", format = AgentTrace.Format.MOONCAKE)
+    void sweep(SweepLevelResult r) {
+      assertThat(r.requests()).hasSize(3 + 2 + 1);
+      // In the order of their starts: sess-1 and row-6 at 0 ms, sess-2 at 40 ms (20 or 10 ms once scaled).
+      assertThat(figures(r).agents()).extracting(AgentRuns.Agent::turns).containsExactly(3, 1, 2);
+      long[] due = ((MeasuredLevel) r).metrics().stream().filter(m -> m.trace().turn() == 0)
+          .mapToLong(m -> m.trace().scheduledNanos()).sorted().toArray();
+      double scale = Double.parseDouble(r.label().substring("agents x".length()));
+      assertThat(due).hasSize(3);
+      assertThat(due[1] - due[0]).isZero();
+      assertThat(due[2] - due[0]).isEqualTo(Math.round(40 / scale * 1e6));
+    }
+  }
+
+  @Test
+  void aReplayBesideAConcurrencySweepIsAConfigurationError() {
+    assertThat(BenchKit.run(ReplayAndSweepCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[ReplayAndSweepCases#sweep]: an @AgentReplay starts the agents at the trace's own times, so it is not "
+            + "also a @ConcurrencySweep; to run the agents under a concurrency or a rate instead, keep @AgentTrace and "
+            + "drop @AgentReplay");
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class ReplayAndSweepCases {
+    @AgentReplay
+    @ConcurrencySweep({1})
+    @AgentTrace(DIR + "agents.jsonl")
+    void sweep(SweepLevelResult r) {}
+  }
+
+  @Test
   void aBadTraceFailsBeforeLoadWithFileLineAndField() {
     assertThat(BenchKit.run(BadCases.class)).hasSingleFailure()
         .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
