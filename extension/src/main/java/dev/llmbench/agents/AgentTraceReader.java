@@ -34,9 +34,34 @@ final class AgentTraceReader {
       + "\"output_length\": 180, \"delay\": 2450}";
 
   /** A trace read: its top-level sessions (sub-agents inside their parents) and its blocks' size. */
-  record Read(Path file, List<AgentSession> sessions, int blockTokens) {
+  record Read(Path file, List<AgentSession> sessions, int blockTokens) implements AgentPool {
     Read {
       sessions = List.copyOf(sessions);
+    }
+
+    @Override
+    public AgentSession agent(int index) {
+      return sessions.get(Math.floorMod(index, sessions.size()));
+    }
+
+    @Override
+    public String name() {
+      return "agents:" + file.getFileName();
+    }
+
+    @Override
+    public String describe() {
+      return sessions.size() + " agents (" + allSessions() + " sessions with sub-agents) of " + file.getFileName();
+    }
+
+    @Override
+    public double meanTurns() {
+      return sessions.stream().mapToInt(s -> s.turns().size()).average().orElse(1);
+    }
+
+    @Override
+    public double meanToolMillis() {
+      return sessions.stream().flatMap(s -> s.turns().stream()).mapToDouble(AgentTurn::toolMillis).average().orElse(0);
     }
 
     /** Every session, sub-agents included. */

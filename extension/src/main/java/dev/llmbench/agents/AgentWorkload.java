@@ -22,7 +22,7 @@ final class AgentWorkload implements RowSource, SessionSource {
   /** What starts a tool's result, sent as a user message (see docs/agents.md, "Tool calls"). */
   static final String TOOL_RESULT = "[tool result] ";
 
-  private final AgentTraceReader.Read trace;
+  private final AgentPool pool;
   private final double toolTimeScale;
   private final int agents;
   private final int maxTokens;
@@ -31,13 +31,13 @@ final class AgentWorkload implements RowSource, SessionSource {
   private final AgentLedger ledger = new AgentLedger();
   private final List<AgentLedger.Run> running = new ArrayList<>(); // top-level runs of the current level, by index
 
-  AgentWorkload(AgentTraceReader.Read trace, double toolTimeScale, int agents, int maxTokens, String affinityHeader) {
-    this(trace, toolTimeScale, agents, maxTokens, affinityHeader, 0);
+  AgentWorkload(AgentPool pool, double toolTimeScale, int agents, int maxTokens, String affinityHeader) {
+    this(pool, toolTimeScale, agents, maxTokens, affinityHeader, 0);
   }
 
-  private AgentWorkload(AgentTraceReader.Read trace, double toolTimeScale, int agents, int maxTokens, String affinityHeader,
+  private AgentWorkload(AgentPool pool, double toolTimeScale, int agents, int maxTokens, String affinityHeader,
       double timeScale) {
-    this.trace = trace;
+    this.pool = pool;
     this.toolTimeScale = toolTimeScale;
     this.agents = agents;
     this.maxTokens = maxTokens;
@@ -50,14 +50,16 @@ final class AgentWorkload implements RowSource, SessionSource {
    * replay's level): a ledger of their own.
    */
   AgentWorkload timed(double scale) {
+    AgentTraceReader.Read trace = (AgentTraceReader.Read) pool; // synthetic agents are refused a replay when planned
     List<AgentSession> byStart = new ArrayList<>(trace.sessions());
     byStart.sort(java.util.Comparator.comparingDouble(AgentSession::startMillis)); // stable: the file's order on ties
-    return new AgentWorkload(new AgentTraceReader.Read(trace.file(), byStart, trace.blockTokens()), toolTimeScale,
+    return new AgentWorkload(new AgentTraceReader.Read(trace.file(), byStart, pool.blockTokens()), toolTimeScale,
         byStart.size(), maxTokens, affinityHeader, scale);
   }
 
   /** The agents' mean arrival rate at time scale {@code scale}, per second: a replay's level reports it as its load. */
   double meanRate(double scale) {
+    AgentTraceReader.Read trace = (AgentTraceReader.Read) pool;
     double first = trace.sessions().stream().mapToDouble(AgentSession::startMillis).min().orElse(0);
     double last = trace.sessions().stream().mapToDouble(AgentSession::startMillis).max().orElse(0);
     // Agents that all start at once: a span of 1 ms stands for it, as a trace's replay does.
@@ -66,23 +68,32 @@ final class AgentWorkload implements RowSource, SessionSource {
 
   /** What the sweep's table says of the prompts, e.g. {@code agents:trace.jsonl}. */
   String name() {
-    return "agents:" + trace.file().getFileName();
+    return pool.name();
   }
 
-  /** The trace for people: e.g. {@code 3 agents (5 sessions with sub-agents) of trace.jsonl, tool time x1}. */
+  /** The agents for people: e.g. {@code 3 agents (5 sessions with sub-agents) of trace.jsonl, tool time x1}. */
   String describe() {
-    return trace.sessions().size() + " agents (" + trace.allSessions() + " sessions with sub-agents) of "
-        + trace.file().getFileName() + ", tool time x" + dev.llmbench.internal.format.Formats.number(toolTimeScale)
+    return pool.describe() + ", tool time x" + dev.llmbench.internal.format.Formats.number(toolTimeScale)
         + (affinityHeader == null ? "" : ", session header " + affinityHeader);
+  }
+
+  /** Whether the agents come from a trace, with start times of their own. */
+  boolean traced() {
+    return pool instanceof AgentTraceReader.Read;
   }
 
   AgentLedger ledger() {
     return ledger;
   }
 
-  /** The agents a level sends: the declared count, else every top-level session of the trace once. */
-  int agentsPerLevel() {
-    return agents > 0 ? agents : trace.sessions().size();
+  /**
+   * The agents a level of {@code load} sends: the declared count, else every top-level session of a trace once, or
+   * synthetic ones as many as sessions send (2 per slot of a closed loop, 10 seconds of arrivals, at least 4).
+   */
+  int agentsPerLevel(dev.llmbench.result.LoadShape load) {
+    if (agents > 0) return agents;
+    if (pool instanceof AgentTraceReader.Read trace) return trace.sessions().size();
+    return load.match(c -> Math.max(4, 2 * c.concurrency()), o -> Math.max(4, (int) Math.ceil(10 * o.rate().perSecond())));
   }
 
   /** The requests of agents {@code 0 .. count - 1}, their sub-agents' included: a whole level's. */
@@ -93,7 +104,7 @@ final class AgentWorkload implements RowSource, SessionSource {
   }
 
   private AgentSession session(int index) {
-    return trace.sessions().get(Math.floorMod(index, trace.sessions().size()));
+    return pool.agent(index);
   }
 
   private synchronized AgentLedger.Run run(int index) {
@@ -120,7 +131,7 @@ final class AgentWorkload implements RowSource, SessionSource {
   public List<ChatMessage> messages(int index, int turn) {
     AgentLedger.Run run = run(index);
     ledger.prepared(run, turn);
-    return messages(run.session, turn, trace.blockTokens());
+    return messages(run.session, turn, pool.blockTokens());
   }
 
   /** What turn {@code turn} of {@code s} adds to its history. */
@@ -171,13 +182,12 @@ final class AgentWorkload implements RowSource, SessionSource {
 
   @Override
   public double meanTurns() {
-    return trace.sessions().stream().mapToInt(s -> s.turns().size()).average().orElse(1);
+    return pool.meanTurns();
   }
 
   @Override
   public double meanThinkNanos() {
-    return trace.sessions().stream().flatMap(s -> s.turns().stream()).mapToDouble(t -> t.toolMillis() * toolTimeScale * 1e6)
-        .average().orElse(0);
+    return pool.meanToolMillis() * toolTimeScale * 1e6;
   }
 
   /** Agent {@code index}'s first turn, alone: a warm-up's request. */
@@ -185,7 +195,7 @@ final class AgentWorkload implements RowSource, SessionSource {
   public CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace) {
     AgentSession s = session(index);
     List<ChatMessage> messages = new ArrayList<>(s.opening());
-    List<ChatMessage> first = new ArrayList<>(messages(s, 0, trace.blockTokens()));
+    List<ChatMessage> first = new ArrayList<>(messages(s, 0, pool.blockTokens()));
     if (namespace != 0) {
       ChatMessage m = first.get(0);
       first.set(0, new ChatMessage(m.role(), Markers.marker(namespace, index) + " " + m.content()));
@@ -200,7 +210,7 @@ final class AgentWorkload implements RowSource, SessionSource {
   @Override
   public Optional<dev.llmbench.internal.load.LoadRunner.Arrivals> arrivals() {
     if (timeScale <= 0) return Optional.empty();
-    List<AgentSession> s = trace.sessions();
+    List<AgentSession> s = ((AgentTraceReader.Read) pool).sessions();
     double first = s.stream().mapToDouble(AgentSession::startMillis).min().orElse(0);
     return Optional.of(index -> index >= s.size() ? -1 : Math.round((s.get(index).startMillis() - first) / timeScale * 1e6));
   }
@@ -238,7 +248,7 @@ final class AgentWorkload implements RowSource, SessionSource {
     @Override
     public List<ChatMessage> messages(int c, int t) {
       ledger.prepared(runs[c], t);
-      return AgentWorkload.messages(spawned.get(c), t, trace.blockTokens());
+      return AgentWorkload.messages(spawned.get(c), t, pool.blockTokens());
     }
 
     @Override

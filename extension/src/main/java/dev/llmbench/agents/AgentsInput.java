@@ -8,7 +8,9 @@ import dev.llmbench.result.Rate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.OptionalInt;
+import dev.llmbench.internal.workload.LengthDistribution;
 import java.util.Set;
 import dev.llmbench.internal.load.PlanContext;
 import dev.llmbench.internal.load.PromptSource;
@@ -44,13 +46,64 @@ final class AgentsInput implements WorkloadSource {
           + (closed ? "@ConcurrencySweep" : "@RateSweep") + "; to run the agents under a concurrency or a rate instead, "
           + "keep @AgentTrace and drop @AgentReplay");
     }
-    AgentTrace trace = context.nearest(AgentTrace.class).orElseThrow(() -> new IllegalArgumentException("@AgentReplay "
-        + "replays an agent trace: add @AgentTrace(\"path/to/agents.jsonl\") beside it"));
-    agents = of(trace, context.workload());
-    if (replays() && trace.agents() > 0) {
-      throw new IllegalArgumentException("an @AgentReplay starts every agent of the trace once, at its time: remove "
-          + "@AgentTrace(agents = " + trace.agents() + ")");
+    Optional<AgentTrace> trace = context.nearest(AgentTrace.class);
+    Optional<SyntheticAgents> synthetic = context.nearest(SyntheticAgents.class);
+    if (trace.isPresent() && synthetic.isPresent()) {
+      throw new IllegalArgumentException("@AgentTrace and @SyntheticAgents each bring the agents: keep one of them");
     }
+    if (replays() && trace.isEmpty()) {
+      throw new IllegalArgumentException("@AgentReplay replays an agent trace's start times: add @AgentTrace(\"path/to/"
+          + "agents.jsonl\") beside it" + (synthetic.isPresent() ? " (synthetic agents have none: run them under a "
+          + "@ConcurrencySweep or a @RateSweep)" : ""));
+    }
+    agents = trace.isPresent() ? of(trace.get(), context.workload()) : synthetic(synthetic.orElseThrow(), context.workload());
+    if (replays() && trace.get().agents() > 0) {
+      throw new IllegalArgumentException("an @AgentReplay starts every agent of the trace once, at its time: remove "
+          + "@AgentTrace(agents = " + trace.get().agents() + ")");
+    }
+  }
+
+  /** The synthetic agents {@code a} declares, every distribution checked. */
+  static AgentWorkload synthetic(SyntheticAgents a, Workload workload) {
+    checkWorkload(workload, "@SyntheticAgents");
+    if (a.agents() < 0) throw new IllegalArgumentException("@SyntheticAgents 'agents' must be 0 (automatic) or positive, "
+        + "was " + a.agents());
+    if (a.systemTokens() < 0) throw new IllegalArgumentException("@SyntheticAgents 'systemTokens' must be 0 (none) or "
+        + "positive, was " + a.systemTokens());
+    if (!(a.fanOut() >= 0 && a.fanOut() <= 1)) throw new IllegalArgumentException("@SyntheticAgents 'fanOut' is the "
+        + "chance that a turn fans out sub-agents, from 0 to 1, was " + a.fanOut());
+    String tool = a.toolTimeMillis().strip();
+    SyntheticAgentPool pool = new SyntheticAgentPool(distribution(a.turns(), "turns"), a.systemTokens(),
+        distribution(a.turnTokens(), "turnTokens"), distribution(a.outputTokens(), "outputTokens"),
+        tool.isEmpty() || tool.equals("0") ? null : distribution(tool, "toolTimeMillis"), a.fanOut(),
+        distribution(a.fanOutWidth(), "fanOutWidth"), distribution(a.subAgentTurns(), "subAgentTurns"), a.seed());
+    return new AgentWorkload(pool, 1, a.agents(), workload.maxTokens()[0], header(a.affinityHeader(), "@SyntheticAgents"));
+  }
+
+  private static LengthDistribution distribution(String text, String attribute) {
+    try {
+      return LengthDistribution.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("@SyntheticAgents '" + attribute + "': " + e.getMessage(), e);
+    }
+  }
+
+  private static void checkWorkload(Workload workload, String annotation) {
+    if (workload.inputTokens().length > 0 || !workload.prompt().isBlank() || !workload.prompts().equals("builtin")
+        || !workload.inputLength().isBlank() || !workload.outputLength().isBlank() || workload.maxTokens().length > 1) {
+      throw new IllegalArgumentException(annotation + " makes each turn's prompt: remove @Workload's inputTokens, prompt, "
+          + "prompts, inputLength and outputLength and give it one maxTokens (of the turns without their own)");
+    }
+  }
+
+  /** The affinity header, checked; null for none. */
+  private static String header(String text, String annotation) {
+    String header = text.strip();
+    if (!header.isEmpty() && !header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+      throw new IllegalArgumentException(annotation + " 'affinityHeader' \"" + text + "\" is not an HTTP header name; use "
+          + "letters, digits and dashes, e.g. X-Session-ID");
+    }
+    return header.isEmpty() ? null : header;
   }
 
   /** One level per time scale, each an open loop at the agents' start times; its rate is their mean at that scale. */
@@ -74,19 +127,16 @@ final class AgentsInput implements WorkloadSource {
       }
       if (!seen.add(s)) throw new IllegalArgumentException("@AgentReplay: time scale " + Formats.number(s) + " is listed twice");
       AgentWorkload timed = agents.timed(s);
-      levels.add(new Replay.Level(new LoadShape.OpenLoop(Rate.requestsPerSecond(agents.meanRate(s)), 1, cap),
-          Formats.number(s), PromptSource.rows(timed.name(), timed), timed.requestsOfFirst(timed.agentsPerLevel())));
+      LoadShape load = new LoadShape.OpenLoop(Rate.requestsPerSecond(agents.meanRate(s)), 1, cap);
+      levels.add(new Replay.Level(load, Formats.number(s), PromptSource.rows(timed.name(), timed),
+          timed.requestsOfFirst(timed.agentsPerLevel(load))));
     }
     return new Replay(replay.name(), AgentReplay.DEFAULT_NAME, AgentReplay.TIME_SCALE_PLACEHOLDER, levels);
   }
 
   /** The agents {@code a} declares, its file read and checked whole. */
   static AgentWorkload of(AgentTrace a, Workload workload) {
-    if (workload.inputTokens().length > 0 || !workload.prompt().isBlank() || !workload.prompts().equals("builtin")
-        || !workload.inputLength().isBlank() || !workload.outputLength().isBlank() || workload.maxTokens().length > 1) {
-      throw new IllegalArgumentException("@AgentTrace makes each turn's prompt: remove @Workload's inputTokens, prompt, "
-          + "prompts, inputLength and outputLength and give it one maxTokens (of the turns without output_tokens)");
-    }
+    checkWorkload(workload, "@AgentTrace");
     if (!(a.toolTimeScale() >= 0) || Double.isInfinite(a.toolTimeScale())) {
       throw new IllegalArgumentException("@AgentTrace 'toolTimeScale' must be 0 or more (1 as recorded, 0 for no tool "
           + "time), was " + a.toolTimeScale());
@@ -95,18 +145,14 @@ final class AgentsInput implements WorkloadSource {
         + "positive, was " + a.blockTokens());
     if (a.agents() < 0) throw new IllegalArgumentException("@AgentTrace 'agents' must be 0 (every agent of the trace "
         + "once) or positive, was " + a.agents());
-    String header = a.affinityHeader().strip();
-    if (!header.isEmpty() && !header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
-      throw new IllegalArgumentException("@AgentTrace 'affinityHeader' \"" + a.affinityHeader() + "\" is not an HTTP "
-          + "header name; use letters, digits and dashes, e.g. X-Session-ID");
-    }
+    String header = header(a.affinityHeader(), "@AgentTrace");
     AgentTraceReader.Read read;
     try {
       read = AgentTraceReader.read(Path.of(a.value()), a.format(), a.blockTokens());
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("@AgentTrace(format = " + a.format() + "): " + e.getMessage(), e);
     }
-    return new AgentWorkload(read, a.toolTimeScale(), a.agents(), workload.maxTokens()[0], header.isEmpty() ? null : header);
+    return new AgentWorkload(read, a.toolTimeScale(), a.agents(), workload.maxTokens()[0], header);
   }
 
   @Override
@@ -117,10 +163,10 @@ final class AgentsInput implements WorkloadSource {
   @Override
   public String refusal(Beside beside) {
     if (beside == Beside.REQUEST_COUNT) {
-      return "an @AgentTrace level sends whole agents: count them with @AgentTrace(agents = N) instead of @Measurement's "
+      return "an agents' level sends whole agents: count them with @AgentTrace(agents = N) or @SyntheticAgents(agents = N) instead of @Measurement's "
           + "requests or rounds (or llmbench.sweep.requests / rounds), or bound the level with @Measurement(duration)";
     }
-    return "@AgentTrace makes each turn's prompt: remove @Sessions, @Trace, @Dataset, @SharedPrefix, @ExactInputTokens, "
+    return "@AgentTrace and @SyntheticAgents make each turn's prompt: remove @Sessions, @Trace, @Dataset, @SharedPrefix, @ExactInputTokens, "
         + "@QualityEval and the input and output length settings from this sweep";
   }
 
@@ -132,6 +178,6 @@ final class AgentsInput implements WorkloadSource {
   /** Whole agents: a level sends their turns and their sub-agents'. */
   @Override
   public int requests(LoadShape load, int otherwise) {
-    return agents.requestsOfFirst(agents.agentsPerLevel());
+    return agents.requestsOfFirst(agents.agentsPerLevel(load));
   }
 }

@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
-/** Agents in the registry: a sweep whose levels send an {@link AgentTrace}'s agents reports their figures per agent. */
+/**
+ * Agents in the registry: a sweep whose levels send an {@link AgentTrace}'s or {@link SyntheticAgents}' agents reports
+ * their figures per agent.
+ */
 @API(status = INTERNAL)
 public final class AgentsRegistration implements Feature {
 
@@ -29,7 +32,9 @@ public final class AgentsRegistration implements Feature {
 
   @Override
   public Optional<WorkloadSource> workload(PlanContext context) {
-    return context.declares(AgentTrace.class) ? Optional.of(new AgentsInput(context)) : Optional.empty();
+    boolean declared = context.declares(AgentTrace.class) || context.declares(SyntheticAgents.class)
+        || context.onMethod(AgentReplay.class).isPresent();
+    return declared ? Optional.of(new AgentsInput(context)) : Optional.empty();
   }
 
   @Override
@@ -39,7 +44,7 @@ public final class AgentsRegistration implements Feature {
     if (agents.isEmpty()) return List.of();
     if (setup.sharded()) {
       throw ConfigurationErrors.sweep(ConfigurationErrors.where(setup.context().getRequiredTestMethod()),
-          new IllegalArgumentException("@AgentTrace levels are not split between shards (an agent's turns follow one "
+          new IllegalArgumentException("agents' levels are not split between shards (an agent's turns follow one "
               + "another): run this sweep unsharded, e.g. in a suite of its own without llmbench.shard.count"));
     }
     return List.of(new AgentsFeature(agents.get()));

@@ -230,6 +230,54 @@ class AgentsTests {
   }
 
   @Test
+  void syntheticAgentsFanOutSubAgentsThatShareTheirSystemPrompt() {
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      assertThat(BenchKit.run(SyntheticCases.class, "llmbench.base-url", stub.url())).passed("C=2");
+      List<JsonNode> bodies = stub.received().stream().filter(q -> q.headers().containsKey("x-agent"))
+          .map(StubEngine.Received::body).toList();
+      assertThat(bodies).hasSize(4 * 11);
+      // Every agent and sub-agent opens with the one system prompt of 20 words.
+      assertThat(bodies).extracting(b -> b.path("messages").get(0).path("content").asText())
+          .containsOnly(BlockWords.system(20));
+      assertThat(bodies).extracting(b -> b.path("max_tokens").asInt()).containsOnly(4);
+    }
+  }
+
+  @LlmEndpoint
+  static class SyntheticCases {
+    @ConcurrencySweep({2})
+    @Warmup(requests = 0)
+    @SyntheticAgents(agents = 4, turns = "3", systemTokens = 20, turnTokens = "10", outputTokens = "4",
+        toolTimeMillis = "5", fanOut = 1, fanOutWidth = "2", subAgentTurns = "2", affinityHeader = "X-Agent")
+    void sweep(SweepLevelResult r) {
+      // Each agent: 3 turns, and after each of its first two, 2 sub-agents of 2 turns.
+      assertThat(r.requests()).hasSize(4 * (3 + 2 * 2 * 2));
+      AgentsFeature.Figures f = figures(r);
+      assertThat(f.completed()).isEqualTo(4);
+      assertThat(f.subAgents()).isEqualTo(16);
+      assertThat(f.agents()).allSatisfy(a -> assertThat(a.toolNanos()).isEqualTo(10_000_000L));
+      assertThat(section(r).console().get(0)).isEqualTo("C=2 | agents: synthetic agents: turns 3, system prompt 20 "
+          + "tokens, turns of 10 tokens, max_tokens 4, tool time 5 ms, fan-out 1.0 x 2 sub-agents of 2 turns, tool time "
+          + "x1, session header X-Agent");
+    }
+  }
+
+  @Test
+  void syntheticAgentsAndATraceTogetherAreAConfigurationError() {
+    assertThat(BenchKit.run(BothCases.class)).hasSingleFailure()
+        .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
+            + "[BothCases#sweep]: @AgentTrace and @SyntheticAgents each bring the agents: keep one of them");
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class BothCases {
+    @ConcurrencySweep({1})
+    @AgentTrace(DIR + "agents.jsonl")
+    @SyntheticAgents
+    void sweep(SweepLevelResult r) {}
+  }
+
+  @Test
   void aBadTraceFailsBeforeLoadWithFileLineAndField() {
     assertThat(BenchKit.run(BadCases.class)).hasSingleFailure()
         .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
@@ -248,9 +296,9 @@ class AgentsTests {
   void countingRequestsInsteadOfAgentsIsAConfigurationError() {
     assertThat(BenchKit.run(RequestCountCases.class)).hasSingleFailure()
         .failedWith(ExtensionConfigurationException.class).hasMessage("Configuration error: sweep on method "
-            + "[RequestCountCases#sweep]: an @AgentTrace level sends whole agents: count them with "
-            + "@AgentTrace(agents = N) instead of @Measurement's requests or rounds (or llmbench.sweep.requests / "
-            + "rounds), or bound the level with @Measurement(duration)");
+            + "[RequestCountCases#sweep]: an agents' level sends whole agents: count them with "
+            + "@AgentTrace(agents = N) or @SyntheticAgents(agents = N) instead of @Measurement's requests or rounds (or "
+            + "llmbench.sweep.requests / rounds), or bound the level with @Measurement(duration)");
   }
 
   @LlmEndpoint(embeddedProfile = "instant")
