@@ -23,12 +23,13 @@ final class AgentRuns {
    * @param toolNanos      the tool time it waited after its turns
    * @param subAgentNanos  how much longer than its tool time it waited for its sub-agents
    * @param turns          its turns sent
+   * @param requests       its turns and its sub-agents' sent
    * @param subAgents      its sub-agents that started, nested ones included
    * @param complete       whether every turn of it and of its sub-agents was sent and answered
    * @param promptTokens   its turns' prompt tokens, sub-agents' included
    * @param outputTokens   its turns' output tokens, sub-agents' included
    */
-  record Agent(long wallNanos, long modelNanos, long toolNanos, long subAgentNanos, int turns, int subAgents,
+  record Agent(long wallNanos, long modelNanos, long toolNanos, long subAgentNanos, int turns, int requests, int subAgents,
       boolean complete, long promptTokens, long outputTokens) {}
 
   private AgentRuns() {}
@@ -76,6 +77,7 @@ final class AgentRuns {
     long waited = 0;
     int turns = 0;
     int subAgents = 0;
+    int requests = 0;
     long prompt = 0;
     long output = 0;
     boolean complete = true;
@@ -100,6 +102,7 @@ final class AgentRuns {
     for (AgentLedger.Run child : run.children) {
       Agent c = agent(child, paired);
       subAgents += 1 + c.subAgents();
+      requests += c.requests();
       complete &= c.complete();
       prompt += c.promptTokens();
       output += c.outputTokens();
@@ -109,7 +112,7 @@ final class AgentRuns {
     RequestTrace last = null;
     for (RequestTrace r : own) if (r != null) last = r;
     long wall = first == null || last == null ? 0 : last.endNanos() - first.startNanos();
-    return new Agent(wall, model, tool, waited, turns, subAgents, complete, prompt, output);
+    return new Agent(wall, model, tool, waited, turns, turns + requests, subAgents, complete, prompt, output);
   }
 
   /** The server's count of the prompt's or the reply's tokens, 0 when it gave none. */

@@ -57,7 +57,8 @@ public @interface AgentTrace {
 
   /**
    * {@return tokens per {@code hash_ids} entry; 0 for the format's own: 64 for {@link Format#LLMBENCH} (as the Weka
-   * traces), 512 for {@link Format#MOONCAKE} (AIPerf's {@code --isl-block-size})}
+   * traces), 512 for {@link Format#MOONCAKE} (AIPerf's {@code --isl-block-size}), a {@link Format#WEKA} file's
+   * {@code block_size}}
    */
   int blockTokens() default 0;
 
@@ -88,6 +89,13 @@ public @interface AgentTrace {
      * new tokens, as AIPerf's {@code synthesize agentic-code} writes them), {@code text_input} or delta
      * {@code messages}, and {@code output_length}.
      */
-    MOONCAKE
+    MOONCAKE,
+    /**
+     * The Weka/AgentX traces (AIPerf's {@code weka_trace}, guidellm's {@code kind=weka}): one JSON object a
+     * conversation, {@code id}, {@code system_tokens}, {@code requests} of {@code {t, in, out, think_time, api_time}}
+     * and {@code {"type": "subagent", "requests": [...]}} entries between them; {@code in} is the whole prompt, of which
+     * a turn sends the part its live history does not hold.
+     */
+    WEKA
   }
 }

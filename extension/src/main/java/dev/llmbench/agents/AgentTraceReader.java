@@ -74,6 +74,7 @@ final class AgentTraceReader {
 
   /** @throws BadInputException naming the file, line and field at fault, and the fix */
   static Read read(Path file, AgentTrace.Format format, int blockTokens) {
+    if (format == AgentTrace.Format.WEKA) return WekaTraces.read(file, blockTokens);
     int block = blockTokens > 0 ? blockTokens : format == AgentTrace.Format.MOONCAKE ? 512 : 64;
     List<Row> rows = new ArrayList<>();
     String example = format == AgentTrace.Format.MOONCAKE ? MOONCAKE_ROW : LLMBENCH_ROW;

@@ -65,6 +65,35 @@ class AgentTraceReaderTests {
     assertThat(AgentWorkload.messages(s2, 1, 512)).containsExactly(ChatMessage.user("[tool result] {\"temperature\": 21}"));
   }
 
+  @Test
+  void wekaConversationsSendWhatTheirLiveHistoryLacksWithTheirThinkTimeAndSubAgentsBetweenRequests() {
+    AgentTraceReader.Read read = read("weka.jsonl", AgentTrace.Format.WEKA);
+    assertThat(read.blockTokens()).isEqualTo(64);
+    assertThat(read.sessions()).extracting(AgentSession::id).containsExactly("trace_a1", "trace_b2");
+    assertThat(read.sessions()).extracting(AgentSession::line).containsExactly(1L, 12L);
+    AgentSession a1 = read.sessions().get(0);
+    // in 50 of which 20 the system prompt; then 80 - 50 - 4; then 120 - 80 - 4.
+    assertThat(a1.turns()).extracting(t -> t.inputs().get(0).tokens()).containsExactly(30, 26, 36);
+    assertThat(a1.turns()).extracting(AgentTurn::outputTokens).containsExactly(4, 4, 4);
+    // think_time 0.05 s; then no think_time: 0.56 - 0.3 - api_time 0.2 (AIPerf's end-to-start delay).
+    assertThat(a1.turns().get(0).toolMillis()).isEqualTo(50.0);
+    assertThat(a1.turns().get(1).toolMillis()).isCloseTo(60.0, org.assertj.core.data.Offset.offset(1e-9));
+    // agent_007 between requests 1 and 2: spawned after turn 1; agent_008, with no request after it, left out.
+    assertThat(a1.subAgents()).containsOnlyKeys(1);
+    AgentSession sub = a1.subAgents().get(1).get(0);
+    assertThat(sub.id()).isEqualTo("trace_a1::sa:agent_007");
+    assertThat(sub.opening()).containsExactly(ChatMessage.system(BlockWords.system(10))); // fresh: its own prompt
+    assertThat(sub.turns()).extracting(t -> t.inputs().get(0).tokens()).containsExactly(15, 12);
+    assertThat(sub.turns().get(0).toolMillis()).isEqualTo(20.0);
+    assertThat(a1.requests()).isEqualTo(5);
+  }
+
+  @Test
+  void aWekaRequestWithANegativeThinkTimeIsRefused() {
+    refused("weka-negative.jsonl", AgentTrace.Format.WEKA, " line 1, field \"requests[1].think_time\": -2 is negative; "
+        + "expected seconds, at least 0: a time between requests cannot run backwards");
+  }
+
   private static void refused(String name, AgentTrace.Format format, String message) {
     assertThatThrownBy(() -> read(name, format)).isInstanceOf(BadInputException.class).hasMessage(DIR + name + message);
   }
