@@ -25,9 +25,20 @@ final class AgentsFeature implements SweepFeature {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final AgentWorkload agents;
+  private volatile AgentCapacities found; // an @AgentCapacity's answer, once its search has ended
 
   AgentsFeature(AgentWorkload agents) {
     this.agents = agents;
+  }
+
+  /** The agents' feature of {@code sweep}, if it has one. */
+  static Optional<AgentsFeature> of(SweepRun sweep) {
+    return sweep.features().stream().filter(AgentsFeature.class::isInstance).map(AgentsFeature.class::cast).findFirst();
+  }
+
+  /** An {@link AgentCapacity} search has ended with {@code capacities}: the sweep's section says them. */
+  void found(AgentCapacities capacities) {
+    this.found = capacities;
   }
 
   @Override
@@ -82,12 +93,34 @@ final class AgentsFeature implements SweepFeature {
     return Optional.of(FeatureSection.titled("agents").withJson(json).withConsole(console).withHtml(html));
   }
 
-  /** One line a level for the sweep's summary. */
+  /** One line a level for the sweep's summary, and an {@link AgentCapacity} search's answer per tier. */
   @Override
   public Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
     List<String> console = new ArrayList<>();
     for (MeasuredLevel l : levels) figures(agents, l).ifPresent(f -> console.add(l.label() + " | " + f.line()));
-    return console.isEmpty() ? Optional.empty() : Optional.of(FeatureSection.titled("agents").withConsole(console));
+    AgentCapacities capacities = found;
+    if (capacities == null) {
+      return console.isEmpty() ? Optional.empty() : Optional.of(FeatureSection.titled("agents").withConsole(console));
+    }
+    ObjectNode json = JSON.createObjectNode();
+    var tiers = json.putArray("capacity_by_tier");
+    StringBuilder html = new StringBuilder("<table class=\"agents\"><caption>agents in flight each tier holds</caption>"
+        + "<tr><th>tier</th><th>holds</th><th>fails at</th><th>what broke</th></tr>");
+    for (AgentCapacities.Tier t : capacities.tiers()) {
+      ObjectNode n = tiers.addObject();
+      n.put("tier", t.name());
+      n.put("agents", t.agents());
+      if (t.failedAt().isPresent()) n.put("failed_at", t.failedAt().getAsInt());
+      if (!t.brokenBy().isEmpty()) n.put("broken_by", t.brokenBy());
+      n.put("closed", t.closed());
+      console.add("capacity " + t.statement());
+      html.append("<tr><td>").append(escape(t.name())).append("</td><td>").append(t.agents()).append("</td><td>")
+          .append(t.failedAt().isPresent() ? Integer.toString(t.failedAt().getAsInt()) : "-").append("</td><td>")
+          .append(escape(t.brokenBy())).append("</td></tr>");
+    }
+    html.append("</table>");
+    return Optional.of(FeatureSection.titled("agents").withConsole(console).withJson(json).withHtml(html.toString())
+        .withLead(String.join("; ", capacities.tiers().stream().map(AgentCapacities.Tier::statement).toList())));
   }
 
   /** A level's agents, whole. */

@@ -30,6 +30,12 @@ public final class AgentsRegistration implements Feature {
     return 610;
   }
 
+  /** An {@link AgentCapacity} search runs its own probes. */
+  @Override
+  public boolean runsLevels(java.lang.reflect.Method method) {
+    return org.junit.platform.commons.support.AnnotationSupport.isAnnotated(method, AgentCapacity.class);
+  }
+
   @Override
   public Optional<WorkloadSource> workload(PlanContext context) {
     boolean declared = context.declares(AgentTrace.class) || context.declares(SyntheticAgents.class)
