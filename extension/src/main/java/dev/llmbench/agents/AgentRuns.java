@@ -32,10 +32,23 @@ final class AgentRuns {
   record Agent(long wallNanos, long modelNanos, long toolNanos, long subAgentNanos, int turns, int requests, int subAgents,
       boolean complete, long promptTokens, long outputTokens) {}
 
+  /**
+   * A level's agents paired with their requests.
+   *
+   * @param agents    the top-level agents that sent their first turn, in the order the level started them
+   * @param agentTurns those agents' own turns (their sub-agents' apart), each knowing its index ({@code turn()})
+   */
+  record Level(List<Agent> agents, List<RequestTrace> agentTurns) {
+    Level {
+      agents = List.copyOf(agents);
+      agentTurns = List.copyOf(agentTurns);
+    }
+  }
+
   private AgentRuns() {}
 
   /** The top-level agents of {@code generation} that sent their first turn, paired with {@code traces}. */
-  static List<Agent> of(AgentLedger.Generation generation, List<RequestTrace> traces) {
+  static Level of(AgentLedger.Generation generation, List<RequestTrace> traces) {
     RequestTrace[] byStart = traces.toArray(RequestTrace[]::new);
     Arrays.sort(byStart, Comparator.comparingLong(RequestTrace::startNanos));
     long[] starts = Arrays.stream(byStart).mapToLong(RequestTrace::startNanos).toArray();
@@ -64,10 +77,13 @@ final class AgentRuns {
       taken[next] = true;
     }
     List<Agent> out = new ArrayList<>();
+    List<RequestTrace> turns = new ArrayList<>();
     for (AgentLedger.Run run : generation.agents) {
-      if (run != null && paired.get(run)[0] != null) out.add(agent(run, paired));
+      if (run == null || paired.get(run)[0] == null) continue;
+      out.add(agent(run, paired));
+      for (RequestTrace t : paired.get(run)) if (t != null) turns.add(t);
     }
-    return out;
+    return new Level(out, turns);
   }
 
   private static Agent agent(AgentLedger.Run run, java.util.Map<AgentLedger.Run, RequestTrace[]> paired) {

@@ -173,11 +173,16 @@ class AgentsTests {
       assertThat(f.completed()).isEqualTo(3);
       assertThat(f.agents()).extracting(AgentRuns.Agent::turns).containsExactly(3, 2, 1);
       FeatureSection s = section(r);
-      assertThat(s.console()).hasSize(2);
+      assertThat(s.console()).hasSize(4);
       assertThat(s.console().get(0)).isEqualTo("C=2 | agents: 3 agents (3 sessions with sub-agents) of "
           + "mooncake-sessions.jsonl, tool time x1");
       assertThat(s.console().get(1)).matches(Messages.pattern("C=2 | 3 agents, 3 completed, 0 sub-agents, 2.0 turns "
           + "each; wall p50 {n} ms, p90 {n} ms; time in the model {n}%, in tools {n}%, waiting for sub-agents 0.0%"));
+      // The embedded engine says what it served from its prefix cache: each turn's history, after the first.
+      assertThat(s.console().get(2)).matches(Messages.pattern("C=2 | by turn: TTFT p50 {n}, {n}, {n} ms; cached 0.0%, "
+          + "{n}%, {n}%"));
+      assertThat(s.console().get(3)).matches(Messages.pattern("C=2 | by prompt length: <1K TTFT p50 {n} ms, cached {n}%"));
+      assertThat(f.byTurn()).extracting(TurnRows::requests).containsExactly(3, 2, 1);
       JsonNode json = s.json().orElseThrow();
       assertThat(json.path("agents_completed").asInt()).isEqualTo(3);
       assertThat(json.path("tool_share").asDouble()).isGreaterThan(0);
@@ -304,6 +309,32 @@ class AgentsTests {
     @AgentTrace(DIR + "agents.jsonl")
     @SyntheticAgents
     void sweep(SweepLevelResult r) {}
+  }
+
+  @Test
+  void laterTurnsThatPrefillTheirWholeHistoryAgainAreFoundSlower() {
+    // The stub caches nothing and prefills 10 ms a token: turn 3 (about 3 x 34 tokens) some 700 ms slower than turn 1.
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).prefillPerToken(Duration.ofMillis(10))
+        .blockSize(100_000).start()) {
+      assertThat(BenchKit.run(SlowerCases.class, "llmbench.base-url", stub.url())).passed("C=4");
+    }
+  }
+
+  @LlmEndpoint
+  static class SlowerCases {
+    @ConcurrencySweep({4})
+    @Workload(maxTokens = 4)
+    @Warmup(requests = 0)
+    @SyntheticAgents(agents = 12, turns = "3", systemTokens = 0, turnTokens = "30", outputTokens = "4",
+        toolTimeMillis = "0", fanOut = 0)
+    void sweep(SweepLevelResult r) {
+      List<String> findings = figures(r).findings("C=4");
+      assertThat(findings).hasSize(1);
+      assertThat(findings.get(0)).matches(Messages.pattern("C=4: the agents' TTFT grows with the turn beyond noise: turn "
+          + "3's median is {n} ms against turn 1's {n} ms (x{n}; their interquartile ranges do not overlap), at {n} "
+          + "prompt tokens against {n}"));
+      assertThat(section(r).console()).contains("C=4 | finding: " + findings.get(0));
+    }
   }
 
   @Test
