@@ -15,7 +15,11 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.2")
 public record AgentCapacities(List<Tier> tiers) {
 
-  /** Copies the list. */
+  /**
+   * Copies the list.
+   *
+   * @param tiers each tier's answer, in the annotation's order
+   */
   public AgentCapacities {
     tiers = List.copyOf(tiers);
   }
