@@ -90,7 +90,25 @@ class AgentCapacityTests {
     void capacity(AgentCapacities found) {
       assertThat(found.tier("middle").agents()).isEqualTo(2);
       assertThat(found.tier("middle").failedAt()).isEqualTo(OptionalInt.of(3));
+      AgentCapacitiesAssert.assertThat(found).holds("middle", 2).isSettled();
     }
+  }
+
+  @Test
+  void anAssertionOnATierQuotesItsAnswerAndWhatBrokeIt() {
+    AgentCapacities found = new AgentCapacities(java.util.List.of(new AgentCapacities.Tier("interactive", 4,
+        OptionalInt.of(5), "TTFT p90 1.4 s above 1.0 s", true), new AgentCapacities.Tier("background", 8,
+        OptionalInt.of(32), "TTFT p90 12 s above 10 s", false)));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentCapacitiesAssert.assertThat(found).holds("interactive", 8))
+        .hasMessage("expected tier \"interactive\" to hold at least 8 agents but the search found: interactive: holds 4 "
+            + "agents (fails at 5: TTFT p90 1.4 s above 1.0 s)");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentCapacitiesAssert.assertThat(found).holds("batch", 1))
+        .hasMessage("expected tier \"batch\" to hold at least 1 agent but no tier named \"batch\"; the tiers are "
+            + "[interactive, background]");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentCapacitiesAssert.assertThat(found).isSettled())
+        .hasMessage("expected every tier's bracket closed but: background: holds 8 agents (fails at 32: TTFT p90 12 s "
+            + "above 10 s), bracket not closed");
+    AgentCapacitiesAssert.assertThat(found).holds("interactive", 4).holds("background", 8);
   }
 
   @Test
