@@ -77,6 +77,7 @@ final class AgentTraceReader {
     if (format == AgentTrace.Format.WEKA) return WekaTraces.read(file, blockTokens);
     int block = blockTokens > 0 ? blockTokens : format == AgentTrace.Format.MOONCAKE ? 512 : 64;
     List<Row> rows = new ArrayList<>();
+    Map<Integer, List<ChatMessage>> systems = new HashMap<>(); // one text per length, however many sessions ask for it
     String example = format == AgentTrace.Format.MOONCAKE ? MOONCAKE_ROW : LLMBENCH_ROW;
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       String text;
@@ -92,7 +93,7 @@ final class AgentTraceReader {
               + example, e);
         }
         if (node == null || !node.isObject()) throw new BadInputException(file, line, "", "is not a JSON object", example);
-        Fields f = new Fields(file, line, node, block);
+        Fields f = new Fields(file, line, node, block, systems);
         rows.add(format == AgentTrace.Format.MOONCAKE ? mooncakeRow(f) : llmbenchRow(f));
       }
     } catch (NoSuchFileException e) {
@@ -134,7 +135,8 @@ final class AgentTraceReader {
     }
     if (system != null && systemTokens > 0) throw f.bad("system_tokens", "is beside \"system\"", "one of them");
     List<ChatMessage> opening = system != null ? List.of(ChatMessage.system(system))
-        : systemTokens > 0 ? List.of(ChatMessage.system(BlockWords.system(systemTokens))) : List.of();
+        : systemTokens > 0 ? f.systems.computeIfAbsent(systemTokens, n -> List.of(ChatMessage.system(BlockWords.system(n))))
+        : List.of();
     String role = f.text("role");
     if (role != null && !role.equals("user") && !role.equals("tool")) {
       throw f.bad("role", "is \"" + role + "\"", "\"user\" (the default) or \"tool\" (the result of the tool the turn "
@@ -296,12 +298,14 @@ final class AgentTraceReader {
     final long line;
     final JsonNode node;
     final int block;
+    final Map<Integer, List<ChatMessage>> systems;
 
-    Fields(Path file, long line, JsonNode node, int block) {
+    Fields(Path file, long line, JsonNode node, int block, Map<Integer, List<ChatMessage>> systems) {
       this.file = file;
       this.line = line;
       this.node = node;
       this.block = block;
+      this.systems = systems;
     }
 
     BadInputException bad(String field, String problem, String expected) {

@@ -34,6 +34,7 @@ final class SyntheticAgentPool implements AgentPool {
   private final LengthDistribution subAgentTurns;
   private final long seed;
   private final Map<Integer, AgentSession> made = new ConcurrentHashMap<>();
+  private final List<ChatMessage> opening; // one system prompt for every agent: made once, however many agents start
 
   SyntheticAgentPool(LengthDistribution turns, int systemTokens, LengthDistribution turnTokens,
       LengthDistribution outputTokens, LengthDistribution toolMillis, double fanOut, LengthDistribution width,
@@ -47,6 +48,7 @@ final class SyntheticAgentPool implements AgentPool {
     this.width = width;
     this.subAgentTurns = subAgentTurns;
     this.seed = seed;
+    this.opening = systemTokens > 0 ? List.of(ChatMessage.system(BlockWords.system(systemTokens))) : List.of();
   }
 
   @Override
@@ -55,7 +57,6 @@ final class SyntheticAgentPool implements AgentPool {
   }
 
   private AgentSession make(int index) {
-    List<ChatMessage> opening = systemTokens > 0 ? List.of(ChatMessage.system(BlockWords.system(systemTokens))) : List.of();
     int n = Math.min(MAX_TURNS, turns.draw(seed ^ TURNS, index));
     long stream = (long) index * MAX_TURNS;
     Map<Integer, List<AgentSession>> sub = new HashMap<>();

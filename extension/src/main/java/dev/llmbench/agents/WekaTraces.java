@@ -45,6 +45,7 @@ final class WekaTraces {
   static AgentTraceReader.Read read(Path file, int blockTokens) {
     List<AgentSession> sessions = new ArrayList<>();
     int[] block = {blockTokens};
+    Map<Integer, List<ChatMessage>> systems = new HashMap<>(); // one text per length, however many conversations ask
     try (InputStream in = Files.newInputStream(file); JsonParser p = JSON.getFactory().createParser(in)) {
       p.setCodec(JSON);
       JsonToken t;
@@ -52,7 +53,7 @@ final class WekaTraces {
         long line = p.currentTokenLocation().getLineNr();
         if (t != JsonToken.START_OBJECT) throw new BadInputException(file, line, "", "is not a JSON object", EXAMPLE);
         JsonNode trace = p.readValueAsTree();
-        sessions.add(conversation(new At(file, line), trace, block));
+        sessions.add(conversation(new At(file, line, systems), trace, block));
       }
     } catch (NoSuchFileException e) {
       throw new BadInputException(file.toAbsolutePath(), 0, "", "does not exist", "a path relative to the working "
@@ -68,7 +69,7 @@ final class WekaTraces {
   }
 
   /** Where a conversation is in the file. */
-  private record At(Path file, long line) {
+  private record At(Path file, long line, Map<Integer, List<ChatMessage>> systems) {
     BadInputException bad(String field, String problem, String expected) {
       return new BadInputException(file, line, field, problem, expected);
     }
@@ -94,7 +95,8 @@ final class WekaTraces {
   /** A conversation or a sub-agent: {@code node}'s requests, its sub-agents between them. */
   private static AgentSession session(At at, String id, JsonNode node, String path) {
     int system = whole(at, node, path + "system_tokens", "system_tokens", 0, 0);
-    List<ChatMessage> opening = system > 0 ? List.of(ChatMessage.system(BlockWords.system(system))) : List.of();
+    List<ChatMessage> opening = system > 0
+        ? at.systems().computeIfAbsent(system, n -> List.of(ChatMessage.system(BlockWords.system(n)))) : List.of();
     JsonNode requests = node.get("requests");
     if (requests == null || !requests.isArray()) {
       throw at.bad(path + "requests", requests == null ? "missing" : "is not a list", "a list of requests {\"t\", \"in\", "
