@@ -38,12 +38,19 @@ final class AgentRuns {
    * @param agents    the top-level agents that sent their first turn, in the order the level started them
    * @param agentTurns those agents' own turns (their sub-agents' apart), each knowing its index ({@code turn()})
    */
-  record Level(List<Agent> agents, List<RequestTrace> agentTurns) {
+  record Level(List<Agent> agents, List<RequestTrace> agentTurns, List<Lane> lanes) {
     Level {
       agents = List.copyOf(agents);
       agentTurns = List.copyOf(agentTurns);
+      lanes = List.copyOf(lanes);
     }
   }
+
+  /**
+   * One agent's time line: its own turns and each sub-agent's (nested ones after their parent), each turn its request's
+   * start and end ({@link System#nanoTime()}).
+   */
+  record Lane(List<long[]> turns, List<List<long[]>> subAgents) {}
 
   private AgentRuns() {}
 
@@ -78,12 +85,30 @@ final class AgentRuns {
     }
     List<Agent> out = new ArrayList<>();
     List<RequestTrace> turns = new ArrayList<>();
+    List<Lane> lanes = new ArrayList<>();
     for (AgentLedger.Run run : generation.agents) {
       if (run == null || paired.get(run)[0] == null) continue;
       out.add(agent(run, paired));
       for (RequestTrace t : paired.get(run)) if (t != null) turns.add(t);
+      List<List<long[]>> sub = new ArrayList<>();
+      subAgents(run, paired, sub);
+      lanes.add(new Lane(times(paired.get(run)), sub));
     }
-    return new Level(out, turns);
+    return new Level(out, turns, lanes);
+  }
+
+  private static void subAgents(AgentLedger.Run run, java.util.Map<AgentLedger.Run, RequestTrace[]> paired,
+      List<List<long[]>> out) {
+    for (AgentLedger.Run child : run.children) {
+      out.add(times(paired.get(child)));
+      subAgents(child, paired, out);
+    }
+  }
+
+  private static List<long[]> times(RequestTrace[] own) {
+    List<long[]> out = new ArrayList<>();
+    for (RequestTrace t : own) if (t != null) out.add(new long[] {t.startNanos(), t.endNanos()});
+    return out;
   }
 
   private static Agent agent(AgentLedger.Run run, java.util.Map<AgentLedger.Run, RequestTrace[]> paired) {

@@ -67,7 +67,7 @@ final class AgentsFeature implements SweepFeature {
     List<dev.llmbench.internal.client.RequestTrace> traces = metrics.stream().map(RequestMetrics::trace).toList();
     AgentRuns.Level runs = AgentRuns.of(g, traces);
     return runs.agents().isEmpty() ? Optional.empty() : Optional.of(new Figures(runs.agents(),
-        TurnRows.byTurn(runs.agentTurns()), TurnRows.byContext(traces)));
+        TurnRows.byTurn(runs.agentTurns()), TurnRows.byContext(traces), runs.lanes()));
   }
 
   @Override
@@ -116,16 +116,20 @@ final class AgentsFeature implements SweepFeature {
   public Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
     List<String> console = new ArrayList<>();
     List<String> findings = new ArrayList<>();
+    java.util.Map<String, String> charts = new java.util.LinkedHashMap<>();
     for (MeasuredLevel l : levels) {
       figures(agents, l).ifPresent(f -> {
         console.add(l.label() + " | " + f.line());
         findings.addAll(f.findings(l.label()));
+        // The name is the chart's file name: a level's label may hold a slash (rate=20/s) or spaces.
+        charts.put("agents-" + l.label().replaceAll("[^A-Za-z0-9=._-]+", "-"), AgentLanes.svg(sweep == null ? l.label() : sweep.title() + ", " + l.label()
+            + ": agents over time", f.lanes()));
       });
     }
     AgentCapacities capacities = found;
     if (capacities == null) {
       return console.isEmpty() ? Optional.empty()
-          : Optional.of(FeatureSection.titled("agents").withConsole(console).withFindings(findings));
+          : Optional.of(FeatureSection.titled("agents").withConsole(console).withFindings(findings).withCharts(charts));
     }
     ObjectNode json = JSON.createObjectNode();
     var tiers = json.putArray("capacity_by_tier");
@@ -144,19 +148,20 @@ final class AgentsFeature implements SweepFeature {
           .append(escape(t.brokenBy())).append("</td></tr>");
     }
     html.append("</table>");
-    return Optional.of(FeatureSection.titled("agents").withConsole(console).withFindings(findings).withJson(json)
-        .withHtml(html.toString())
+    return Optional.of(FeatureSection.titled("agents").withConsole(console).withFindings(findings).withCharts(charts)
+        .withJson(json).withHtml(html.toString())
         .withLead(String.join("; ", capacities.tiers().stream().map(AgentCapacities.Tier::statement).toList())));
   }
 
   /**
    * A level's agents, whole: each agent's figures, their own turns by index, and every request by prompt length.
    */
-  record Figures(List<AgentRuns.Agent> agents, List<TurnRows> byTurn, List<TurnRows> byContext) {
+  record Figures(List<AgentRuns.Agent> agents, List<TurnRows> byTurn, List<TurnRows> byContext, List<AgentRuns.Lane> lanes) {
     Figures {
       agents = List.copyOf(agents);
       byTurn = List.copyOf(byTurn);
       byContext = List.copyOf(byContext);
+      lanes = List.copyOf(lanes);
     }
 
     /**

@@ -130,8 +130,20 @@ class AgentsTests {
       assertThat(a2.toolNanos()).isEqualTo(50_000_000L);
       assertThat(a2.subAgents()).isZero();
       assertThat(f.completed()).isEqualTo(2);
-      // Prompt tokens the stub counted: a1's three turns and its sub-agents' three.
+      // Output tokens the stub counted: a1's three turns and its sub-agents' three.
       assertThat(a1.outputTokens()).isEqualTo(3 * 4 + 2 * 3 + 3);
+      // The lanes: a1's three turns and its two sub-agents' rows, inside the wait between its turns 2 and 3.
+      AgentRuns.Lane lane = f.lanes().get(0);
+      assertThat(lane.turns()).hasSize(3);
+      assertThat(lane.subAgents()).extracting(List::size).containsExactlyInAnyOrder(2, 1);
+      for (List<long[]> sub : lane.subAgents()) {
+        assertThat(sub.get(0)[0]).isGreaterThanOrEqualTo(lane.turns().get(1)[1]);
+        assertThat(sub.get(sub.size() - 1)[1]).isLessThanOrEqualTo(lane.turns().get(2)[0]);
+      }
+      String svg = AgentLanes.svg("agents", f.lanes());
+      assertThat(svg).startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\"").endsWith("</svg>")
+          .contains(">agent 1</text>", ">agent 2</text>");
+      assertThat(svg.split("fill=\"#e07b00\"", -1)).hasSize(1 + 3); // the sub-agents' three turns
     }
   }
 
