@@ -10,7 +10,6 @@ import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.metrics.Percentiles;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

@@ -4,23 +4,24 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.RateSweep;
 import dev.llmbench.Workload;
 import dev.llmbench.internal.format.Formats;
-import dev.llmbench.result.Rate;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Optional;
-import java.util.OptionalInt;
-import dev.llmbench.internal.workload.LengthDistribution;
-import java.util.Set;
 import dev.llmbench.internal.load.PlanContext;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.WorkloadSource;
+import dev.llmbench.internal.workload.LengthDistribution;
 import dev.llmbench.result.LoadShape;
+import dev.llmbench.result.Rate;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 
 /**
- * {@code @AgentTrace} as a sweep's input: whole agents, each turn resending its history with the server's replies.
+ * {@code @AgentTrace} or {@code @SyntheticAgents} as a sweep's input (with {@code @AgentReplay}, a replay's): whole
+ * agents, each turn resending its history with the server's replies.
  * They make every turn's prompt, so they take nothing else that makes or shapes prompts, and a level sends whole
  * agents, so it is not counted in requests. The trace is read and checked whole here, before any load.
  */
