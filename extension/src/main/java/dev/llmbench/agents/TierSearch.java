@@ -1,0 +1,142 @@
+package dev.llmbench.agents;
+
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.internal.format.Formats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The search of an {@link AgentCapacity}: one bracket per tier over agents in flight, every probe judged against every
+ * tier. The next probe serves the first tier whose bracket is open: the range's low end first, then doubling while
+ * the tier holds, then halving the bracket once it has failed. Assumes a tier held at C holds below C and failed at C
+ * fails above it.
+ */
+final class TierSearch {
+
+  private final int low;
+  private final int high;
+  private final List<AgentTier> tiers;
+  private final int[] holds; // per tier: the most agents that held it, low - 1 for none
+  private final int[] fails; // per tier: the fewest that failed it, high + 1 for none
+  private final String[] broken;
+  private final int maxProbes;
+  private int probes;
+
+  TierSearch(int low, int high, List<AgentTier> tiers, int maxProbes) {
+    this.low = low;
+    this.high = high;
+    this.tiers = List.copyOf(tiers);
+    this.maxProbes = maxProbes;
+    this.holds = new int[tiers.size()];
+    this.fails = new int[tiers.size()];
+    this.broken = new String[tiers.size()];
+    java.util.Arrays.fill(holds, low - 1);
+    java.util.Arrays.fill(fails, high + 1);
+  }
+
+  /** The checked search an annotation declares. */
+  static TierSearch of(AgentCapacity a) {
+    if (a.agents().length != 2 || a.agents()[0] < 1 || a.agents()[1] <= a.agents()[0]) {
+      throw new IllegalArgumentException("@AgentCapacity 'agents' is the range searched, {low, high} with 1 <= low < high, "
+          + "was " + java.util.Arrays.toString(a.agents()));
+    }
+    if (a.tiers().length == 0) throw new IllegalArgumentException("@AgentCapacity needs at least one tier, e.g. "
+        + "tiers = @AgentTier(name = \"interactive\", ttftMillis = 1000, tpotMillis = 50)");
+    if (a.maxProbes() < 1) throw new IllegalArgumentException("@AgentCapacity 'maxProbes' must be at least 1, was "
+        + a.maxProbes());
+    List<String> names = new ArrayList<>();
+    for (AgentTier t : a.tiers()) {
+      if (t.name().isBlank() || names.contains(t.name())) {
+        throw new IllegalArgumentException("@AgentTier names must be given and distinct, but \"" + t.name() + "\" is "
+            + (t.name().isBlank() ? "blank" : "given twice"));
+      }
+      names.add(t.name());
+      if (t.ttftMillis() < 0 || t.tpotMillis() < 0 || t.ttftMillis() == 0 && t.tpotMillis() == 0) {
+        throw new IllegalArgumentException("@AgentTier \"" + t.name() + "\" needs a ttftMillis or tpotMillis ceiling "
+            + "above 0 (and neither negative)");
+      }
+      if (!(t.percentile() >= 50 && t.percentile() <= 99.9)) {
+        throw new IllegalArgumentException("@AgentTier \"" + t.name() + "\" 'percentile' must be from 50 to 99.9, was "
+            + Formats.number(t.percentile()));
+      }
+      if (!(t.maxErrorRate() >= 0 && t.maxErrorRate() <= 1)) {
+        throw new IllegalArgumentException("@AgentTier \"" + t.name() + "\" 'maxErrorRate' must be from 0 to 1, was "
+            + Formats.number(t.maxErrorRate()));
+      }
+    }
+    return new TierSearch(a.agents()[0], a.agents()[1], List.of(a.tiers()), a.maxProbes());
+  }
+
+  private boolean closed(int t) {
+    return fails[t] - holds[t] <= 1;
+  }
+
+  /** The agents in flight of the next probe, or empty when every bracket is closed or the probes are spent. */
+  OptionalInt next() {
+    if (probes >= maxProbes) return OptionalInt.empty();
+    for (int t = 0; t < tiers.size(); t++) {
+      if (closed(t)) continue;
+      if (fails[t] > high) return OptionalInt.of(holds[t] < low ? low : Math.min(high, Math.max(holds[t] + 1, 2 * holds[t])));
+      return OptionalInt.of(Math.max(low, (holds[t] + fails[t]) / 2));
+    }
+    return OptionalInt.empty();
+  }
+
+  /** A probe of {@code agents} in flight measured {@code level}: each tier held or broke. */
+  void record(int agents, SweepLevelResult level) {
+    probes++;
+    for (int t = 0; t < tiers.size(); t++) {
+      Optional<String> breaks = breaks(tiers.get(t), level);
+      if (breaks.isEmpty()) {
+        holds[t] = Math.max(holds[t], agents);
+      } else if (agents < fails[t]) {
+        fails[t] = agents;
+        broken[t] = breaks.get();
+      }
+    }
+  }
+
+  /** What of {@code tier} {@code level} broke first: its TTFT, its TPOT, its errors; empty when it held. */
+  static Optional<String> breaks(AgentTier tier, SweepLevelResult level) {
+    double p = tier.percentile();
+    String at = "p" + Formats.number(p);
+    if (tier.ttftMillis() > 0) {
+      Optional<Duration> ttft = level.ttft().percentile(p);
+      if (ttft.isEmpty()) return Optional.of("TTFT " + at + " unknown (too few replies)");
+      if (ttft.get().toNanos() / 1e6 > tier.ttftMillis()) {
+        return Optional.of("TTFT " + at + " " + Formats.duration(ttft.get()) + " above " + millis(tier.ttftMillis()));
+      }
+    }
+    if (tier.tpotMillis() > 0) {
+      Optional<Duration> tpot = level.tpot().percentile(p);
+      if (tpot.isEmpty()) return Optional.of("TPOT " + at + " unknown (too few replies)");
+      if (tpot.get().toNanos() / 1e6 > tier.tpotMillis()) {
+        return Optional.of("TPOT " + at + " " + Formats.duration(tpot.get()) + " above " + millis(tier.tpotMillis()));
+      }
+    }
+    if (level.errorRate() > tier.maxErrorRate()) {
+      return Optional.of(String.format(Locale.ROOT, "%s of requests failed, above %s", Formats.percent(level.errorRate()),
+          Formats.percent(tier.maxErrorRate())));
+    }
+    return Optional.empty();
+  }
+
+  private static String millis(double ms) {
+    return Formats.duration(Duration.ofNanos(Math.round(ms * 1e6)));
+  }
+
+  /** What the search found so far. */
+  AgentCapacities found() {
+    List<AgentCapacities.Tier> out = new ArrayList<>();
+    for (int t = 0; t < tiers.size(); t++) {
+      boolean failed = fails[t] <= high;
+      out.add(new AgentCapacities.Tier(tiers.get(t).name(), Math.max(0, holds[t] < low ? 0 : holds[t]),
+          failed ? OptionalInt.of(fails[t]) : OptionalInt.empty(), failed ? broken[t] : "", closed(t)));
+    }
+    return new AgentCapacities(out);
+  }
+}
