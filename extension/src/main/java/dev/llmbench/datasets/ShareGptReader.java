@@ -33,7 +33,8 @@ import org.apiguardian.api.API;
  * those the {@link Filter} rejects; a conversation that is not of this shape (no {@code conversations}, a turn
  * without {@code from} or {@code value}) fails with its line.
  */
-final class ShareGptReader implements DatasetReader {
+@API(status = INTERNAL)
+public final class ShareGptReader implements DatasetReader {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonFactory FACTORY = JSON.getFactory();

@@ -22,7 +22,8 @@ import org.apiguardian.api.API;
  * the seed and the session's and turn's indices. As {@link RowSource}, request {@code i} is session
  * {@code i}'s first turn: what a warm-up sends.
  */
-final class SessionWorkload implements RowSource, SessionSource {
+@API(status = INTERNAL)
+public final class SessionWorkload implements RowSource, SessionSource {
 
   /** At most this many turns a session, so that a turn's index fits the draws' index space. */
   static final int MAX_TURNS = 1000;

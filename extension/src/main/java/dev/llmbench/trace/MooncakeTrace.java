@@ -31,7 +31,8 @@ import org.apiguardian.api.API;
  * @param inputTokens  the sum of {@code input_length}
  * @param outputTokens the sum of {@code output_length}
  */
-record MooncakeTrace(Path file, int blockSize, int rows, double firstMs, double lastMs, int maxOutput, long inputTokens,
+@API(status = INTERNAL)
+public record MooncakeTrace(Path file, int blockSize, int rows, double firstMs, double lastMs, int maxOutput, long inputTokens,
     long outputTokens) {
 
   /** Mooncake's block: 512 tokens per hash id (AIPerf {@code --isl-block-size}, guidellm {@code hash_id_block_size}). */
@@ -44,6 +45,9 @@ record MooncakeTrace(Path file, int blockSize, int rows, double firstMs, double 
   /**
    * Reads and checks every row of {@code file}, keeping only its totals.
    *
+   * @param file      the trace
+   * @param blockSize tokens per hash block
+   * @return the trace's totals
    * @throws TraceFormatException naming the file, line and field of the first row that is not a trace row,
    *                              and what would be accepted
    */
@@ -72,12 +76,12 @@ record MooncakeTrace(Path file, int blockSize, int rows, double firstMs, double 
     return new MooncakeTrace(file, blockSize, rows, first, last, maxOutput, input, output);
   }
 
-  /** The time from the first row to the last, in milliseconds. */
+  /** {@return the time from the first row to the last, in milliseconds} */
   public double spanMs() {
     return lastMs - firstMs;
   }
 
-  /** The rows, streamed from the file again. */
+  /** {@return the rows, streamed from the file again} */
   public Cursor cursor() {
     return new Cursor(file, blockSize);
   }
@@ -101,7 +105,7 @@ record MooncakeTrace(Path file, int blockSize, int rows, double firstMs, double 
       }
     }
 
-    /** The next row, or null at the end of the file. */
+    /** {@return the next row, or null at the end of the file} */
     public TraceRow next() {
       String text;
       try {

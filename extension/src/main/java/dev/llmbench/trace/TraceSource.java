@@ -27,7 +27,8 @@ import org.apiguardian.api.API;
  * {@code @ExactInputTokens} the level aligns them before load ({@link #aligned}): then every full block is
  * exactly its size in tokens on the server and every row exactly its {@code input_length}, template included.
  */
-final class TraceSource implements ExactRows {
+@API(status = INTERNAL)
+public final class TraceSource implements ExactRows {
 
   /** Blocks whose text is kept, so that a block shared by many rows is written once. */
   private static final int CACHED_BLOCKS = 4096;
