@@ -32,10 +32,10 @@ public record ChatMessage(String role, String content, List<ToolCall> toolCalls,
     Objects.requireNonNull(content, "content");
     toolCalls = List.copyOf(Objects.requireNonNull(toolCalls, "toolCalls"));
     if (!toolCalls.isEmpty() && !role.equals("assistant")) {
-      throw new IllegalArgumentException("only an assistant's message carries tool calls, not a " + role + "'s");
+      throw new IllegalArgumentException("only an assistant's message carries tool calls, not one of role " + role);
     }
     if (toolCallId != null && !role.equals("tool")) {
-      throw new IllegalArgumentException("only a tool's message answers a tool call, not a " + role + "'s");
+      throw new IllegalArgumentException("only a tool's message answers a tool call, not one of role " + role);
     }
   }
 
