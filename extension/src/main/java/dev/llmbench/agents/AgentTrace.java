@@ -74,6 +74,15 @@ public @interface AgentTrace {
    */
   String affinityHeader() default "";
 
+  /**
+   * {@return whether a turn whose reply calls a tool sends that tool as a {@code tools} definition (the trace's
+   * {@code tool}, else {@code tool}), so that the server answers with a call and the next turn answers it with
+   * {@code tool} messages carrying the call's live id; false (the default) sends no {@code tools} and a tool's
+   * result as user text, which every server takes. The server must take tools: llama-server with {@code --jinja},
+   * vLLM with {@code --enable-auto-tool-choice}}
+   */
+  boolean toolCalls() default false;
+
   /** Agent trace formats. */
   enum Format {
     /**

@@ -1,5 +1,8 @@
 package dev.llmbench.agents;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.Markers;
@@ -7,6 +10,7 @@ import dev.llmbench.internal.load.RowSource;
 import dev.llmbench.internal.load.SessionSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -14,7 +18,8 @@ import java.util.OptionalInt;
  * A level's agents as the runner's sessions ({@link SessionSource}): agent {@code i} is the trace's top-level session
  * {@code i} (wrapping round), its turns adding the trace's messages to the history the runner keeps with the live
  * replies, its gaps the trace's tool times (scaled), its sub-agents fanned out after their turn. A tool's result goes
- * as a user message marked as one: a chat message here carries no tool call to answer. As {@link RowSource}, request
+ * as a {@code tool} message answering the reply's call by its live id, or, when the reply made none (no
+ * {@code tools} sent: {@link AgentTrace#toolCalls()} off), as a user message marked as one. As {@link RowSource}, request
  * {@code i} is agent {@code i}'s first turn: what a warm-up sends.
  */
 final class AgentWorkload implements RowSource, SessionSource {
@@ -28,15 +33,17 @@ final class AgentWorkload implements RowSource, SessionSource {
   private final int maxTokens;
   private final String affinityHeader; // null for none
   private final double timeScale; // the replay's: agents start at the trace's times divided by it; 0 for the load's
+  private final boolean toolCalls; // @AgentTrace(toolCalls): tools sent, calls answered by tool messages
   private final AgentLedger ledger = new AgentLedger();
   private final List<AgentLedger.Run> running = new ArrayList<>(); // top-level runs of the current level, by index
 
   AgentWorkload(AgentPool pool, double toolTimeScale, int agents, int maxTokens, String affinityHeader) {
-    this(pool, toolTimeScale, agents, maxTokens, affinityHeader, 0);
+    this(pool, toolTimeScale, agents, maxTokens, affinityHeader, 0, false);
   }
 
   private AgentWorkload(AgentPool pool, double toolTimeScale, int agents, int maxTokens, String affinityHeader,
-      double timeScale) {
+      double timeScale, boolean toolCalls) {
+    this.toolCalls = toolCalls;
     this.pool = pool;
     this.toolTimeScale = toolTimeScale;
     this.agents = agents;
@@ -54,7 +61,12 @@ final class AgentWorkload implements RowSource, SessionSource {
     List<AgentSession> byStart = new ArrayList<>(trace.sessions());
     byStart.sort(java.util.Comparator.comparingDouble(AgentSession::startMillis)); // stable: the file's order on ties
     return new AgentWorkload(new AgentTraceReader.Read(trace.file(), byStart, pool.blockTokens()), toolTimeScale,
-        byStart.size(), maxTokens, affinityHeader, scale);
+        byStart.size(), maxTokens, affinityHeader, scale, toolCalls);
+  }
+
+  /** The same agents, sending each calling turn's tool as a {@code tools} definition when {@code on}: a new ledger. */
+  AgentWorkload withToolCalls(boolean on) {
+    return new AgentWorkload(pool, toolTimeScale, agents, maxTokens, affinityHeader, timeScale, on);
   }
 
   /** The agents' mean arrival rate at time scale {@code scale}, per second: a replay's level reports it as its load. */
@@ -129,22 +141,64 @@ final class AgentWorkload implements RowSource, SessionSource {
 
   @Override
   public List<ChatMessage> messages(int index, int turn) {
-    AgentLedger.Run run = run(index);
-    ledger.prepared(run, turn);
-    return messages(run.session, turn, pool.blockTokens());
+    return messages(index, turn, List.of());
   }
 
-  /** What turn {@code turn} of {@code s} adds to its history. */
+  @Override
+  public List<ChatMessage> messages(int index, int turn, List<ChatMessage.ToolCall> calls) {
+    AgentLedger.Run run = run(index);
+    ledger.prepared(run, turn);
+    return messages(run.session, turn, pool.blockTokens(), calls);
+  }
+
+  @Override
+  public Map<String, String> bodyFields(int index, int turn) {
+    return bodyFields(session(index), turn);
+  }
+
+  /** A calling turn's {@code tools} under {@code toolCalls}: its one tool, taking any object. */
+  private Map<String, String> bodyFields(AgentSession s, int turn) {
+    AgentTurn t = s.turns().get(turn);
+    if (!toolCalls || !t.callsTool() || turn == s.turns().size() - 1) return Map.of();
+    return Map.of("tools", tools(t.tool().isEmpty() ? "tool" : t.tool()));
+  }
+
+  /** One function's {@code tools} array, as JSON text. */
+  static String tools(String name) {
+    ArrayNode tools = JsonNodeFactory.instance.arrayNode();
+    ObjectNode function = tools.addObject().put("type", "function").putObject("function").put("name", name);
+    function.putObject("parameters").put("type", "object").putObject("properties");
+    return tools.toString();
+  }
+
+  /** What turn {@code turn} of {@code s} adds to its history, no tool call to answer. */
   static List<ChatMessage> messages(AgentSession s, int turn, int blockTokens) {
+    return messages(s, turn, blockTokens, List.of());
+  }
+
+  /**
+   * What turn {@code turn} of {@code s} adds to its history. The reply before it made {@code calls}: its tool
+   * results answer them in order as {@code tool} messages, first (a call beyond the results gets an empty one, so that
+   * none is left unanswered); without calls, or beyond them, a result goes as user text marked as one.
+   */
+  static List<ChatMessage> messages(AgentSession s, int turn, int blockTokens, List<ChatMessage.ToolCall> calls) {
     List<AgentTurn.Input> inputs = s.turns().get(turn).inputs();
+    List<ChatMessage> answers = new ArrayList<>(calls.size());
     List<ChatMessage> out = new ArrayList<>(inputs.size());
     for (int i = 0; i < inputs.size(); i++) {
       AgentTurn.Input in = inputs.get(i);
       String text = in.text() != null ? in.text() : BlockWords.text(in.tokens(), in.hashIds(), blockTokens,
           BlockWords.mix(s.id().hashCode() * 31L + s.line()) ^ ((long) turn << 20) ^ i);
-      out.add(ChatMessage.user(in.tool() ? TOOL_RESULT + text : text));
+      if (in.tool() && answers.size() < calls.size()) {
+        answers.add(ChatMessage.tool(calls.get(answers.size()).id(), text));
+      } else {
+        out.add(ChatMessage.user(in.tool() ? TOOL_RESULT + text : text));
+      }
     }
-    return out;
+    if (answers.isEmpty()) return out; // no result to give: the runner keeps the reply's text alone
+    for (int c = answers.size(); c < calls.size(); c++) answers.add(ChatMessage.tool(calls.get(c).id(), ""));
+    answers.addAll(out);
+    return answers;
   }
 
   @Override
@@ -198,7 +252,7 @@ final class AgentWorkload implements RowSource, SessionSource {
     List<ChatMessage> first = new ArrayList<>(messages(s, 0, pool.blockTokens()));
     if (namespace != 0) {
       ChatMessage m = first.get(0);
-      first.set(0, new ChatMessage(m.role(), Markers.marker(namespace, index) + " " + m.content()));
+      first.set(0, m.withContent(Markers.marker(namespace, index) + " " + m.content()));
     }
     messages.addAll(first);
     int own = s.turns().get(0).outputTokens();
@@ -247,8 +301,18 @@ final class AgentWorkload implements RowSource, SessionSource {
 
     @Override
     public List<ChatMessage> messages(int c, int t) {
+      return messages(c, t, List.of());
+    }
+
+    @Override
+    public List<ChatMessage> messages(int c, int t, List<ChatMessage.ToolCall> calls) {
       ledger.prepared(runs[c], t);
-      return AgentWorkload.messages(spawned.get(c), t, pool.blockTokens());
+      return AgentWorkload.messages(spawned.get(c), t, pool.blockTokens(), calls);
+    }
+
+    @Override
+    public Map<String, String> bodyFields(int c, int t) {
+      return AgentWorkload.this.bodyFields(spawned.get(c), t);
     }
 
     @Override

@@ -153,7 +153,8 @@ final class AgentsInput implements WorkloadSource {
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("@AgentTrace(format = " + a.format() + "): " + e.getMessage(), e);
     }
-    return new AgentWorkload(read, a.toolTimeScale(), a.agents(), workload.maxTokens()[0], header);
+    return new AgentWorkload(read, a.toolTimeScale(), a.agents(), workload.maxTokens()[0], header)
+        .withToolCalls(a.toolCalls());
   }
 
   @Override

@@ -51,7 +51,10 @@ class StructuredRepliesTests {
     CompletionRequest named = r.withBodyField("tool_choice", "{\"type\":\"function\",\"function\":{\"name\":\"get_time\"}}")
         .withStream(false);
     RequestTrace whole = client.send(ApiStyle.CHAT, null, named);
-    assertThat(whole.toolCalls()).singleElement().isEqualTo(new RequestTrace.ToolCall("get_time", "{}"));
+    assertThat(whole.toolCalls()).singleElement().satisfies(c -> {
+      assertThat(c.id()).as("the engine's id: call_ and the completion's").startsWith("call_chatcmpl-");
+      assertThat(c).isEqualTo(new RequestTrace.ToolCall(c.id(), "get_time", "{}"));
+    });
   }
 
   @Test

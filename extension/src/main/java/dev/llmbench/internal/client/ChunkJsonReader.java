@@ -262,6 +262,12 @@ final class ChunkJsonReader {
               json.getTextLength());
         }
       }
+      case TOOL_CALL -> {
+        chunk.otherFields = true;
+        if ("id".equals(field) && json.getTextLength() > 0) {
+          recorder.toolCallId(Math.max(0, toolIndex), json.getTextCharacters(), json.getTextOffset(), json.getTextLength());
+        }
+      }
       case TOP -> {
         if ("object".equals(field)) {
           chunk.objectIsError = textIs("error");

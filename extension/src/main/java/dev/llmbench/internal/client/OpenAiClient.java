@@ -235,6 +235,22 @@ public final class OpenAiClient implements AutoCloseable {
             g.writeStartObject();
             g.writeStringField("role", m.role());
             g.writeStringField("content", m.content());
+            if (!m.toolCalls().isEmpty()) {
+              // As OpenAI's chat API takes an assistant's calls back: the server's own ids, names and arguments.
+              g.writeArrayFieldStart("tool_calls");
+              for (ChatMessage.ToolCall c : m.toolCalls()) {
+                g.writeStartObject();
+                g.writeStringField("id", c.id());
+                g.writeStringField("type", "function");
+                g.writeObjectFieldStart("function");
+                g.writeStringField("name", c.name());
+                g.writeStringField("arguments", c.arguments());
+                g.writeEndObject();
+                g.writeEndObject();
+              }
+              g.writeEndArray();
+            }
+            if (m.toolCallId() != null) g.writeStringField("tool_call_id", m.toolCallId());
             g.writeEndObject();
           }
           g.writeEndArray();

@@ -27,11 +27,12 @@ public final class RequestTrace {
   /**
    * One tool call of a reply, its deltas joined.
    *
+   * @param id        the call's id as the server sent it ({@code tool_calls[].id}); empty when it sent none
    * @param name      the function's name
    * @param arguments the arguments, as the model wrote them (JSON, if it wrote it well)
    */
   @API(status = INTERNAL)
-  public record ToolCall(String name, String arguments) {}
+  public record ToolCall(String id, String name, String arguments) {}
 
   private final TraceFields f;
 
@@ -381,6 +382,8 @@ public final class RequestTrace {
     Builder text(String content, String reasoning);
     /** A tool call of the reply; the last token chunk added so far is marked as the first carrying one, unless one was. */
     Builder toolCall(String name, String arguments);
+    /** {@link #toolCall(String, String)} with the id the server gave the call. */
+    Builder toolCall(String id, String name, String arguments);
     /** An embeddings answer of {@code count} vectors. */
     Builder embeddings(int count);
     Builder finishReason(String reason);

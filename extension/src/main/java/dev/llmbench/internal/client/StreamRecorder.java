@@ -27,9 +27,9 @@ public final class StreamRecorder {
   private int reasoningMark;
   private Map<String, Double> timings;
   private String serverError;
-  /** Tool calls by index: name and arguments, as far as the capture keeps them; null until the first. */
+  /** Tool calls by index: name, arguments and id, as far as the capture keeps them; null until the first. */
   private java.util.List<StringBuilder[]> tools;
-  /** Each call's name and argument lengths at the last event's start, reused from event to event: see markEvent. */
+  /** Each call's name, argument and id lengths at the last event's start, reused from event to event: see markEvent. */
   private int[] toolMarks;
   private int toolMarkCount;
   private long toolChars;
@@ -115,11 +115,10 @@ public final class StreamRecorder {
     reasoningMark = reasoning == null ? 0 : reasoning.length();
     if (tools != null) {
       // Grown only when a call is added: a new array every event would be garbage on the hot path.
-      if (toolMarks == null || toolMarks.length < tools.size() * 2) toolMarks = new int[tools.size() * 2];
+      if (toolMarks == null || toolMarks.length < tools.size() * 3) toolMarks = new int[tools.size() * 3];
       toolMarkCount = tools.size();
       for (int i = 0; i < toolMarkCount; i++) {
-        toolMarks[2 * i] = tools.get(i)[0].length();
-        toolMarks[2 * i + 1] = tools.get(i)[1].length();
+        for (int part = 0; part < 3; part++) toolMarks[3 * i + part] = tools.get(i)[part].length();
       }
     }
   }
@@ -131,8 +130,7 @@ public final class StreamRecorder {
       int kept = toolMarkCount;
       while (tools.size() > kept) tools.remove(tools.size() - 1);
       for (int i = 0; i < kept; i++) {
-        tools.get(i)[0].setLength(toolMarks[2 * i]);
-        tools.get(i)[1].setLength(toolMarks[2 * i + 1]);
+        for (int part = 0; part < 3; part++) tools.get(i)[part].setLength(toolMarks[3 * i + part]);
       }
     }
   }
@@ -143,8 +141,25 @@ public final class StreamRecorder {
     if (capture.maxChars() == 0) return;
     if (tools == null) tools = new java.util.ArrayList<>(1);
     if (index > 64) return; // no reply makes that many calls; a bogus index must not grow the list
-    while (tools.size() <= index) tools.add(new StringBuilder[] {new StringBuilder(), new StringBuilder()});
+    grow(index);
     append(tools.get(index)[name ? 0 : 1], chars, offset, length);
+  }
+
+  /**
+   * Tool call {@code index}'s id, kept whole: a session answers the call by it. Not counted with the name and
+   * arguments, so a call whose id came still counts as complete by them alone.
+   */
+  void toolCallId(int index, char[] chars, int offset, int length) {
+    if (capture.maxChars() == 0 || index > 64) return;
+    if (tools == null) tools = new java.util.ArrayList<>(1);
+    grow(index);
+    StringBuilder id = tools.get(index)[2];
+    id.setLength(0);
+    id.append(chars, offset, length);
+  }
+
+  private void grow(int index) {
+    while (tools.size() <= index) tools.add(new StringBuilder[] {new StringBuilder(), new StringBuilder(), new StringBuilder()});
   }
 
   void appendContent(char[] chars, int offset, int length) {
@@ -185,7 +200,7 @@ public final class StreamRecorder {
       long kept = 0;
       java.util.List<RequestTrace.ToolCall> calls = new java.util.ArrayList<>(tools.size());
       for (StringBuilder[] t : tools) {
-        calls.add(new RequestTrace.ToolCall(t[0].toString(), t[1].toString()));
+        calls.add(new RequestTrace.ToolCall(t[2].toString(), t[0].toString(), t[1].toString()));
         kept += t[0].length() + t[1].length();
       }
       b.toolCalls = calls;

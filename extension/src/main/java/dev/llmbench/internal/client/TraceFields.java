@@ -138,8 +138,13 @@ final class TraceFields implements RequestTrace.Builder, Cloneable {
 
   @Override
   public TraceFields toolCall(String name, String arguments) {
+    return toolCall("", name, arguments);
+  }
+
+  @Override
+  public TraceFields toolCall(String id, String name, String arguments) {
     List<RequestTrace.ToolCall> calls = new ArrayList<>(toolCalls);
-    calls.add(new RequestTrace.ToolCall(name, arguments));
+    calls.add(new RequestTrace.ToolCall(id, name, arguments));
     toolCalls = calls;
     int n = chunks();
     if (firstToolCallIndex < 0 && n > 0) firstToolCallIndex = n - 1;

@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.client.ChatMessage;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apiguardian.api.API;
@@ -32,6 +33,25 @@ public interface SessionSource {
    */
   default List<ChatMessage> messages(int session, int turn) {
     return List.of(ChatMessage.user(userText(session, turn)));
+  }
+
+  /**
+   * What turn {@code turn} adds, knowing the tool calls the reply before it made ({@code calls}, as the server sent
+   * them; empty on the first turn or when it made none): a source that answers them returns one {@code tool} message
+   * per call ({@link ChatMessage#tool}), first, and the calls stay in the reply's message of the history; calls the
+   * messages do not all answer are dropped from it (the reply's text alone stays), since a server refuses a history
+   * with an unanswered call. By default {@link #messages(int, int)}: no call answered.
+   */
+  default List<ChatMessage> messages(int session, int turn, List<ChatMessage.ToolCall> calls) {
+    return messages(session, turn);
+  }
+
+  /**
+   * Turn {@code turn}'s own top-level body fields (e.g. its {@code tools}), each a JSON value as text; none by
+   * default.
+   */
+  default Map<String, String> bodyFields(int session, int turn) {
+    return Map.of();
   }
 
   /** The user's text at turn {@code turn} of {@code session}, as {@link #messages} sends it by default. */

@@ -16,9 +16,9 @@ import org.apiguardian.api.API;
 
 /**
  * A level's multi-turn sessions ({@link SessionSource}) as {@link Conversations}: each turn sends the session's whole
- * history with the server's real replies; once a reply is in, the session waits its think time (and for the
- * sub-conversations the reply fans out) and sends the next turn. A failed turn ends its session: there is no reply to
- * continue from.
+ * history with the server's real replies (and the tool calls they made, when the next turn answers them); once a
+ * reply is in, the session waits its think time (and for the sub-conversations the reply fans out) and sends the next
+ * turn. A failed turn ends its session: there is no reply to continue from.
  */
 @API(status = INTERNAL)
 public final class SessionTurns {
@@ -79,6 +79,8 @@ public final class SessionTurns {
     private final String marker;
     private final int turns;
     private final List<ChatMessage> history;
+    /** The tool calls of the last reply, until the next turn answers them (or drops them from the history). */
+    private List<ChatMessage.ToolCall> lastCalls = List.of();
 
     Session(Batch batch, SessionSource source, int index, long seeds, String id, String marker) {
       this.batch = batch;
@@ -101,18 +103,33 @@ public final class SessionTurns {
     @Override
     public LoadRunner.Prepared prepare(int turn) {
       WorkloadPlan workload = batch.workload();
-      List<ChatMessage> messages = new ArrayList<>(source.messages(index, turn));
+      List<ChatMessage.ToolCall> calls = lastCalls;
+      lastCalls = List.of();
+      List<ChatMessage> messages = new ArrayList<>(source.messages(index, turn, calls));
       if (turn == 0 && workload.prefixCache() == Workload.PrefixCache.AVOID) {
         ChatMessage first = messages.get(0); // the session's own prefix, shared by all its turns
-        messages.set(0, new ChatMessage(first.role(), marker + " " + first.content()));
+        messages.set(0, first.withContent(marker + " " + first.content()));
+      }
+      if (!calls.isEmpty() && !answered(calls, messages)) {
+        ChatMessage reply = history.get(history.size() - 1); // a server refuses a call left unanswered
+        history.set(history.size() - 1, new ChatMessage(reply.role(), reply.content()));
       }
       history.addAll(messages);
       CompletionRequest r = CompletionRequest.ofMessages(List.copyOf(history))
           .withMaxTokens(source.maxTokens(index, turn).orElse(workload.maxTokens())).withIgnoreEos(workload.ignoreEos())
           .withSeed(seeds + turn);
+      for (Map.Entry<String, String> f : source.bodyFields(index, turn).entrySet()) r = r.withBodyField(f.getKey(), f.getValue());
       CompletionRequest request = workload.temperature() == null ? r : r.withTemperature(workload.temperature());
       Map<String, String> headers = source.affinityHeader().map(h -> Map.of(h, id)).orElse(Map.of());
       return scheduled -> batch.sender().send(request, headers, scheduled);
+    }
+
+    /** Whether {@code messages} hold a {@code tool} message for each of {@code calls}. */
+    private static boolean answered(List<ChatMessage.ToolCall> calls, List<ChatMessage> messages) {
+      java.util.Set<String> ids = new java.util.HashSet<>();
+      for (ChatMessage m : messages) if (m.toolCallId() != null) ids.add(m.toolCallId());
+      for (ChatMessage.ToolCall c : calls) if (!ids.contains(c.id())) return false;
+      return true;
     }
 
     @Override
@@ -123,7 +140,8 @@ public final class SessionTurns {
     /** The reply joins the history; sub-conversations get ids, seeds and markers derived from this turn's. */
     @Override
     public Next replied(int turn, RequestTrace trace) {
-      history.add(new ChatMessage("assistant", trace.content()));
+      lastCalls = calls(trace);
+      history.add(ChatMessage.assistant(trace.content(), lastCalls));
       long gap = source.thinkNanos(index, turn);
       Optional<SessionSource.FanOut> fanOut = source.fanOut(index, turn);
       if (fanOut.isEmpty()) return new Next(gap);
@@ -134,6 +152,20 @@ public final class SessionTurns {
             Markers.marker(batch.salt() ^ childSeeds, c)));
       }
       return new Next(gap, children);
+    }
+
+    /**
+     * The reply's tool calls, live ids and all, for the next turn to answer; none when one came without an id or cut
+     * short (a {@code tool} message could not answer it as the server sent it).
+     */
+    private static List<ChatMessage.ToolCall> calls(RequestTrace trace) {
+      if (trace.toolCalls().isEmpty() || !trace.toolCallsComplete()) return List.of();
+      List<ChatMessage.ToolCall> calls = new ArrayList<>(trace.toolCalls().size());
+      for (RequestTrace.ToolCall c : trace.toolCalls()) {
+        if (c.id().isEmpty()) return List.of();
+        calls.add(new ChatMessage.ToolCall(c.id(), c.name(), c.arguments()));
+      }
+      return List.copyOf(calls);
     }
 
     /** A seed of its own for sub-conversation {@code c} of the turn whose seed is {@code turnSeed} (SplitMix64's mix). */

@@ -3,11 +3,14 @@ package dev.llmbench.internal.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmbench.client.ApiStyle;
+import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.client.ErrorKind;
 import dev.llmbench.client.Usage;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -126,6 +129,18 @@ class OpenAiClientTests {
       assertThat(t.failure().message()).contains("no byte for longer than").contains("= 2s");
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(serverDelay);
     }
+  }
+
+  @Test
+  void anAssistantsToolCallsAndTheToolMessagesAnsweringThemAreWrittenAsOpenAiTakesThem() {
+    CompletionRequest r = CompletionRequest.ofMessages(List.of(ChatMessage.user("Weather?"),
+        ChatMessage.assistant("", List.of(new ChatMessage.ToolCall("call_9", "get_weather", "{\"city\":\"Paris\"}"))),
+        ChatMessage.tool("call_9", "18 C"))).withStream(false);
+    assertThat(new String(client.body(ApiStyle.CHAT, "m", r), StandardCharsets.UTF_8)).isEqualTo("{\"model\":\"m\","
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"Weather?\"},{\"role\":\"assistant\",\"content\":\"\","
+        + "\"tool_calls\":[{\"id\":\"call_9\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\","
+        + "\"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"}}]},{\"role\":\"tool\",\"content\":\"18 C\","
+        + "\"tool_call_id\":\"call_9\"}],\"stream\":false}");
   }
 
   @Test

@@ -31,7 +31,7 @@ class StreamRecorderTests {
     tool(r, 1, false, "lost too");
     r.dropEventText();
     assertThat(r.finish(2, 0, null).toolCalls()).containsExactly(
-        new RequestTrace.ToolCall("get_weather", "{\"city\":\"Paris\"}"), new RequestTrace.ToolCall("get_time", "{}"));
+        new RequestTrace.ToolCall("", "get_weather", "{\"city\":\"Paris\"}"), new RequestTrace.ToolCall("", "get_time", "{}"));
   }
 
   @Test
@@ -43,7 +43,7 @@ class StreamRecorderTests {
     r.dropEventText();
     r.markEvent();
     tool(r, 0, true, "kept");
-    assertThat(r.finish(2, 0, null).toolCalls()).containsExactly(new RequestTrace.ToolCall("kept", ""));
+    assertThat(r.finish(2, 0, null).toolCalls()).containsExactly(new RequestTrace.ToolCall("", "kept", ""));
   }
 
   @Test

@@ -50,13 +50,23 @@ class ToolCallStreamTests {
     // Cut inside events too: a call's pieces must not depend on how the bytes arrived.
     RequestTrace t = stream(body, TextCapture.FULL, 37, 180, 181, 300);
     assertThat(t.succeeded()).as("%s", t).isTrue();
-    assertThat(t.toolCalls()).containsExactly(new RequestTrace.ToolCall("get_weather", "{\"city\": \"Paris\"}"),
-        new RequestTrace.ToolCall("get_time", "{}"));
+    assertThat(t.toolCalls()).containsExactly(new RequestTrace.ToolCall("call_1", "get_weather", "{\"city\": \"Paris\"}"),
+        new RequestTrace.ToolCall("call_2", "get_time", "{}"));
     assertThat(t.toolCallsComplete()).isTrue();
     assertThat(t.content()).isEqualTo("Let me look.");
     // Chunk 0 is the text, chunk 1 the first carrying a call's name.
     assertThat(t.toolCallTtftNanos()).isEqualTo(t.tokenNanos(1) - t.startNanos());
     assertThat(t.toolCallTtftNanos()).isGreaterThan(t.ttftNanos());
+  }
+
+  @Test
+  void aCallsIdIsKeptWholeAsTheServerSentItAndCountsNotAgainstItsArguments() {
+    // The id a tool message must answer: kept whole even when the capture cuts the arguments.
+    RequestTrace t = stream(call("{\"index\":0,\"id\":\"chatcmpl-tool-9f3a\",\"type\":\"function\",\"function\":"
+        + "{\"name\":\"f\",\"arguments\":\"{}\"}}") + "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":"
+        + "\"tool_calls\"}]}\n\n" + DONE, TextCapture.excerpt(3));
+    assertThat(t.toolCalls()).containsExactly(new RequestTrace.ToolCall("chatcmpl-tool-9f3a", "f", "{}"));
+    assertThat(t.toolCallsComplete()).isTrue();
   }
 
   @Test
@@ -71,7 +81,7 @@ class ToolCallStreamTests {
   void argumentsLongerThanTheCaptureAreKeptCutAndSaySo() {
     RequestTrace t = stream(call("{\"index\":0,\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": 12345}\"}}")
         + "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" + DONE, TextCapture.excerpt(5));
-    assertThat(t.toolCalls()).containsExactly(new RequestTrace.ToolCall("f", "{\"a\":"));
+    assertThat(t.toolCalls()).containsExactly(new RequestTrace.ToolCall("", "f", "{\"a\":"));
     assertThat(t.toolCallsComplete()).isFalse();
   }
 
@@ -87,7 +97,8 @@ class ToolCallStreamTests {
     parser.feed(bytes, 0, bytes.length, 5);
     RequestTrace t = parser.finish(6);
     assertThat(t.succeeded()).as("%s", t).isTrue();
-    assertThat(t.toolCalls()).containsExactly(new RequestTrace.ToolCall("f", "{\"x\":1}"), new RequestTrace.ToolCall("g", "{\"y\":2}"));
+    assertThat(t.toolCalls()).containsExactly(new RequestTrace.ToolCall("a", "f", "{\"x\":1}"),
+        new RequestTrace.ToolCall("b", "g", "{\"y\":2}"));
   }
 
   @Test

@@ -159,6 +159,73 @@ class SessionTurnsTests {
   }
 
   @Test
+  void aReplysToolCallsAreThreadedWithTheirLiveIdsWhenTheNextTurnAnswersThemAndDroppedWhenItDoesNot() {
+    // Turn 0 asks with tools and the server calls two; turn 1 answers both; turn 2 answers none of the one it gets.
+    List<CompletionRequest> asked = new CopyOnWriteArrayList<>();
+    SessionTurns.Sender sender = (request, headers, due) -> {
+      int n = asked.size() + 1;
+      asked.add(request);
+      long now = System.nanoTime();
+      RequestTrace.Builder b = RequestTrace.builder().times(due, now, now + 1).status(200).streamed(true)
+          .token(now + 1, true, false).text("", "").finishReason("tool_calls").toolCall("call-" + n + "a", "f", "{\"a\":" + n + "}");
+      if (n == 1) b.toolCall("call-1b", "g", "{}");
+      return CompletableFuture.completedFuture(b.build());
+    };
+    SessionSource source = new SessionSource() {
+      @Override
+      public int turns(int session) {
+        return 3;
+      }
+
+      @Override
+      public List<ChatMessage> messages(int session, int turn, List<ChatMessage.ToolCall> calls) {
+        if (turn != 1) return List.of(ChatMessage.user(turn == 0 ? "task" : "done"));
+        return calls.stream().map(c -> ChatMessage.tool(c.id(), "result of " + c.name())).toList();
+      }
+
+      @Override
+      public Map<String, String> bodyFields(int session, int turn) {
+        return turn < 2 ? Map.of("tools", "[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}]") : Map.of();
+      }
+
+      @Override
+      public long thinkNanos(int session, int turn) {
+        return 0;
+      }
+
+      @Override
+      public Optional<String> affinityHeader() {
+        return Optional.empty();
+      }
+
+      @Override
+      public double meanTurns() {
+        return 3;
+      }
+
+      @Override
+      public double meanThinkNanos() {
+        return 0;
+      }
+    };
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    runner.run(new LoadShape.ClosedLoop(1), Budget.requests(3), 1, SessionTurns.of(source,
+        new WorkloadPlan(8, 0, false, null, PromptSource.recorded("test"), Workload.PrefixCache.REUSE), 1, 1, sender));
+    ChatMessage task = ChatMessage.user("task");
+    ChatMessage called = ChatMessage.assistant("", List.of(new ChatMessage.ToolCall("call-1a", "f", "{\"a\":1}"),
+        new ChatMessage.ToolCall("call-1b", "g", "{}")));
+    List<ChatMessage> answers = List.of(ChatMessage.tool("call-1a", "result of f"), ChatMessage.tool("call-1b", "result of g"));
+    assertThat(asked).hasSize(3);
+    assertThat(asked.get(0).messages()).containsExactly(task);
+    assertThat(asked.get(1).messages()).containsExactly(task, called, answers.get(0), answers.get(1));
+    // Turn 2 answers no call: the reply stays as its text alone, since a server refuses a call left unanswered.
+    assertThat(asked.get(2).messages()).containsExactly(task, called, answers.get(0), answers.get(1),
+        new ChatMessage("assistant", ""), ChatMessage.user("done"));
+    assertThat(asked).extracting(r -> r.bodyFields().keySet()).containsExactly(java.util.Set.of("tools"),
+        java.util.Set.of("tools"), java.util.Set.of());
+  }
+
+  @Test
   void theNextTurnWaitsForTheThinkTimeAfterTheReply() {
     LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
     SessionTurns.Sender sender = sender(0);
