@@ -31,7 +31,8 @@ public final class LevelWarnings {
     if (chunkTokenMismatches > 0) {
       w.add(chunkTokenMismatches + " of " + level.succeeded() + " requests: the server's usage and the number of "
           + "streamed chunks differ by more than 10% (several tokens per chunk, e.g. speculative decoding or a reasoning "
-          + "parser); token counts use the server's usage");
+          + "parser); token counts use the server's usage, and TPOT and output tok/s per user are affected (they count "
+          + "one token in the first chunk unless the server reports usage per chunk)");
     }
     if (level.tokenSource() == TokenSource.CHUNK_COUNT_ESTIMATE || level.tokenSource() == TokenSource.MIXED) {
       w.add("the server sent no usage for some requests: their output tokens are estimated from chunk counts "

@@ -67,6 +67,7 @@ final class ChunkReading {
     if (embeddings > 0) recorder.embeddings(embeddings);
     if (finishReason != null) recorder.finishReason(finishReason);
     if (usage) recorder.usage(promptTokens, completionTokens, reasoningTokens, cachedTokens);
+    if (usage && choice && kind != 0) recorder.chunkUsage(completionTokens);
     if (errorMessage != null) {
       recorder.serverError(errorMessage);
     } else if (objectIsError) {

@@ -157,6 +157,22 @@ public final class RequestTrace {
     return f.endNanos;
   }
 
+  /**
+   * When the body ended: after the last choices event, a late usage chunk and {@code [DONE]} (vLLM's
+   * {@code duration} runs to it); never before {@link #endNanos()}.
+   */
+  public long streamEndNanos() {
+    return Math.max(f.streamEndNanos, f.endNanos);
+  }
+
+  /**
+   * Output tokens the first token chunk carried, as the server's per-chunk usage said (vLLM's
+   * {@code continuous_usage_stats}); -1 when the server did not say.
+   */
+  public int firstChunkTokens() {
+    return f.firstChunkTokens;
+  }
+
   /** Wall-clock time of {@link #startNanos()}, for exports. */
   public Instant startedAt() {
     return f.startedAt;
@@ -374,6 +390,10 @@ public final class RequestTrace {
   public interface Builder {
     /** When it was due, sent, and when it ended (the last choices event, or the failure). */
     Builder times(long scheduledNanos, long startNanos, long endNanos);
+    /** When the body ended, after the last choices event (a late usage chunk, {@code [DONE]}). */
+    Builder streamEnd(long nanos);
+    /** Output tokens the first token chunk carried, from per-chunk usage; -1 for unknown. */
+    Builder firstChunkTokens(int tokens);
     Builder startedAt(Instant at);
     /** A token chunk that arrived at {@code nanos}, carrying content, reasoning, or both. */
     Builder token(long nanos, boolean content, boolean reasoning);

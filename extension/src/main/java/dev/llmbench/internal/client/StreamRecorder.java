@@ -90,6 +90,14 @@ public final class StreamRecorder {
     b.cachedTokens = cached;
   }
 
+  /**
+   * A token chunk's event also carried usage (vLLM's {@code continuous_usage_stats}): its completion tokens,
+   * counted so far, tell how many the first token chunk carried.
+   */
+  void chunkUsage(int completion) {
+    if (tokens.count() == 1 && b.firstChunkTokens < 0 && completion > 0) b.firstChunkTokens = completion;
+  }
+
   void timing(String name, double value) {
     if (timings == null) timings = new LinkedHashMap<>();
     timings.put(name, value);
@@ -211,6 +219,7 @@ public final class StreamRecorder {
     StreamFailure f = failure != null ? failure : judge();
     b.failure(f);
     b.endNanos = f == null && b.choiceEvents > 0 ? lastChoicesNanos : nowNanos;
+    b.streamEndNanos = nowNanos;
     return new RequestTrace(b);
   }
 

@@ -24,6 +24,10 @@ final class TraceFields implements RequestTrace.Builder, Cloneable {
   long startNanos;
   long headersNanos;
   long endNanos;
+  /** When the body ended (after a late usage chunk and {@code [DONE]}); 0 when not recorded: then {@link #endNanos}. */
+  long streamEndNanos;
+  /** Output tokens the first token chunk carried, from per-chunk usage; -1 when unknown. */
+  int firstChunkTokens = -1;
   Instant startedAt;
   TokenChunks tokens = TokenChunks.NONE;
   /** Where a hand-built trace's token chunks go until it is built; null while none came. */
@@ -100,6 +104,18 @@ final class TraceFields implements RequestTrace.Builder, Cloneable {
     this.scheduledNanos = scheduledNanos;
     this.startNanos = startNanos;
     this.endNanos = endNanos;
+    return this;
+  }
+
+  @Override
+  public TraceFields streamEnd(long nanos) {
+    this.streamEndNanos = nanos;
+    return this;
+  }
+
+  @Override
+  public TraceFields firstChunkTokens(int tokens) {
+    this.firstChunkTokens = tokens;
     return this;
   }
 

@@ -88,10 +88,13 @@ public abstract class LevelStatistics {
     this.decodeRates = decodeRates(ok);
   }
 
-  /** First request sent to last request finished (vLLM's {@code duration}). */
+  /**
+   * First request sent to the end of the last stream, its late usage chunk and {@code [DONE]} included (vLLM's
+   * {@code duration}, which ends when the last response is read whole).
+   */
   public static Duration window(List<RequestMetrics> requests) {
     long first = requests.stream().mapToLong(r -> r.trace().startNanos()).min().orElse(0);
-    long last = requests.stream().mapToLong(r -> r.trace().endNanos()).max().orElse(0);
+    long last = requests.stream().mapToLong(r -> r.trace().streamEndNanos()).max().orElse(0);
     return Duration.ofNanos(Math.max(0, last - first));
   }
 
@@ -205,7 +208,7 @@ public abstract class LevelStatistics {
   /** Token-bearing chunks bucketed by arrival second, each request's tokens spread over its chunks. */
   public Rate peakOutputThroughput() {
     long start = requests.stream().mapToLong(r -> r.trace().startNanos()).min().orElse(0);
-    long last = requests.stream().mapToLong(r -> r.trace().endNanos()).max().orElse(start);
+    long last = requests.stream().mapToLong(r -> r.trace().streamEndNanos()).max().orElse(start);
     double[] buckets = new double[(int) Math.max(1, (last - start) / 1_000_000_000L + 2)];
     for (RequestMetrics r : requests) {
       int chunks = r.trace().tokenChunks();

@@ -21,7 +21,8 @@ import org.apiguardian.api.API;
  * @param e2eLatency      last {@code choices} chunk (or the whole body, or the failure) minus send
  * @param ttft            first chunk carrying a content or reasoning token, minus send; empty if none came
  * @param ttfo            first chunk carrying content (not reasoning), minus send
- * @param tpot            (e2e - ttft) / (output tokens - 1); empty when fewer than 2 tokens
+ * @param tpot            (e2e - ttft) / (output tokens - tokens of the first chunk), the first chunk's tokens from
+ *                        per-chunk usage, else 1; empty when no token came after the first chunk
  * @param outputTokens    output tokens, reasoning included
  * @param reasoningTokens reasoning tokens
  * @param tokenSource     where {@code outputTokens} came from
@@ -60,8 +61,11 @@ public record RequestMetrics(
     boolean mismatch = usageOut != null && t.streamed() && usageOut > 0
         && Math.abs(usageOut - chunkCount) > MISMATCH_TOLERANCE * usageOut;
     Duration e2e = Duration.ofNanos(t.endNanos() - start);
-    Optional<Duration> tpot = ttft.isPresent() && output > 1
-        ? Optional.of(e2e.minus(ttft.get()).dividedBy(output - 1))
+    // The decode time after the first token chunk is spread over the tokens after it: one in the first chunk
+    // unless the server's per-chunk usage said how many it carried (a prefill that bundles several, speculation).
+    int first = t.firstChunkTokens() > 0 ? t.firstChunkTokens() : 1;
+    Optional<Duration> tpot = ttft.isPresent() && output > first
+        ? Optional.of(e2e.minus(ttft.get()).dividedBy(output - first))
         : Optional.empty();
     if (!t.succeeded()) {
       // A failed request counts in the window only; none of its partial timings enter a distribution.

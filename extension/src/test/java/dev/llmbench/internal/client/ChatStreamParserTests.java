@@ -55,6 +55,31 @@ class ChatStreamParserTests {
   }
 
   @Test
+  void perChunkUsageTellsTheFirstTokenChunksTokensAndTheStreamEndsAfterTheLateUsage() {
+    // vLLM's continuous_usage_stats: every chunk carries the usage so far, the role chunk's 0 included.
+    String role = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}],"
+        + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":0}}\n\n";
+    String first = "data: {\"choices\":[{\"delta\":{\"content\":\"Paris\"}}],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3}}\n\n";
+    String next = "data: {\"choices\":[{\"delta\":{\"content\":\" is\"}}],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":4}}\n\n";
+    String usage = "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":4}}\n\n";
+    byte[] body = (role + first + next + FINISH + usage + DONE).getBytes(StandardCharsets.UTF_8);
+    int finish = (role + first + next + FINISH).length();
+    RequestTrace t = parse(body, TextCapture.FULL, finish);
+    assertThat(t.succeeded()).as("%s", t).isTrue();
+    assertThat(t.firstChunkTokens()).isEqualTo(3);
+    assertThat(t.serverUsage()).contains(new Usage(5, 4, null));
+    assertThat(t.endNanos()).isEqualTo(1000); // the finish chunk, in the first read
+    assertThat(t.streamEndNanos()).isEqualTo(1001); // the usage chunk and [DONE], in the second
+  }
+
+  @Test
+  void withoutPerChunkUsageTheFirstChunksTokensAreUnknown() {
+    RequestTrace t = parse(ROLE + content("Par") + content("is") + FINISH
+        + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}\n\n" + DONE);
+    assertThat(t.firstChunkTokens()).isEqualTo(-1);
+  }
+
+  @Test
   void keepsTimesCountsUsageAndTextOfAChatStream() {
     RequestTrace t = parse(ROLE + reasoning("reasoning_content", "hm") + reasoning("reasoning", "m") + content("Par")
         + content("is") + FINISH

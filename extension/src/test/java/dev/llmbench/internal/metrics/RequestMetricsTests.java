@@ -108,6 +108,35 @@ class RequestMetricsTests {
   }
 
   @Test
+  void aFirstChunkOfSeveralTokensDividesTheDecodeTimeByTheTokensAfterIt() {
+    // Per-chunk usage said the first chunk carried 4 of the 9 tokens: 60 ms of decoding made the other 5.
+    RequestTrace t = RequestTrace.builder().times(0, 0, 90 * MS).status(200).streamed(true).finishReason("stop")
+        .usage(new Usage(3, 9, null)).token(30 * MS, true, false).firstChunkTokens(4).token(60 * MS, true, false)
+        .token(90 * MS, true, false).build();
+    RequestMetrics m = RequestMetrics.of(t);
+    assertThat(m.tpot()).contains(Duration.ofMillis(12)); // (90 - 30) / (9 - 4), not / (9 - 1)
+    assertThat(m.outputTokensPerSecondPerUser()).hasValueSatisfying(v -> assertThat(v).isCloseTo(1000 / 12.0,
+        org.assertj.core.data.Offset.offset(1e-9)));
+    assertThat(m.itls()).containsExactly(Duration.ofMillis(30), Duration.ofMillis(30)); // ITL stays per chunk
+  }
+
+  @Test
+  void aFirstChunkCarryingEveryTokenLeavesNoTpot() {
+    RequestTrace t = RequestTrace.builder().times(0, 0, 40 * MS).status(200).streamed(true).finishReason("stop")
+        .usage(new Usage(3, 4, null)).token(30 * MS, true, false).firstChunkTokens(4).emptyChoice().build();
+    assertThat(RequestMetrics.of(t).tpot()).isEmpty();
+  }
+
+  @Test
+  void theStreamEndsNoSoonerThanItsLastChoicesEvent() {
+    RequestTrace late = RequestTrace.builder().times(0, 0, 90 * MS).streamEnd(890 * MS).token(30 * MS, true, false).build();
+    RequestTrace unrecorded = RequestTrace.builder().times(0, 0, 90 * MS).token(30 * MS, true, false).build();
+    assertThat(late.streamEndNanos()).isEqualTo(890 * MS);
+    assertThat(RequestMetrics.of(late).e2eLatency()).isEqualTo(Duration.ofMillis(90)); // E2E still ends at the last choices event
+    assertThat(unrecorded.streamEndNanos()).isEqualTo(90 * MS);
+  }
+
+  @Test
   void failedRequestEntersNoDistribution() {
     RequestMetrics m = RequestMetrics.of(trace(50, List.of(content(30, "a")), null,
         new RequestFailure(ErrorKind.CUT_STREAM, 200, "cut")));
