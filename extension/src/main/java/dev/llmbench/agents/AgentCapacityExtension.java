@@ -90,14 +90,14 @@ final class AgentCapacityExtension implements TestTemplateInvocationContextProvi
   }
 
   /**
-   * The probe of {@code n} agents in flight: whole agents, 2 per slot (at least 4) unless the annotation counts them,
-   * after a warm-up of one first turn per slot (a sweep's automatic warm-up: the level's own batch).
+   * The probe of {@code n} agents in flight: whole agents, 2 per slot (at least 4, a trace's every session at least
+   * once) unless the annotation counts them, after a warm-up of one first turn per slot (a sweep's automatic warm-up: the level's own batch).
    */
   static LevelPlan probe(AgentWorkload agents, Workload w, int n) {
     LoadShape load = new LoadShape.ClosedLoop(n);
     WorkloadPlan plan = new WorkloadPlan(w.maxTokens()[0], 0, w.ignoreEos(), w.temperature() < 0 ? null : w.temperature(),
         PromptSource.rows(agents.name(), agents), w.prefixCache());
-    return new LevelPlan("agents=" + n, load, new StopRule.Count(agents.requestsOfFirst(agents.agentsPerLevel(load))), plan,
+    return new LevelPlan("agents=" + n, load, new StopRule.Count(agents.requestsOfFirst(agents.agentsPerProbe(n))), plan,
         n, w.seed());
   }
 

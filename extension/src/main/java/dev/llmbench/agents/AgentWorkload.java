@@ -108,6 +108,17 @@ final class AgentWorkload implements RowSource, SessionSource {
     return load.match(c -> Math.max(4, 2 * c.concurrency()), o -> Math.max(4, (int) Math.ceil(10 * o.rate().perSecond())));
   }
 
+  /**
+   * The agents a capacity probe of {@code inFlight} agents sends: the declared count, else 2 per slot (at least 4), and
+   * a trace's every top-level session at least once (wrapping round past them), so that a short trace still fills
+   * every slot of the probe.
+   */
+  int agentsPerProbe(int inFlight) {
+    if (agents > 0) return agents;
+    int perSlot = Math.max(4, 2 * inFlight);
+    return pool instanceof AgentTraceReader.Read trace ? Math.max(trace.sessions().size(), perSlot) : perSlot;
+  }
+
   /** The requests of agents {@code 0 .. count - 1}, their sub-agents' included: a whole level's. */
   int requestsOfFirst(int count) {
     long sum = 0;

@@ -5,9 +5,11 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.junit.ConfigurationErrors;
 import dev.llmbench.internal.load.PlanContext;
+import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.WorkloadSource;
 import dev.llmbench.internal.spi.Feature;
 import dev.llmbench.internal.spi.SweepSetup;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -34,6 +36,23 @@ public final class AgentsRegistration implements Feature {
   @Override
   public boolean runsLevels(java.lang.reflect.Method method) {
     return org.junit.platform.commons.support.AnnotationSupport.isAnnotated(method, AgentCapacity.class);
+  }
+
+  /**
+   * The agents of the trace {@code file} as the runner's prompts, read and checked whole as {@link AgentTrace} reads it;
+   * {@code sessions()} of the result gives the agents' sessions. The seam the benchmarks module's agents run
+   * (scripts/agents-bench.sh) is given, since the workload itself is the package's own.
+   *
+   * @param file          the trace
+   * @param format        what it holds
+   * @param toolTimeScale the factor of every tool time
+   * @param maxTokens     the {@code max_tokens} of a turn that gives none
+   * @return the prompts, whose {@code sessions()} are the agents (agent {@code i} the trace's top-level session
+   *         {@code i}, wrapping round)
+   */
+  public static PromptSource prompts(Path file, AgentTrace.Format format, double toolTimeScale, int maxTokens) {
+    AgentWorkload agents = new AgentWorkload(AgentTraceReader.read(file, format, 0), toolTimeScale, 0, maxTokens, null);
+    return PromptSource.rows(agents.name(), agents);
   }
 
   @Override

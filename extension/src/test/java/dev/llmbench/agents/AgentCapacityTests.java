@@ -94,6 +94,21 @@ class AgentCapacityTests {
     }
   }
 
+  /**
+   * A trace's probe fills its slots: 2 agents per slot, wrapping round a trace of fewer sessions, and every session at
+   * least once; a declared count is kept.
+   */
+  @Test
+  void aProbeOfATraceSendsTwoAgentsPerSlotWrappingRoundTheTrace() {
+    AgentTraceReader.Read trace = AgentTraceReader.read(Path.of(AgentTraceReaderTests.DIR + "agents.jsonl"),
+        AgentTrace.Format.LLMBENCH, 0);
+    assertThat(trace.sessions()).hasSize(2);
+    AgentWorkload agents = new AgentWorkload(trace, 1, 0, 8, null);
+    assertThat(agents.agentsPerProbe(1)).isEqualTo(4);
+    assertThat(agents.agentsPerProbe(8)).isEqualTo(16);
+    assertThat(new AgentWorkload(trace, 1, 3, 8, null).agentsPerProbe(8)).isEqualTo(3);
+  }
+
   @Test
   void anAssertionOnATierQuotesItsAnswerAndWhatBrokeIt() {
     AgentCapacities found = new AgentCapacities(java.util.List.of(new AgentCapacities.Tier("interactive", 4,
