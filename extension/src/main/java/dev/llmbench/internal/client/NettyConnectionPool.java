@@ -7,6 +7,7 @@ import io.netty.channel.pool.ChannelPoolHandler;
 import io.netty.channel.pool.SimpleChannelPool;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -73,14 +74,26 @@ final class NettyConnectionPool implements AutoCloseable {
    * On the connection's event loop, as the pool hands it out or takes it back: whether it may carry a request,
    * open and idle no longer than its limit. The pool closes one that may not.
    */
-  private Future<Boolean> fresh(Channel ch) {
-    if (!ch.isActive()) return ch.eventLoop().newSucceededFuture(Boolean.FALSE);
+  Future<Boolean> fresh(Channel ch) {
+    if (!ch.isActive()) return later(ch, Boolean.FALSE);
     Long releasedAt = ch.attr(RELEASED_AT).get();
     if (releasedAt != null && System.nanoTime() - releasedAt > idleLimitNanos(ch)) {
       ch.attr(RELEASED_AT).set(null); // this close is ours, not a server closing after its response
-      return ch.eventLoop().newSucceededFuture(Boolean.FALSE);
+      return later(ch, Boolean.FALSE);
     }
     return ch.eventLoop().newSucceededFuture(Boolean.TRUE);
+  }
+
+  /**
+   * "Not fresh", answered on a later task of the connection's event loop. SimpleChannelPool asks for the next pooled
+   * connection from inside the answer's listener, so an answer already given makes a recursion as deep as the stale
+   * connections in the pool: after a tool gap longer than the keep-alive, 10,000 agents' connections overflowed the
+   * event loop's stack and every request hung until its idle timeout. A later task unwinds the stack between two.
+   */
+  private static Future<Boolean> later(Channel ch, Boolean answer) {
+    Promise<Boolean> promise = ch.eventLoop().newPromise();
+    ch.eventLoop().execute(() -> promise.setSuccess(answer));
+    return promise;
   }
 
   private long idleLimitNanos(Channel ch) {
