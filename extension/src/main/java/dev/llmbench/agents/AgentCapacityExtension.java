@@ -9,6 +9,7 @@ import dev.llmbench.internal.junit.Annotations;
 import dev.llmbench.internal.junit.ConfigurationErrors;
 import dev.llmbench.internal.junit.InjectingResolver;
 import dev.llmbench.internal.junit.LevelMeasurement;
+import dev.llmbench.internal.junit.Lookahead;
 import dev.llmbench.internal.junit.RunState;
 import dev.llmbench.internal.junit.SweepExtension;
 import dev.llmbench.internal.load.LevelPlan;
@@ -21,7 +22,6 @@ import dev.llmbench.result.ServiceLevels;
 import java.lang.reflect.Method;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Spliterator;
@@ -102,14 +102,13 @@ final class AgentCapacityExtension implements TestTemplateInvocationContextProvi
   }
 
   /** Makes each invocation when JUnit asks for it, which is after the one before has run. */
-  private static final class Invocations implements Iterator<TestTemplateInvocationContext> {
+  private static final class Invocations extends Lookahead<TestTemplateInvocationContext> {
     private final SweepRun sweep;
     private final TierSearch search;
     private final AgentWorkload agents;
     private final Workload workload;
     private int probes;
     private boolean concluded;
-    private TestTemplateInvocationContext upcoming;
 
     Invocations(SweepRun sweep, TierSearch search, AgentWorkload agents, Workload workload) {
       this.sweep = sweep;
@@ -119,20 +118,7 @@ final class AgentCapacityExtension implements TestTemplateInvocationContextProvi
     }
 
     @Override
-    public boolean hasNext() {
-      if (upcoming == null) upcoming = advance();
-      return upcoming != null;
-    }
-
-    @Override
-    public TestTemplateInvocationContext next() {
-      if (!hasNext()) throw new NoSuchElementException();
-      TestTemplateInvocationContext next = upcoming;
-      upcoming = null;
-      return next;
-    }
-
-    private TestTemplateInvocationContext advance() {
+    protected TestTemplateInvocationContext advance() {
       if (concluded) return null;
       OptionalInt n = search.next();
       if (n.isPresent()) {

@@ -11,6 +11,7 @@ import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.junit.ConfigurationErrors;
 import dev.llmbench.internal.junit.InjectingResolver;
 import dev.llmbench.internal.junit.LevelMeasurement;
+import dev.llmbench.internal.junit.Lookahead;
 import dev.llmbench.internal.junit.RunState;
 import dev.llmbench.internal.junit.SweepExtension;
 import dev.llmbench.internal.junit.SweepPlanner;
@@ -20,7 +21,6 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Spliterator;
@@ -131,14 +131,13 @@ final class CapacityExtension implements TestTemplateInvocationContextProvider {
   }
 
   /** Makes each invocation when JUnit asks for it, which is after the previous one has run. */
-  private static final class Invocations implements Iterator<TestTemplateInvocationContext> {
+  private static final class Invocations extends Lookahead<TestTemplateInvocationContext> {
     private final SweepRun sweep;
     private final SweepPlanner.Probes plan;
     private final List<Target> targets;
     private int current;
     private int probe;
     private boolean concluded;
-    private TestTemplateInvocationContext upcoming;
 
     Invocations(SweepRun sweep, SweepPlanner.Probes plan, List<Target> targets) {
       this.sweep = sweep;
@@ -147,20 +146,7 @@ final class CapacityExtension implements TestTemplateInvocationContextProvider {
     }
 
     @Override
-    public boolean hasNext() {
-      if (upcoming == null) upcoming = advance();
-      return upcoming != null;
-    }
-
-    @Override
-    public TestTemplateInvocationContext next() {
-      if (!hasNext()) throw new NoSuchElementException();
-      TestTemplateInvocationContext next = upcoming;
-      upcoming = null;
-      return next;
-    }
-
-    private TestTemplateInvocationContext advance() {
+    protected TestTemplateInvocationContext advance() {
       while (current < targets.size()) {
         Target target = targets.get(current);
         if (!concluded) {
