@@ -5,7 +5,8 @@ import java.util.Locale;
 
 /**
  * A level's agents over time as an SVG picture: a lane per agent, its turns (in the server) as dark bars, the time
- * between them (tools, waiting for sub-agents) as a light band, each sub-agent's turns on a thinner row beneath.
+ * between them (tools, waiting for sub-agents) as a light band, each sub-agent's turns on a thinner row beneath, and the
+ * agent's critical path (the chain that set its wall time) as a red line along the rows it runs on.
  */
 final class AgentLanes {
 
@@ -45,7 +46,7 @@ final class AgentLanes {
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"13\">%s</text>", LEFT, escape(title
         + (lanes.size() > drawn.size() ? " (the first " + drawn.size() + " of " + lanes.size() + " agents)" : ""))));
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"32\" fill=\"#555\">dark: a turn in the server; light: "
-        + "tools and waiting; orange: sub-agents' turns</text>", LEFT));
+        + "tools and waiting; orange: sub-agents' turns; red line: the critical path</text>", LEFT));
     int y = TOP;
     for (int i = 0; i < drawn.size(); i++) {
       AgentRuns.Lane l = drawn.get(i);
@@ -62,6 +63,7 @@ final class AgentLanes {
         for (long[] t : sub) rect(svg, x(t[0], from, span, plot), sy + 1, x(t[1], from, span, plot), SUB_ROW - 2, "#e07b00");
         sy += SUB_ROW;
       }
+      path(svg, l.path(), y, from, span, plot);
       y = sy + GAP;
     }
     for (int k = 0; k <= 4; k++) {
@@ -72,6 +74,23 @@ final class AgentLanes {
           span * k / 4 / 1e9));
     }
     return svg.append("</svg>").toString();
+  }
+
+  /**
+   * The critical path along its rows: a red line through the middle of each stretch's row (the agent's row, or a
+   * sub-agent's beneath it), a vertical step where it moves between rows.
+   */
+  private static void path(StringBuilder svg, AgentRuns.CriticalPath path, int laneTop, long from, double span,
+      double plot) {
+    if (path.stretches().isEmpty()) return;
+    StringBuilder points = new StringBuilder();
+    for (long[] s : path.stretches()) {
+      double mid = s[2] == 0 ? laneTop + ROW / 2.0 : laneTop + ROW + SUB_ROW * (s[2] - 1) + SUB_ROW / 2.0;
+      points.append(String.format(Locale.ROOT, "%.1f,%.1f %.1f,%.1f ", x(s[0], from, span, plot), mid,
+          x(s[1], from, span, plot), mid));
+    }
+    svg.append("<polyline class=\"critical-path\" points=\"").append(points.toString().trim())
+        .append("\" fill=\"none\" stroke=\"#c00000\" stroke-width=\"1.5\"/>");
   }
 
   private static double x(long nanos, long from, double span, double plot) {

@@ -89,12 +89,37 @@ final class AgentsFeature implements SweepFeature {
     json.put("sub_agent_wait_share", f.subAgentShare());
     json.put("prompt_tokens_mean", f.promptTokensMean());
     json.put("output_tokens_mean", f.outputTokensMean());
+    ObjectNode path = json.putObject("critical_path");
+    ObjectNode pathMs = path.putObject("ms");
+    pathMs.put("p50", f.pathMs(50));
+    pathMs.put("p90", f.pathMs(90));
+    pathMs.put("max", f.pathMs(100));
+    path.put("model_share", f.pathModelShare());
+    path.put("tool_share", f.pathToolShare());
+    path.put("sub_agent_share", f.pathSubAgentShare());
+    path.put("other_share", f.pathOtherShare());
+    var sessions = json.putArray("sessions");
+    for (int i = 0; i < f.agents().size(); i++) {
+      AgentRuns.Agent a = f.agents().get(i);
+      ObjectNode n = sessions.addObject();
+      n.put("agent", i + 1);
+      n.put("complete", a.complete());
+      n.put("turns", a.turns());
+      n.put("sub_agents", a.subAgents());
+      n.put("wall_ms", a.wallNanos() / 1e6);
+      ObjectNode p = n.putObject("critical_path");
+      p.put("ms", a.path().nanos() / 1e6);
+      p.put("model_ms", a.path().modelNanos() / 1e6);
+      p.put("tool_ms", a.path().toolNanos() / 1e6);
+      p.put("sub_agent_ms", a.path().subAgentNanos() / 1e6);
+      p.put("other_ms", a.path().otherNanos() / 1e6);
+    }
     rows(json.putArray("by_turn"), f.byTurn(), "turn");
     rows(json.putArray("by_context"), f.byContext(), "prompt_tokens_from");
     List<String> findings = f.findings(level.label());
     if (!findings.isEmpty()) json.putArray("findings").addAll(findings.stream().map(JSON.getNodeFactory()::textNode).toList());
     List<String> console = new ArrayList<>(List.of(level.label() + " | agents: " + describe(level), level.label() + " | "
-        + f.line(), level.label() + " | by turn: TTFT p50 " + String.join(", ", f.byTurn().stream().map(r -> ms(r.ttftMs(), 50))
+        + f.line(), level.label() + " | " + f.pathLine(), level.label() + " | by turn: TTFT p50 " + String.join(", ", f.byTurn().stream().map(r -> ms(r.ttftMs(), 50))
         .toList()) + " ms; cached " + cached(f.byTurn()), level.label() + " | by prompt length: " + String.join(", ",
         f.byContext().stream().map(r -> r.context() + " TTFT p50 " + ms(r.ttftMs(), 50) + " ms, cached "
         + r.cachedShare().stream().mapToObj(Formats::percent).findFirst().orElse("n/a")).toList())));
@@ -105,7 +130,13 @@ final class AgentsFeature implements SweepFeature {
         + f.completed() + "</td><td>" + f.subAgents() + "</td><td>" + String.format(Locale.ROOT, "%.1f", f.turnsMean())
         + "</td><td>" + ms(f.wallMs(50)) + "</td><td>" + ms(f.wallMs(90)) + "</td><td>" + Formats.percent(f.modelShare())
         + "</td><td>" + Formats.percent(f.toolShare()) + "</td><td>" + Formats.percent(f.subAgentShare())
-        + "</td></tr></table>" + table(level.label() + ": agents' turns", "turn", f.byTurn(), false)
+        + "</td></tr></table><table class=\"agents\"><caption>" + escape(level.label()) + ": critical path (the chain of "
+        + "turns, tool gaps and sub-agents' turns that set an agent's wall time)</caption><tr><th>p50 (ms)</th><th>p90 (ms)"
+        + "</th><th>max (ms)</th><th>in the model</th><th>in tools</th><th>through sub-agents</th><th>other</th></tr><tr><td>"
+        + ms(f.pathMs(50)) + "</td><td>" + ms(f.pathMs(90)) + "</td><td>" + ms(f.pathMs(100)) + "</td><td>"
+        + Formats.percent(f.pathModelShare()) + "</td><td>" + Formats.percent(f.pathToolShare()) + "</td><td>"
+        + Formats.percent(f.pathSubAgentShare()) + "</td><td>" + Formats.percent(f.pathOtherShare()) + "</td></tr></table>"
+        + table(level.label() + ": agents' turns", "turn", f.byTurn(), false)
         + table(level.label() + ": by prompt length", "prompt tokens", f.byContext(), true);
     return Optional.of(FeatureSection.titled("agents").withJson(json).withConsole(console).withHtml(html));
   }
@@ -119,6 +150,7 @@ final class AgentsFeature implements SweepFeature {
     for (MeasuredLevel l : levels) {
       figures(agents, l).ifPresent(f -> {
         console.add(l.label() + " | " + f.line());
+        console.add(l.label() + " | " + f.pathLine());
         findings.addAll(f.findings(l.label()));
         // The name is the chart's file name: a level's label may hold a slash (rate=20/s) or spaces.
         charts.put("agents-" + l.label().replaceAll("[^A-Za-z0-9=._-]+", "-"), AgentLanes.svg(sweep == null ? l.label() : sweep.title() + ", " + l.label()
@@ -200,8 +232,10 @@ final class AgentsFeature implements SweepFeature {
       }
       if (subAgents() > 0 && subAgentShare() >= STALL) {
         out.add(String.format(Locale.ROOT, "%s: fan-out stalls the parents: the agents waited for their sub-agents %s of "
-            + "their wall time beyond their tools' (a parent's next turn waits for its slowest sub-agent)", label,
-            Formats.percent(subAgentShare())));
+            + "their wall time beyond their tools' (a parent's next turn waits for its slowest sub-agent); their critical "
+            + "path runs %s of its length through sub-agents (critical path p50 %s ms: %s in the model, %s in tools)", label,
+            Formats.percent(subAgentShare()), Formats.percent(pathSubAgentShare()), ms(pathMs(50)),
+            Formats.percent(pathModelShare()), Formats.percent(pathToolShare())));
       }
       return out;
     }
@@ -246,6 +280,45 @@ final class AgentsFeature implements SweepFeature {
     /** The share waiting for sub-agents beyond the tool time. */
     double subAgentShare() {
       return share(AgentRuns.Agent::subAgentNanos);
+    }
+
+    /** The {@code p}th percentile of the completed agents' critical paths, ms; NaN when none completed. */
+    double pathMs(double p) {
+      double[] w = agents.stream().filter(AgentRuns.Agent::complete).mapToDouble(a -> a.path().nanos() / 1e6).sorted()
+          .toArray();
+      return w.length == 0 ? Double.NaN : Percentiles.of(w, p);
+    }
+
+    private double pathShare(java.util.function.ToLongFunction<AgentRuns.CriticalPath> part) {
+      long length = agents.stream().mapToLong(a -> a.path().nanos()).sum();
+      return length == 0 ? 0 : (double) agents.stream().mapToLong(a -> part.applyAsLong(a.path())).sum() / length;
+    }
+
+    /** The share of the agents' critical paths in the server (sub-agents' turns on them included). */
+    double pathModelShare() {
+      return pathShare(AgentRuns.CriticalPath::modelNanos);
+    }
+
+    /** The share in tools. */
+    double pathToolShare() {
+      return pathShare(AgentRuns.CriticalPath::toolNanos);
+    }
+
+    /** The share that runs through sub-agents. */
+    double pathSubAgentShare() {
+      return pathShare(AgentRuns.CriticalPath::subAgentNanos);
+    }
+
+    /** The share that is neither model nor tool time. */
+    double pathOtherShare() {
+      return pathShare(AgentRuns.CriticalPath::otherNanos);
+    }
+
+    /** E.g. {@code critical path p50 812.4 ms, p90 ...: in the model 60.0%, in tools 38.0%, through sub-agents 20.0%}. */
+    String pathLine() {
+      return String.format(Locale.ROOT, "critical path p50 %s ms, p90 %s ms: in the model %s, in tools %s, other %s; "
+          + "through sub-agents %s", ms(pathMs(50)), ms(pathMs(90)), Formats.percent(pathModelShare()),
+          Formats.percent(pathToolShare()), Formats.percent(pathOtherShare()), Formats.percent(pathSubAgentShare()));
     }
 
     double promptTokensMean() {

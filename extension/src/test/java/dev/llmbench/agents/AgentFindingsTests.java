@@ -19,7 +19,15 @@ class AgentFindingsTests {
   }
 
   private static AgentRuns.Agent agent(long wall, long model, long tool, long waited, int subAgents) {
-    return new AgentRuns.Agent(wall, model, tool, waited, 3, 3 + subAgents, subAgents, true, 0, 0);
+    return new AgentRuns.Agent(wall, model, tool, waited, 3, 3 + subAgents, subAgents, true, 0, 0,
+        new AgentRuns.CriticalPath(wall, model, tool, 0, List.of()));
+  }
+
+  /** An agent whose critical path of {@code wall} ns runs {@code throughSubAgents} through its sub-agents. */
+  private static AgentRuns.Agent agent(long wall, long model, long tool, long waited, int subAgents, long pathModel,
+      long pathTool, long throughSubAgents) {
+    return new AgentRuns.Agent(wall, model, tool, waited, 3, 3 + subAgents, subAgents, true, 0, 0,
+        new AgentRuns.CriticalPath(wall, pathModel, pathTool, throughSubAgents, List.of()));
   }
 
   private static AgentsFeature.Figures figures(List<AgentRuns.Agent> agents, List<TurnRows> byTurn, List<TurnRows> byContext) {
@@ -38,9 +46,12 @@ class AgentFindingsTests {
 
   @Test
   void agentsWaitingForTheirSubAgentsAQuarterOfTheirTimeAreFoundStalled() {
-    AgentsFeature.Figures stalled = figures(List.of(agent(1000, 400, 300, 300, 2)), List.of(), List.of());
+    AgentsFeature.Figures stalled = figures(List.of(agent(1_000_000_000, 400_000_000, 300_000_000, 300_000_000, 2,
+        600_000_000, 350_000_000, 450_000_000)), List.of(), List.of());
     assertThat(stalled.findings("C=2")).containsExactly("C=2: fan-out stalls the parents: the agents waited for their "
-        + "sub-agents 30.0% of their wall time beyond their tools' (a parent's next turn waits for its slowest sub-agent)");
+        + "sub-agents 30.0% of their wall time beyond their tools' (a parent's next turn waits for its slowest sub-agent); "
+        + "their critical path runs 45.0% of its length through sub-agents (critical path p50 1000.0 ms: 60.0% in the "
+        + "model, 35.0% in tools)");
     AgentsFeature.Figures not = figures(List.of(agent(1000, 600, 200, 200, 2)), List.of(), List.of());
     assertThat(not.findings("C=2")).isEmpty();
   }

@@ -185,15 +185,18 @@ class AgentsTests {
       assertThat(f.completed()).isEqualTo(3);
       assertThat(f.agents()).extracting(AgentRuns.Agent::turns).containsExactly(3, 2, 1);
       FeatureSection s = section(r);
-      assertThat(s.console()).hasSize(4);
+      assertThat(s.console()).hasSize(5);
       assertThat(s.console().get(0)).isEqualTo("C=2 | agents: 3 agents (3 sessions with sub-agents) of "
           + "mooncake-sessions.jsonl, tool time x1");
       assertThat(s.console().get(1)).matches(Messages.pattern("C=2 | 3 agents, 3 completed, 0 sub-agents, 2.0 turns "
           + "each; wall p50 {n} ms, p90 {n} ms; time in the model {n}%, in tools {n}%, waiting for sub-agents 0.0%"));
+      // No sub-agents: the critical path is the agent's own turns and tool gaps.
+      assertThat(s.console().get(2)).matches(Messages.pattern("C=2 | critical path p50 {n} ms, p90 {n} ms: in the model "
+          + "{n}%, in tools {n}%, other {n}%; through sub-agents 0.0%"));
       // The embedded engine says what it served from its prefix cache: each turn's history, after the first.
-      assertThat(s.console().get(2)).matches(Messages.pattern("C=2 | by turn: TTFT p50 {n}, {n}, {n} ms; cached 0.0%, "
+      assertThat(s.console().get(3)).matches(Messages.pattern("C=2 | by turn: TTFT p50 {n}, {n}, {n} ms; cached 0.0%, "
           + "{n}%, {n}%"));
-      assertThat(s.console().get(3)).matches(Messages.pattern("C=2 | by prompt length: <1K TTFT p50 {n} ms, cached {n}%"));
+      assertThat(s.console().get(4)).matches(Messages.pattern("C=2 | by prompt length: <1K TTFT p50 {n} ms, cached {n}%"));
       assertThat(f.byTurn()).extracting(TurnRows::requests).containsExactly(3, 2, 1);
       JsonNode json = s.json().orElseThrow();
       assertThat(json.path("agents_completed").asInt()).isEqualTo(3);
