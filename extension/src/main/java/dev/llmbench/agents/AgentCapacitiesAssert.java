@@ -56,6 +56,25 @@ public final class AgentCapacitiesAssert extends AbstractAssert<AgentCapacitiesA
   }
 
   /**
+   * Every tier's answer at least {@code minimum} sure ({@link AgentCapacities.Tier#confidence()}): that it holds at its
+   * agents and fails at one more, as sure as bootstrap resamples of the probes' requests make it. A confidence that is
+   * unknown fails too.
+   *
+   * @param minimum the least confidence, from 0 to 1, e.g. 0.9
+   * @return this assertion
+   */
+  public AgentCapacitiesAssert hasConfidenceAtLeast(double minimum) {
+    isNotNull();
+    var unsure = actual.tiers().stream().filter(t -> !(t.confidence() >= minimum)).map(AgentCapacities.Tier::statement)
+        .toList();
+    if (!unsure.isEmpty()) {
+      failWithMessage("expected every tier's answer at least %s sure but: %s", String.format(java.util.Locale.ROOT,
+          "%.0f%%", 100 * minimum), String.join("; ", unsure));
+    }
+    return this;
+  }
+
+  /**
    * Every tier's bracket closed: the search ran until it knew each tier's answer to one agent (or the range's end).
    *
    * @return this assertion

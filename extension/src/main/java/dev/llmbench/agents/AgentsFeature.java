@@ -165,7 +165,7 @@ final class AgentsFeature implements SweepFeature {
     ObjectNode json = JSON.createObjectNode();
     var tiers = json.putArray("capacity_by_tier");
     StringBuilder html = new StringBuilder("<table class=\"agents\"><caption>agents in flight each tier holds</caption>"
-        + "<tr><th>tier</th><th>holds</th><th>fails at</th><th>what broke</th></tr>");
+        + "<tr><th>tier</th><th>holds</th><th>fails at</th><th>what broke</th><th>confidence</th></tr>");
     for (AgentCapacities.Tier t : capacities.tiers()) {
       ObjectNode n = tiers.addObject();
       n.put("tier", t.name());
@@ -173,10 +173,14 @@ final class AgentsFeature implements SweepFeature {
       if (t.failedAt().isPresent()) n.put("failed_at", t.failedAt().getAsInt());
       if (!t.brokenBy().isEmpty()) n.put("broken_by", t.brokenBy());
       n.put("closed", t.closed());
+      if (!Double.isNaN(t.confidence())) n.put("confidence", t.confidence());
+      if (!Double.isNaN(t.holdsConfidence())) n.put("holds_confidence", t.holdsConfidence());
+      if (!Double.isNaN(t.failsConfidence())) n.put("fails_confidence", t.failsConfidence());
       console.add("capacity " + t.statement());
       html.append("<tr><td>").append(escape(t.name())).append("</td><td>").append(t.agents()).append("</td><td>")
           .append(t.failedAt().isPresent() ? Integer.toString(t.failedAt().getAsInt()) : "-").append("</td><td>")
-          .append(escape(t.brokenBy())).append("</td></tr>");
+          .append(escape(t.brokenBy())).append("</td><td>").append(Double.isNaN(t.confidence()) ? "-"
+              : Formats.percent(t.confidence())).append("</td></tr>");
     }
     html.append("</table>");
     return Optional.of(FeatureSection.titled("agents").withConsole(console).withFindings(findings).withCharts(charts)

@@ -23,6 +23,7 @@ final class TierSearch {
   private final int[] holds; // per tier: the most agents that held it, low - 1 for none
   private final int[] fails; // per tier: the fewest that failed it, high + 1 for none
   private final String[] broken;
+  private final java.util.Map<Integer, Double>[] held; // per tier: agents probed -> share of resamples in which it held
   private final int maxProbes;
   private int probes;
 
@@ -34,6 +35,10 @@ final class TierSearch {
     this.holds = new int[tiers.size()];
     this.fails = new int[tiers.size()];
     this.broken = new String[tiers.size()];
+    @SuppressWarnings("unchecked")
+    java.util.Map<Integer, Double>[] shares = new java.util.Map[tiers.size()];
+    for (int t = 0; t < shares.length; t++) shares[t] = new java.util.HashMap<>();
+    this.held = shares;
     java.util.Arrays.fill(holds, low - 1);
     java.util.Arrays.fill(fails, high + 1);
   }
@@ -90,6 +95,7 @@ final class TierSearch {
   void record(int agents, SweepLevelResult level) {
     probes++;
     for (int t = 0; t < tiers.size(); t++) {
+      held[t].put(agents, heldShare(tiers.get(t), level.requests()));
       Optional<String> breaks = breaks(tiers.get(t), level);
       if (breaks.isEmpty()) {
         holds[t] = Math.max(holds[t], agents);
@@ -125,6 +131,62 @@ final class TierSearch {
     return Optional.empty();
   }
 
+  /** The resamples of a probe's requests that say how sure its verdict is: as many as the level's intervals use. */
+  static final int RESAMPLES = dev.llmbench.internal.metrics.Bootstrap.RESAMPLES;
+  /** Fixed, so the same requests always give the same confidence. */
+  private static final long SEED = 0xA6E7_75L;
+
+  /**
+   * How sure a probe's requests make us that {@code tier} held at its load: the share of {@value #RESAMPLES} bootstrap
+   * resamples of the requests (drawn with replacement, as many as there are) in which the tier held, each judged as
+   * {@link #breaks} judges the probe (the percentile of the successful requests' TTFT and TPOT, the share failed).
+   * 1 when the tier held in every resample, 0 when it broke in every one.
+   */
+  static double heldShare(AgentTier tier, List<dev.llmbench.client.RequestResult> requests) {
+    int n = requests.size();
+    if (n == 0) return 0;
+    double[] ttft = new double[n];
+    double[] tpot = new double[n];
+    boolean[] failed = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      dev.llmbench.client.RequestResult r = requests.get(i);
+      failed[i] = !r.succeeded();
+      ttft[i] = failed[i] ? Double.NaN : r.ttft().map(d -> d.toNanos() / 1e6).orElse(Double.NaN);
+      tpot[i] = failed[i] ? Double.NaN : r.tpot().map(d -> d.toNanos() / 1e6).orElse(Double.NaN);
+    }
+    java.util.SplittableRandom random = new java.util.SplittableRandom(SEED);
+    double[] a = new double[n];
+    double[] b = new double[n];
+    int heldIn = 0;
+    for (int k = 0; k < RESAMPLES; k++) {
+      int na = 0;
+      int nb = 0;
+      int errors = 0;
+      for (int i = 0; i < n; i++) {
+        int j = random.nextInt(n);
+        if (failed[j]) errors++;
+        if (!Double.isNaN(ttft[j])) a[na++] = ttft[j];
+        if (!Double.isNaN(tpot[j])) b[nb++] = tpot[j];
+      }
+      if (holds(tier, java.util.Arrays.copyOf(a, na), java.util.Arrays.copyOf(b, nb), (double) errors / n)) heldIn++;
+    }
+    return (double) heldIn / RESAMPLES;
+  }
+
+  /** Whether {@code tier} holds over these figures, as {@link #breaks} judges a level's. */
+  private static boolean holds(AgentTier tier, double[] ttftMs, double[] tpotMs, double errorRate) {
+    double p = tier.percentile();
+    if (tier.ttftMillis() > 0 && (ttftMs.length == 0 || dev.llmbench.internal.metrics.Percentiles.of(ttftMs, p)
+        > tier.ttftMillis())) {
+      return false;
+    }
+    if (tier.tpotMillis() > 0 && (tpotMs.length == 0 || dev.llmbench.internal.metrics.Percentiles.of(tpotMs, p)
+        > tier.tpotMillis())) {
+      return false;
+    }
+    return errorRate <= tier.maxErrorRate();
+  }
+
   private static String millis(double ms) {
     return Formats.duration(Duration.ofNanos(Math.round(ms * 1e6)));
   }
@@ -134,8 +196,14 @@ final class TierSearch {
     List<AgentCapacities.Tier> out = new ArrayList<>();
     for (int t = 0; t < tiers.size(); t++) {
       boolean failed = fails[t] <= high;
-      out.add(new AgentCapacities.Tier(tiers.get(t).name(), Math.max(0, holds[t] < low ? 0 : holds[t]),
-          failed ? OptionalInt.of(fails[t]) : OptionalInt.empty(), failed ? broken[t] : "", closed(t)));
+      boolean held = holds[t] >= low;
+      double holdsSure = held ? this.held[t].get(holds[t]) : Double.NaN;
+      double failsSure = failed ? 1 - this.held[t].get(fails[t]) : Double.NaN;
+      // Two probes measured apart: how sure we are of both is the product.
+      double confidence = held && failed ? holdsSure * failsSure : held ? holdsSure : failed ? failsSure : Double.NaN;
+      out.add(new AgentCapacities.Tier(tiers.get(t).name(), held ? holds[t] : 0,
+          failed ? OptionalInt.of(fails[t]) : OptionalInt.empty(), failed ? broken[t] : "", closed(t), confidence,
+          holdsSure, failsSure));
     }
     return new AgentCapacities(out);
   }

@@ -40,8 +40,9 @@ class AgentCapacityTests {
       assertThat(run).test("probe 3: agents=4").succeeded();
       assertThat(run.tests().started().count()).isEqualTo(4);
       assertThat(run.tests().succeeded().filter(e -> e.getTestDescriptor().getDisplayName().matches(Messages.pattern(
-          "capacity: strict: holds no probed number of agents (fails at 1: TPOT p90 {duration} above 1 µs); relaxed: holds 4 "
-              + "agents (the most probed)"))).count()).isEqualTo(1);
+          "capacity: strict: holds no probed number of agents (fails at 1: TPOT p90 {duration} above 1 µs); confidence "
+              + "100% (1 fails in 100% of resamples); relaxed: holds 4 agents (the most probed); confidence 100% (4 holds "
+              + "in 100% of resamples)"))).count()).isEqualTo(1);
     }
   }
 
@@ -59,6 +60,12 @@ class AgentCapacityTests {
       assertThat(found.tier("relaxed").agents()).isEqualTo(4);
       assertThat(found.tier("relaxed").failedAt()).isEmpty();
       assertThat(found.tier("relaxed").closed()).isTrue();
+      // No resample of the probes' requests comes near either ceiling: both answers are sure.
+      assertThat(found.tier("strict").confidence()).isEqualTo(1.0);
+      assertThat(found.tier("strict").holdsConfidence()).isNaN();
+      assertThat(found.tier("relaxed").confidence()).isEqualTo(1.0);
+      assertThat(found.tier("relaxed").failsConfidence()).isNaN();
+      AgentCapacitiesAssert.assertThat(found).hasConfidenceAtLeast(0.95);
     }
   }
 
@@ -79,6 +86,9 @@ class AgentCapacityTests {
           + "above 31.0 ms)").substring(4));
       JsonNode sweep = JSON.readTree(dir.resolve("sweep.json").toFile());
       assertThat(sweep.toString()).contains("\"capacity_by_tier\"");
+      JsonNode middle = sweep.findValue("capacity_by_tier").get(0);
+      assertThat(middle.path("confidence").asDouble()).isEqualTo(middle.path("holds_confidence").asDouble()
+          * middle.path("fails_confidence").asDouble());
     }
   }
 
@@ -91,6 +101,8 @@ class AgentCapacityTests {
       assertThat(found.tier("middle").agents()).isEqualTo(2);
       assertThat(found.tier("middle").failedAt()).isEqualTo(OptionalInt.of(3));
       AgentCapacitiesAssert.assertThat(found).holds("middle", 2).isSettled();
+      // 10 ms either side of the ceiling: resamples of either probe's requests hardly ever cross it.
+      AgentCapacitiesAssert.assertThat(found).hasConfidenceAtLeast(0.9);
     }
   }
 
@@ -109,6 +121,37 @@ class AgentCapacityTests {
     assertThat(new AgentWorkload(trace, 1, 3, 8, null).agentsPerProbe(8)).isEqualTo(3);
   }
 
+  private static dev.llmbench.client.RequestResult ttft(long ms) {
+    return dev.llmbench.internal.metrics.RequestMetrics.of(dev.llmbench.internal.client.RequestTrace.builder()
+        .times(0, 0, (ms + 10) * 1_000_000L).token(ms * 1_000_000L, true, false).token((ms + 10) * 1_000_000L, true, false)
+        .build());
+  }
+
+  /**
+   * How sure a probe is: the share of resamples of its requests in which the tier held; 1 far below the ceiling, 0 far
+   * above, between them when the percentile sits on the ceiling's edge.
+   */
+  @Test
+  void aProbesConfidenceIsTheShareOfResamplesInWhichTheTierHeld() throws NoSuchMethodException {
+    AgentTier tier = Tiers.class.getDeclaredMethod("capacity").getAnnotation(AgentCapacity.class).tiers()[0];
+    java.util.List<dev.llmbench.client.RequestResult> fast = java.util.Collections.nCopies(20, ttft(100));
+    java.util.List<dev.llmbench.client.RequestResult> slow = java.util.Collections.nCopies(20, ttft(300));
+    java.util.List<dev.llmbench.client.RequestResult> edge = new java.util.ArrayList<>(java.util.Collections.nCopies(17,
+        ttft(100)));
+    edge.addAll(java.util.Collections.nCopies(3, ttft(300)));
+    assertThat(TierSearch.heldShare(tier, fast)).isEqualTo(1.0);
+    assertThat(TierSearch.heldShare(tier, slow)).isEqualTo(0.0);
+    // p90 of 17 at 100 ms and 3 at 300 ms is 300 ms: it broke, but a resample with fewer slow ones holds.
+    double share = TierSearch.heldShare(tier, edge);
+    assertThat(share).isGreaterThan(0.0).isLessThan(0.5);
+    assertThat(TierSearch.heldShare(tier, edge)).isEqualTo(share); // the same requests, the same confidence
+  }
+
+  static class Tiers {
+    @AgentCapacity(agents = {1, 2}, tiers = @AgentTier(name = "t", ttftMillis = 200))
+    void capacity() {}
+  }
+
   @Test
   void anAssertionOnATierQuotesItsAnswerAndWhatBrokeIt() {
     AgentCapacities found = new AgentCapacities(java.util.List.of(new AgentCapacities.Tier("interactive", 4,
@@ -124,6 +167,15 @@ class AgentCapacityTests {
         .hasMessage("expected every tier's bracket closed but: background: holds 8 agents (fails at 32: TTFT p90 12 s "
             + "above 10 s), bracket not closed");
     AgentCapacitiesAssert.assertThat(found).holds("interactive", 4).holds("background", 8);
+    AgentCapacities unsure = new AgentCapacities(java.util.List.of(new AgentCapacities.Tier("interactive", 4,
+        OptionalInt.of(5), "TTFT p90 1.1 s above 1.0 s", true, 0.45, 0.9, 0.5), new AgentCapacities.Tier("background", 8,
+        OptionalInt.empty(), "", true, 0.99, 0.99, Double.NaN)));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentCapacitiesAssert.assertThat(unsure).hasConfidenceAtLeast(0.9))
+        .hasMessage("expected every tier's answer at least 90% sure but: interactive: holds 4 agents (fails at 5: TTFT "
+            + "p90 1.1 s above 1.0 s); confidence 45% (4 holds in 90% of resamples, 5 fails in 50%)");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentCapacitiesAssert.assertThat(found).hasConfidenceAtLeast(0.5))
+        .hasMessageStartingWith("expected every tier's answer at least 50% sure but: interactive: holds 4 agents");
+    AgentCapacitiesAssert.assertThat(unsure).hasConfidenceAtLeast(0.4);
   }
 
   @Test
