@@ -145,6 +145,12 @@ final class AgentWorkload implements RowSource, SessionSource {
     return s.turns().size();
   }
 
+  /** The agent's whole tree: the runner counts its sub-agents' turns with it as it starts, so a level starts whole agents. */
+  @Override
+  public OptionalInt requests(int index) {
+    return OptionalInt.of(session(index).requests());
+  }
+
   @Override
   public List<ChatMessage> opening(int index) {
     return session(index).opening();
@@ -303,6 +309,11 @@ final class AgentWorkload implements RowSource, SessionSource {
     public int turns(int c) {
       runs[c] = ledger.spawned(parent, turn, spawned.get(c));
       return spawned.get(c).turns().size();
+    }
+
+    @Override
+    public OptionalInt requests(int c) {
+      return OptionalInt.of(spawned.get(c).requests());
     }
 
     @Override

@@ -105,7 +105,7 @@ class AgentCriticalPathTests {
     void sweep(SweepLevelResult r) {
       AgentWorkload workload = (AgentWorkload) ((MeasuredLevel) r).plan().workload().prompts().sessions().orElseThrow();
       AgentsFeature.Figures f = AgentsFeature.figures(workload, (MeasuredLevel) r).orElseThrow();
-      assertThat(f.agents()).hasSizeGreaterThanOrEqualTo(3);
+      assertThat(f.agents()).hasSize(3);
       AgentRuns.Agent p = f.agents().get(0);
       AgentRuns.Agent rr = f.agents().get(1);
       AgentRuns.Agent q = f.agents().get(2);

@@ -42,12 +42,12 @@ class AgentsTests {
   }
 
   /**
-   * Every agent the level started ran whole, and they were at least {@code asked}: the runner counts a sub-agent's turns
-   * as it starts, so under a count a level may start an agent or two more than asked (docs/agents.md).
+   * Every agent the level started ran whole, and they were the {@code asked}: the runner counts an agent's sub-agents'
+   * turns with it as it starts, so a count-bounded level starts no agent more.
    */
   private static AgentsFeature.Figures whole(SweepLevelResult r, int asked) {
     AgentsFeature.Figures f = figures(r);
-    assertThat(f.started()).isGreaterThanOrEqualTo(asked);
+    assertThat(f.started()).isEqualTo(asked);
     assertThat(f.completed()).isEqualTo(f.started());
     assertThat(r.requests()).hasSize(f.agents().stream().mapToInt(AgentRuns.Agent::requests).sum());
     return f;
@@ -161,8 +161,8 @@ class AgentsTests {
     @Warmup(requests = 0)
     @AgentTrace(value = DIR + "agents.jsonl", toolTimeScale = 0.25, agents = 4)
     void sweep(SweepLevelResult r) {
-      // a1, a2, a1, a2 (and perhaps more: see whole())
-      assertThat(whole(r, 4).agents().subList(0, 4)).extracting(AgentRuns.Agent::toolNanos)
+      // a1, a2, a1, a2: no agent more
+      assertThat(whole(r, 4).agents()).extracting(AgentRuns.Agent::toolNanos)
           .containsExactly(50_000_000L, 12_500_000L, 50_000_000L, 12_500_000L);
     }
   }
@@ -284,8 +284,7 @@ class AgentsTests {
       assertThat(BenchKit.run(SyntheticCases.class, "llmbench.base-url", stub.url())).passed("C=2");
       List<JsonNode> bodies = stub.received().stream().filter(q -> q.headers().containsKey("x-agent"))
           .map(StubEngine.Received::body).toList();
-      assertThat(bodies.size() % 11).isZero(); // whole agents, at least 4 (see whole())
-      assertThat(bodies.size()).isGreaterThanOrEqualTo(4 * 11);
+      assertThat(bodies).hasSize(4 * 11); // 4 whole agents, none more (see whole())
       // Every agent and sub-agent opens with the one system prompt of 20 words.
       assertThat(bodies).extracting(b -> b.path("messages").get(0).path("content").asText())
           .containsOnly(BlockWords.system(20));

@@ -15,8 +15,17 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public interface Conversation {
 
-  /** The turns it sends when none fails, at least 1: counted against the level's budget when it starts. */
+  /** The turns it sends when none fails, at least 1. */
   int turns();
+
+  /**
+   * The requests it sends when none fails, those of every sub-conversation it will start included (at least its
+   * turns): counted against a count-bounded level's budget when it starts, so that a level starts whole trees of
+   * conversations, not one more while an earlier one's sub-conversations have yet to start.
+   */
+  default int requests() {
+    return turns();
+  }
 
   /**
    * Makes turn {@code turn} (from 0) ready to send. The first turn may be made before it is due (look-ahead); a later
@@ -40,8 +49,8 @@ public interface Conversation {
   /**
    * What comes between a reply and the next turn: a gap (a user's think time, a tool's run; {@code 0}: at once) and
    * sub-conversations (e.g. sub-agents) that start at once, each on its own, and that must all end before the next
-   * turn goes (if one fails, the others and the next turn still go). Their turns count against a count-bounded
-   * level's budget as they start; once a time-bounded level's time is up, none sends a later turn.
+   * turn goes (if one fails, the others and the next turn still go). Their requests were counted with their root's
+   * ({@link #requests()}); once a time-bounded level's time is up, none sends a later turn.
    *
    * @param gapNanos how long after the reply the next turn is due at the earliest, in nanoseconds
    * @param children the sub-conversations, none by default

@@ -143,9 +143,9 @@ public final class LoadRunner {
   /**
    * Sends {@code conversations} under {@code load} until {@code budget} says stop: closed loop (C conversations under
    * way, the next starting as one ends), open loop (conversations arriving after gaps drawn with {@code seed}, at most
-   * the cap under way) or timed replay (at the conversations' own times). The budget counts the turns of the
-   * conversations started: a count-bounded level starts conversations until their turns reach the count, and every
-   * one it started ends; a time-bounded one starts nothing and sends no later turn once the time is up. Once nothing
+   * the cap under way) or timed replay (at the conversations' own times). The budget counts the requests of the
+   * conversations started, their sub-conversations' included ({@link Conversation#requests()}): a count-bounded level
+   * starts conversations until their requests reach the count, and every one it started ends; a time-bounded one starts nothing and sends no later turn once the time is up. Once nothing
    * more is to be sent, the requests in flight get the grace period, then are cancelled.
    */
   public Outcome run(LoadShape load, Budget budget, long seed, Conversations conversations) {

@@ -48,7 +48,7 @@ final class RunLoop {
   private final PriorityQueue<Live> between = new PriorityQueue<>(Comparator.comparingLong((Live l) -> l.due)); // gaps
   private final long begin = System.nanoTime();
   private final long sendingEnds;
-  private int counted; // turns of the conversations started: what the budget counts
+  private int counted; // requests of the conversations started, their sub-conversations included: what the budget counts
   private int sends;
   private int planned; // the index after the last upcoming conversation
   private long lastDue;
@@ -199,7 +199,8 @@ final class RunLoop {
       ready--;
       if (u.ready != null) readyBytes -= u.ready.bytes();
     }
-    counted += conversation(u).turns;
+    Live c = conversation(u);
+    counted += Math.max(c.turns, c.conversation.requests()); // its whole tree: its sub-conversations add nothing later
     return u;
   }
 
@@ -342,7 +343,6 @@ final class RunLoop {
       child.conversation = c;
       child.turns = Math.max(1, c.turns());
       child.parent = s;
-      counted += child.turns;
       send(child, now);
     }
   }

@@ -21,6 +21,15 @@ public interface SessionSource {
   /** The turns session {@code session} sends (at least 1). */
   int turns(int session);
 
+  /**
+   * The requests session {@code session} sends when none fails, those of the sub-conversations its fan-outs start
+   * included ({@link Conversation#requests()}); empty (the default) when they are its turns, as without fan-outs. Asked
+   * as the session starts, after {@link #turns}.
+   */
+  default OptionalInt requests(int session) {
+    return OptionalInt.empty();
+  }
+
   /** Messages that start every turn's history of {@code session} (a conversation's system prompt); usually none. */
   default List<ChatMessage> opening(int session) {
     return List.of();

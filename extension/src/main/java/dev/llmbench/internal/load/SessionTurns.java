@@ -101,6 +101,11 @@ public final class SessionTurns {
     }
 
     @Override
+    public int requests() {
+      return Math.max(turns, source.requests(index).orElse(turns));
+    }
+
+    @Override
     public LoadRunner.Prepared prepare(int turn) {
       WorkloadPlan workload = batch.workload();
       List<ChatMessage.ToolCall> calls = lastCalls;

@@ -352,4 +352,60 @@ class SessionTurnsTests {
     assertThat(last.sentNanos()).as("after both sub-sessions' replies")
         .isGreaterThanOrEqualTo(subs.stream().mapToLong(Seen::repliedNanos).max().orElseThrow());
   }
+
+  /**
+   * A count-bounded level counts a session's whole tree as it starts: a short session ending while a longer one's
+   * sub-sessions have yet to start frees a slot, but the count already holds them, so no session more starts.
+   */
+  @Test
+  void aCountBoundedLevelCountsEachSessionsSubSessionsAsItStartsAndStartsNoSessionMore() {
+    SessionSource sub = source(1, 0);
+    SessionSource trees = new SessionSource() {
+      @Override
+      public int turns(int session) {
+        return session % 2 == 0 ? 1 : 3;
+      }
+
+      @Override
+      public java.util.OptionalInt requests(int session) {
+        return session % 2 == 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(3 + 2);
+      }
+
+      @Override
+      public String userText(int session, int turn) {
+        return session + "." + turn;
+      }
+
+      @Override
+      public long thinkNanos(int session, int turn) {
+        return 0;
+      }
+
+      @Override
+      public Optional<FanOut> fanOut(int session, int turn) {
+        return session % 2 == 1 && turn == 1 ? Optional.of(new FanOut(sub, 2)) : Optional.empty();
+      }
+
+      @Override
+      public Optional<String> affinityHeader() {
+        return Optional.of("X-Session-ID");
+      }
+
+      @Override
+      public double meanTurns() {
+        return 2;
+      }
+
+      @Override
+      public double meanThinkNanos() {
+        return 0;
+      }
+    };
+    LoadRunner runner = new LoadRunner(() -> {}, Duration.ofSeconds(5), LoadRunner.Observer.NONE);
+    LoadRunner.Outcome out = runner.run(new LoadShape.ClosedLoop(2), Budget.requests(1 + 5), 1,
+        SessionTurns.of(trees, workload(), 42, 1, sender(0)));
+    assertThat(out.traces()).hasSize(6);
+    assertThat(seen).extracting(x -> x.headers().get("X-Session-ID")).filteredOn(id -> !id.contains("/"))
+        .extracting(id -> id.substring(id.lastIndexOf('-') + 1)).containsOnly("0", "1");
+  }
 }
