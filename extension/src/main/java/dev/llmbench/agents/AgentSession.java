@@ -15,9 +15,16 @@ import java.util.Map;
  * @param opening     what opens every turn's history; a sub-agent without its own shares its parent's
  * @param turns       its turns, at least one
  * @param subAgents   the sub-agents spawned after turn {@code key} (never the last), in the trace's order
+ * @param fork        a sub-agent that starts from its parent's history (live replies included), not its opening
  */
 record AgentSession(String id, long line, double startMillis, List<ChatMessage> opening, List<AgentTurn> turns,
-    Map<Integer, List<AgentSession>> subAgents) {
+    Map<Integer, List<AgentSession>> subAgents, boolean fork) {
+
+  /** A session that starts from its own opening (a sub-agent spawned fresh, or a top-level agent). */
+  AgentSession(String id, long line, double startMillis, List<ChatMessage> opening, List<AgentTurn> turns,
+      Map<Integer, List<AgentSession>> subAgents) {
+    this(id, line, startMillis, opening, turns, subAgents, false);
+  }
 
   AgentSession {
     opening = List.copyOf(opening);

@@ -109,7 +109,7 @@ final class AgentTraceReader {
   /** A row as read, before the sessions are put together. */
   private record Row(long line, String session, int turn, String parent, int spawnAfter, double startMillis,
       List<ChatMessage> opening, List<AgentTurn.Input> inputs, int outputTokens, double toolMillis, String tool,
-      double delayMillis, boolean timestamped) {}
+      double delayMillis, boolean timestamped, boolean fork) {}
 
   private static Row llmbenchRow(Fields f) {
     String session = f.requiredText("session", "the agent's id, e.g. \"session\": \"a1\"");
@@ -125,7 +125,7 @@ final class AgentTraceReader {
     String system = f.text("system");
     int systemTokens = f.integer("system_tokens", 1, 0);
     if (turn > 0) {
-      for (String first : List.of("parent", "spawn_after", "start_ms", "system", "system_tokens")) {
+      for (String first : List.of("parent", "spawn_after", "start_ms", "system", "system_tokens", "fork")) {
         if (f.node.has(first)) throw f.bad(first, "is on turn " + turn, "it only on a session's first row (turn 0)");
       }
     }
@@ -134,6 +134,19 @@ final class AgentTraceReader {
           + spawnAfter + " is answered");
     }
     if (system != null && systemTokens > 0) throw f.bad("system_tokens", "is beside \"system\"", "one of them");
+    boolean fork = false;
+    if (f.node.has("fork")) {
+      if (!f.node.get("fork").isBoolean()) throw f.bad("fork", "is " + f.node.get("fork"), "true or false");
+      fork = f.node.get("fork").asBoolean();
+      if (fork && parent == null) {
+        throw f.bad("fork", "is on a session without \"parent\"", "fork only on a sub-agent's first row: it starts "
+            + "from its parent's history");
+      }
+      if (fork && (system != null || systemTokens > 0)) {
+        throw f.bad("fork", "is beside \"" + (system != null ? "system" : "system_tokens") + "\"", "one of them: a fork "
+            + "starts from its parent's history, its system prompt included");
+      }
+    }
     List<ChatMessage> opening = system != null ? List.of(ChatMessage.system(system))
         : systemTokens > 0 ? f.systems.computeIfAbsent(systemTokens, n -> List.of(ChatMessage.system(BlockWords.system(n))))
         : List.of();
@@ -145,7 +158,8 @@ final class AgentTraceReader {
     boolean tool = "tool".equals(role);
     AgentTurn.Input input = f.input("text", "input_tokens", "hash_ids", tool);
     return new Row(f.line, session, turn, parent, spawnAfter, start, opening, List.of(input),
-        f.integer("output_tokens", 1, 0), f.number("tool_ms", 0), f.text("tool") == null ? "" : f.text("tool"), 0, false);
+        f.integer("output_tokens", 1, 0), f.number("tool_ms", 0), f.text("tool") == null ? "" : f.text("tool"), 0, false,
+        fork);
   }
 
   private static Row mooncakeRow(Fields f) {
@@ -202,7 +216,7 @@ final class AgentTraceReader {
       inputs.add(f.input(null, "input_length", "hash_ids", false));
     }
     return new Row(f.line, session == null ? "row-" + f.line : session, -1, null, -1, start, opening, inputs,
-        f.integer("output_length", 1, 0), 0, "", delay, f.node.has("timestamp"));
+        f.integer("output_length", 1, 0), 0, "", delay, f.node.has("timestamp"), false);
   }
 
   /** The rows' sessions put together and checked; the top-level ones returned, sub-agents inside their parents. */
@@ -285,7 +299,8 @@ final class AgentTraceReader {
     for (Row c : children.getOrDefault(id, List.of())) {
       sub.computeIfAbsent(c.spawnAfter(), k -> new ArrayList<>()).add(session(c.session(), bySession, children, opening));
     }
-    return new AgentSession(id, head.line(), head.parent() == null ? head.startMillis() : 0, opening, turns, sub);
+    return new AgentSession(id, head.line(), head.parent() == null ? head.startMillis() : 0, opening, turns, sub,
+        head.fork());
   }
 
   private static AgentTurn turn(Row r) {

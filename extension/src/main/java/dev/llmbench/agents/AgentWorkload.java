@@ -317,6 +317,11 @@ final class AgentWorkload implements RowSource, SessionSource {
     }
 
     @Override
+    public boolean forks(int c) {
+      return spawned.get(c).fork();
+    }
+
+    @Override
     public List<ChatMessage> opening(int c) {
       return spawned.get(c).opening();
     }

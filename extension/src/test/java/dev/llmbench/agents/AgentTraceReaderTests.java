@@ -99,6 +99,15 @@ class AgentTraceReaderTests {
   }
 
   @Test
+  void aForkIsReadOnASubAgentAndRefusedOnASessionWithoutAParent() {
+    AgentSession a = read("fork.jsonl", AgentTrace.Format.LLMBENCH).sessions().get(0);
+    assertThat(a.subAgents().get(0)).extracting(AgentSession::id, AgentSession::fork)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("a/fork", true), org.assertj.core.groups.Tuple.tuple("a/fresh", false));
+    refused("fork-without-parent.jsonl", AgentTrace.Format.LLMBENCH, " line 1, field \"fork\": is on a session without "
+        + "\"parent\"; expected fork only on a sub-agent's first row: it starts from its parent's history");
+  }
+
+  @Test
   void aSubAgentWhoseParentDoesNotExistIsRefused() {
     refused("no-parent.jsonl", AgentTrace.Format.LLMBENCH, " line 2, field \"parent\": \"ghost\" is no session of this "
         + "file; expected the id of a session of this file that spawns \"b\"");

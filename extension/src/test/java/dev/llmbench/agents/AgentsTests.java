@@ -147,6 +147,48 @@ class AgentsTests {
     }
   }
 
+  /**
+   * A sub-agent marked {@code fork} starts from its parent's history, the parent's live reply included, so the server
+   * can serve that whole prefix from its cache; one without starts fresh, from the parent's system prompt.
+   */
+  @Test
+  void aForkedSubAgentStartsFromItsParentsLiveHistoryAndAFreshOneFromItsSystemPrompt() {
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      assertThat(BenchKit.run(ForkCases.class, "llmbench.base-url", stub.url())).passed("C=1");
+      Map<String, List<JsonNode>> bySession = new LinkedHashMap<>();
+      for (StubEngine.Received r : stub.received()) {
+        String id = r.headers().get("x-session-id");
+        if (id != null) bySession.computeIfAbsent(id, k -> new ArrayList<>()).add(r.body());
+      }
+      String a = bySession.keySet().iterator().next();
+      JsonNode parent = bySession.get(a).get(0).path("messages");
+      JsonNode fork = bySession.get(a + "/0.0").get(0).path("messages");
+      JsonNode fresh = bySession.get(a + "/0.1").get(0).path("messages");
+      // The fork: the parent's system prompt and first message, its live reply, then its own message.
+      assertThat(fork).hasSize(4);
+      assertThat(fork.get(0)).isEqualTo(parent.get(0));
+      assertThat(fork.get(1)).isEqualTo(parent.get(1));
+      assertThat(fork.get(2).path("role").asText()).isEqualTo("assistant");
+      assertThat(fork.get(2).path("content").asText()).isEqualTo("t ".repeat(4));
+      assertThat(fork.get(3).path("content").asText()).endsWith(" Check the edge cases of the plan.");
+      // The fresh one: the parent's system prompt, then its own message.
+      assertThat(fresh).hasSize(2);
+      assertThat(fresh.get(0)).isEqualTo(parent.get(0));
+      assertThat(fresh.get(1).path("content").asText()).endsWith(" List the files.");
+    }
+  }
+
+  @LlmEndpoint
+  static class ForkCases {
+    @ConcurrencySweep({1})
+    @Workload(maxTokens = 8)
+    @Warmup(requests = 0)
+    @AgentTrace(value = DIR + "fork.jsonl", affinityHeader = "X-Session-ID")
+    void sweep(SweepLevelResult r) {
+      assertThat(whole(r, 1).subAgents()).isEqualTo(2);
+    }
+  }
+
   @Test
   void aToolTimeScaleShortensEveryGap() {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {

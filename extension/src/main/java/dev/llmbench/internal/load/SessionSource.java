@@ -30,6 +30,15 @@ public interface SessionSource {
     return OptionalInt.empty();
   }
 
+  /**
+   * Whether sub-conversation {@code session} starts from the history of the conversation whose reply fanned it out
+   * (every message and live reply up to that reply, the reply's tool calls left out) instead of its own
+   * {@link #opening}: a fork, sharing its parent's whole prefix. False by default: it starts fresh.
+   */
+  default boolean forks(int session) {
+    return false;
+  }
+
   /** Messages that start every turn's history of {@code session} (a conversation's system prompt); usually none. */
   default List<ChatMessage> opening(int session) {
     return List.of();

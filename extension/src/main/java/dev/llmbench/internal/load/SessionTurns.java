@@ -83,6 +83,12 @@ public final class SessionTurns {
     private List<ChatMessage.ToolCall> lastCalls = List.of();
 
     Session(Batch batch, SessionSource source, int index, long seeds, String id, String marker) {
+      this(batch, source, index, seeds, id, marker, null);
+    }
+
+    /** A session whose history starts as {@code inherited} (a fork of its parent's), or its opening when null. */
+    Session(Batch batch, SessionSource source, int index, long seeds, String id, String marker,
+        List<ChatMessage> inherited) {
       this.batch = batch;
       this.source = source;
       this.index = index;
@@ -90,7 +96,7 @@ public final class SessionTurns {
       this.id = id;
       this.marker = marker;
       this.turns = Math.max(1, source.turns(index));
-      List<ChatMessage> opening = source.opening(index);
+      List<ChatMessage> opening = inherited != null ? inherited : source.opening(index);
       this.history = new ArrayList<>(opening.size() + 2 * turns);
       this.history.addAll(opening);
     }
@@ -151,12 +157,26 @@ public final class SessionTurns {
       Optional<SessionSource.FanOut> fanOut = source.fanOut(index, turn);
       if (fanOut.isEmpty()) return new Next(gap);
       List<Conversation> children = new ArrayList<>();
+      List<ChatMessage> forked = null;
       for (int c = 0; c < fanOut.get().count(); c++) {
         long childSeeds = mix(seeds + turn, c);
-        children.add(new Session(batch, fanOut.get().source(), c, childSeeds, id + "/" + turn + "." + c,
-            Markers.marker(batch.salt() ^ childSeeds, c)));
+        SessionSource sub = fanOut.get().source();
+        if (sub.forks(c) && forked == null) forked = forked();
+        children.add(new Session(batch, sub, c, childSeeds, id + "/" + turn + "." + c,
+            Markers.marker(batch.salt() ^ childSeeds, c), sub.forks(c) ? forked : null));
       }
       return new Next(gap, children);
+    }
+
+    /**
+     * The history as a fork starts from it: every message up to the last reply, whose tool calls are left out (the
+     * parent's next turn answers them, not the fork's, and a server refuses a call left unanswered).
+     */
+    private List<ChatMessage> forked() {
+      List<ChatMessage> copy = new ArrayList<>(history);
+      ChatMessage reply = copy.get(copy.size() - 1);
+      if (!lastCalls.isEmpty()) copy.set(copy.size() - 1, new ChatMessage(reply.role(), reply.content()));
+      return List.copyOf(copy);
     }
 
     /**
