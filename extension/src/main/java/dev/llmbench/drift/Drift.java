@@ -53,6 +53,14 @@ public @interface Drift {
   int maxTokens() default 32;
 
   /**
+   * {@return {@code ignore_eos} of each request: every reply then runs to {@code maxTokens}, so that a model that stops
+   * early is still compared token by token after where it would have stopped (llama-server sends no logprob for its
+   * end-of-sequence token, so a reply that ends where the reference's goes on is not identical, but that position is not
+   * scored)}
+   */
+  boolean ignoreEos() default false;
+
+  /**
    * {@return {@code top_logprobs} each request asks for (with {@code logprobs: true}), 1 to 20; 0 asks for none, and
    * tokens are then the stream's chunks}
    */

@@ -85,7 +85,7 @@ public final class DriftAssert {
    * @return this assertion
    */
   public DriftAssert meanKldAtMost(double nats) {
-    return check("mean KLD", c -> c.meanKld().map(k -> k.estimate()), nats, false, v -> String.format(Locale.ROOT, "%.4f", v));
+    return check("mean KLD", c -> c.meanKld().map(k -> k.estimate()), nats, false, DriftFeature::kld);
   }
 
   private DriftAssert check(String figure, Function<DriftComparison, Optional<Double>> value, double bound, boolean atLeast,

@@ -25,9 +25,11 @@ import org.apiguardian.api.API;
  *                        bucketed (a lower bound of the full-vocabulary KL); empty without logprobs
  * @param p99Kld          the 99th percentile of the per-position KL divergence; empty without logprobs
  * @param maxKld          the largest per-position KL divergence; empty without logprobs
+ * @param topMass         the mean probability the reference's top-k holds at those positions: how much of the
+ *                        distribution the KL divergence sees (the rest is one bucket); empty without logprobs
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public record DriftComparison(String candidate, String reference, String load, int prompts, int identical,
     ConfidenceInterval identicalShare, ConfidenceInterval commonPrefix, double referenceLength, int positions,
     Optional<ConfidenceInterval> top1Agreement, Optional<ConfidenceInterval> meanKld, Optional<Double> p99Kld,
-    Optional<Double> maxKld) {}
+    Optional<Double> maxKld, Optional<Double> topMass) {}

@@ -183,16 +183,17 @@ final class DriftFeature implements SweepFeature {
   private String table(List<Row> rows) {
     StringBuilder s = new StringBuilder("<h3>Drift against ").append(esc(reference)).append("</h3><table class=\"drift\"><tr>"
         + "<th>level</th><th>prompts</th><th>identical</th><th>leading tokens in common</th><th>top-1 agreement</th>"
-        + "<th>mean KLD</th><th>p99 KLD</th><th>max KLD</th><th>output tok/s</th><th>accuracy</th></tr>");
+        + "<th>mean KLD</th><th>p99 KLD</th><th>max KLD</th><th>top-k mass</th><th>output tok/s</th><th>accuracy</th></tr>");
     for (Row row : rows) {
       DriftComparison c = row.c();
       s.append("<tr><td>").append(esc(row.level().label())).append("</td><td>").append(c.prompts()).append("</td><td>")
           .append(esc(percent(c.identicalShare()))).append("</td><td>")
           .append(esc(String.format(Locale.ROOT, "%.1f of %.1f %s", c.commonPrefix().estimate(), c.referenceLength(), ci(c.commonPrefix(), "%.1f"))))
           .append("</td><td>").append(esc(c.top1Agreement().map(DriftFeature::percent).orElse("n/a"))).append("</td><td>")
-          .append(esc(c.meanKld().map(k -> String.format(Locale.ROOT, "%.4f %s", k.estimate(), ci(k, "%.4f"))).orElse("n/a")))
-          .append("</td><td>").append(c.p99Kld().map(v -> String.format(Locale.ROOT, "%.4f", v)).orElse("n/a")).append("</td><td>")
-          .append(c.maxKld().map(v -> String.format(Locale.ROOT, "%.4f", v)).orElse("n/a")).append("</td><td>")
+          .append(esc(c.meanKld().map(k -> kld(k.estimate()) + " [" + kld(k.lower()) + ", " + kld(k.upper()) + "]").orElse("n/a")))
+          .append("</td><td>").append(c.p99Kld().map(DriftFeature::kld).orElse("n/a")).append("</td><td>")
+          .append(c.maxKld().map(DriftFeature::kld).orElse("n/a")).append("</td><td>")
+          .append(c.topMass().map(v -> String.format(Locale.ROOT, "%.1f%%", 100 * v)).orElse("n/a")).append("</td><td>")
           .append(String.format(Locale.ROOT, "%.1f", row.level().outputThroughput().perSecond())).append("</td><td>")
           .append(row.accuracy().map(a -> String.format(Locale.ROOT, "%.1f%%", 100 * a)).orElse("")).append("</td></tr>");
     }
@@ -205,9 +206,16 @@ final class DriftFeature implements SweepFeature {
         + "in common %s", c.identical(), c.prompts(), percent(c.identicalShare()), c.commonPrefix().estimate(), c.referenceLength(),
         ci(c.commonPrefix(), "%.1f")));
     c.top1Agreement().ifPresent(a -> s.append(", top-1 agreement ").append(percent(a)));
-    c.meanKld().ifPresent(k -> s.append(String.format(Locale.ROOT, ", mean KLD %.4f %s over %d positions (p99 %.4f, max %.4f)",
-        k.estimate(), ci(k, "%.4f"), c.positions(), c.p99Kld().orElse(0.0), c.maxKld().orElse(0.0))));
+    c.meanKld().ifPresent(k -> s.append(String.format(Locale.ROOT, ", mean KLD %s [%s, %s] over %d positions (p99 %s, max %s; "
+        + "top-k holds %.1f%% of the reference's probability)", kld(k.estimate()), kld(k.lower()), kld(k.upper()), c.positions(),
+        kld(c.p99Kld().orElse(0.0)), kld(c.maxKld().orElse(0.0)), 100 * c.topMass().orElse(0.0))));
     return s.toString();
+  }
+
+  /** A KL divergence in nats: four decimals, or three significant digits below 0.001, where quantised models live. */
+  static String kld(double v) {
+    if (v == 0) return "0";
+    return Math.abs(v) < 0.001 ? String.format(Locale.ROOT, "%.2e", v) : String.format(Locale.ROOT, "%.4f", v);
   }
 
   static String percent(ConfidenceInterval ci) {
@@ -235,6 +243,7 @@ final class DriftFeature implements SweepFeature {
     });
     c.p99Kld().ifPresent(v -> o.put("p99_kld", v));
     c.maxKld().ifPresent(v -> o.put("max_kld", v));
+    c.topMass().ifPresent(v -> o.put("top_mass", v));
   }
 
   private static void interval(ObjectNode o, String field, ConfidenceInterval ci) {

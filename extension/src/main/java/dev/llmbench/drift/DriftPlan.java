@@ -1,6 +1,5 @@
 package dev.llmbench.drift;
 
-import dev.llmbench.client.ChatMessage;
 import dev.llmbench.client.CompletionRequest;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.RequestExtras;
@@ -12,12 +11,14 @@ import java.util.Map;
  * A drift check as a sweep sends it.
  *
  * @param name        the prompts' name in reports: the file's, or {@code builtin}
- * @param prompts     each prompt's messages, request {@code i} sending prompt {@code i}
+ * @param prompts     each prompt, request {@code i} sending prompt {@code i}
  * @param maxTokens   {@code max_tokens} of every request
+ * @param ignoreEos   {@code ignore_eos} of every request
  * @param topLogprobs {@code top_logprobs} asked for, 0 for none
  * @param reference   the reference deployment's name, empty for the first
  */
-record DriftPlan(String name, List<List<ChatMessage>> prompts, int maxTokens, int topLogprobs, String reference) {
+record DriftPlan(String name, List<DriftPrompts.Prompt> prompts, int maxTokens, boolean ignoreEos, int topLogprobs,
+    String reference) {
 
   DriftPlan {
     prompts = List.copyOf(prompts);
@@ -26,7 +27,7 @@ record DriftPlan(String name, List<List<ChatMessage>> prompts, int maxTokens, in
   /** What the reference's kept replies must have been sent for: the same prompts, the same max_tokens and top_logprobs. */
   String identity() {
     return name + ", " + prompts.size() + " prompts (hash " + Integer.toHexString(prompts.hashCode()) + "), max_tokens "
-        + maxTokens + ", top_logprobs " + topLogprobs;
+        + maxTokens + (ignoreEos ? ", ignore_eos" : "") + ", top_logprobs " + topLogprobs;
   }
 
   /** The body fields every request of the sweep adds: {@code logprobs} and {@code top_logprobs} when asked. */
@@ -40,8 +41,11 @@ record DriftPlan(String name, List<List<ChatMessage>> prompts, int maxTokens, in
     return PromptSource.rows(name, new RowSource() {
       @Override
       public CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace) {
-        return CompletionRequest.ofMessages(prompts.get(index % prompts.size())).withMaxTokens(maxTokens).withTemperature(0)
-            .withSeed(0);
+        DriftPrompts.Prompt p = prompts.get(index % prompts.size());
+        CompletionRequest r = CompletionRequest.ofMessages(p.messages()).withMaxTokens(maxTokens).withTemperature(0)
+            .withSeed(0).withIgnoreEos(DriftPlan.this.ignoreEos);
+        for (Map.Entry<String, String> f : p.bodyFields().entrySet()) r = r.withBodyField(f.getKey(), f.getValue());
+        return r;
       }
 
       @Override

@@ -12,13 +12,18 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The prompts a drift check sends: LLMBench's own, or a JSON Lines file's, checked whole before any load. */
 final class DriftPrompts {
 
   static final int DEFAULT_COUNT = 16;
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** Fields the check sets itself: a row's own would make its replies incomparable with the reference's. */
+  private static final java.util.Set<String> RESERVED = java.util.Set.of("prompt", "messages", "model", "max_tokens",
+      "max_completion_tokens", "temperature", "seed", "stream", "stream_options", "logprobs", "top_logprobs", "ignore_eos", "n");
   private static final String SHAPE = "{\"prompt\": \"...\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}]}";
 
   /** Varied, open-ended prompts: replies long enough that a drifting model shows where it leaves the reference. */
@@ -50,13 +55,27 @@ final class DriftPrompts {
 
   private DriftPrompts() {}
 
-  static List<List<ChatMessage>> builtIn(int count) {
+  /**
+   * One prompt.
+   *
+   * @param messages   what it sends
+   * @param bodyFields the row's other fields, sent as they are ({@code logit_bias}, {@code stop}); each a JSON value as text
+   */
+  record Prompt(List<ChatMessage> messages, Map<String, String> bodyFields) {
+    Prompt {
+      messages = List.copyOf(messages);
+      bodyFields = Map.copyOf(bodyFields);
+    }
+  }
+
+  static List<Prompt> builtIn(int count) {
     int n = count == 0 ? DEFAULT_COUNT : count;
-    List<List<ChatMessage>> out = new ArrayList<>(n);
+    List<Prompt> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       String text = BUILT_IN.get(i % BUILT_IN.size());
       // Past the list's end a prompt is numbered, so that no two prompts are the same.
-      out.add(List.of(ChatMessage.user(i < BUILT_IN.size() ? text : text + " (" + (i / BUILT_IN.size() + 1) + ")")));
+      out.add(new Prompt(List.of(ChatMessage.user(i < BUILT_IN.size() ? text : text + " (" + (i / BUILT_IN.size() + 1) + ")")),
+          Map.of()));
     }
     return out;
   }
@@ -66,7 +85,7 @@ final class DriftPrompts {
    *
    * @throws BadInputException naming the file, its line and what is wrong
    */
-  static List<List<ChatMessage>> read(Path file, int count) {
+  static List<Prompt> read(Path file, int count) {
     List<String> lines;
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -75,7 +94,7 @@ final class DriftPrompts {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the drift prompts " + file.toAbsolutePath(), e);
     }
-    List<List<ChatMessage>> out = new ArrayList<>();
+    List<Prompt> out = new ArrayList<>();
     for (int i = 0; i < lines.size() && (count == 0 || out.size() < count); i++) {
       String line = lines.get(i);
       if (line.isBlank()) continue;
@@ -86,7 +105,11 @@ final class DriftPrompts {
         throw new BadInputException(file, i + 1, "", "not JSON (" + e.getOriginalMessage() + ")", SHAPE);
       }
       if (!row.isObject()) throw new BadInputException(file, i + 1, "", "not a JSON object", SHAPE);
-      out.add(messages(file, i + 1, row));
+      Map<String, String> fields = new LinkedHashMap<>();
+      row.fields().forEachRemaining(f -> {
+        if (!RESERVED.contains(f.getKey())) fields.put(f.getKey(), f.getValue().toString());
+      });
+      out.add(new Prompt(messages(file, i + 1, row), fields));
     }
     if (out.isEmpty()) throw new BadInputException(file, 0, "", "holds no prompts", SHAPE + " a line");
     return out;

@@ -36,6 +36,6 @@ final class DriftSettings {
     boolean file = !d.path().isBlank();
     return Optional.of(new DriftPlan(file ? Path.of(d.path()).getFileName().toString() : "builtin",
         file ? DriftPrompts.read(Path.of(d.path()), d.prompts()) : DriftPrompts.builtIn(d.prompts()), d.maxTokens(),
-        d.topLogprobs(), d.reference()));
+        d.ignoreEos(), d.topLogprobs(), d.reference()));
   }
 }

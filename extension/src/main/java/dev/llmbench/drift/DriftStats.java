@@ -29,6 +29,7 @@ final class DriftStats {
   static DriftComparison compare(String candidate, LevelReplies c, String reference, LevelReplies r, String load) {
     List<Pair> pairs = new ArrayList<>();
     List<Double> klds = new ArrayList<>();
+    double topMass = 0;
     boolean scored = false;
     for (Map.Entry<Integer, LevelReplies.Reply> e : r.replies().entrySet()) {
       LevelReplies.Reply a = e.getValue();
@@ -55,6 +56,7 @@ final class DriftStats {
           positions++;
           if (x.key().equals(y.key())) agreeing++;
           double k = kld(x.top(), y.top());
+          for (ReplyTokens.Choice t : x.top()) topMass += Math.exp(t.logprob());
           kld += k;
           klds.add(k);
         }
@@ -69,13 +71,13 @@ final class DriftStats {
     int positions = pairs.stream().mapToInt(Pair::positions).sum();
     if (!scored || positions == 0) {
       return new DriftComparison(candidate, reference, load, n, identical, share, prefix, length, 0, Optional.empty(),
-          Optional.empty(), Optional.empty(), Optional.empty());
+          Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
     double[] all = klds.stream().mapToDouble(Double::doubleValue).toArray();
     return new DriftComparison(candidate, reference, load, n, identical, share, prefix, length, positions,
         Optional.of(Bootstrap.ratio(pairs, Pair::agreeing, Pair::positions, 1)),
         Optional.of(Bootstrap.ratio(pairs, Pair::kld, Pair::positions, 1)), Optional.of(Percentiles.of(all, 99)),
-        Optional.of(java.util.Arrays.stream(all).max().orElse(0)));
+        Optional.of(java.util.Arrays.stream(all).max().orElse(0)), Optional.of(topMass / positions));
   }
 
   private static List<String> texts(LevelReplies.Reply r) {

@@ -38,11 +38,11 @@ class DriftPlatformTests {
     String table = Files.readString(dir.resolve("table.txt"));
     assertThat(table).contains("C=1 · ref | drift: the reference, 12 replies kept",
         "C=1 · same | drift vs ref: 12/12 replies identical (100.0% [100.0%, 100.0%]), 32.0 of 32.0 leading tokens in common "
-            + "[32.0, 32.0], top-1 agreement 100.0% [100.0%, 100.0%], mean KLD 0.0000 [0.0000, 0.0000] over 384 positions "
-            + "(p99 0.0000, max 0.0000)",
+            + "[32.0, 32.0], top-1 agreement 100.0% [100.0%, 100.0%], mean KLD 0 [0, 0] over 384 positions "
+            + "(p99 0, max 0; top-k holds 96.9% of the reference's probability)",
         "C=1 · drifts | drift vs ref: 0/12 replies identical (0.0% [0.0%, 0.0%]), 5.0 of 32.0 leading tokens in common "
             + "[5.0, 5.0], top-1 agreement 83.3% [83.3%, 83.3%], mean KLD 0.0289 [0.0289, 0.0289] over 72 positions "
-            + "(p99 0.1733, max 0.1733)",
+            + "(p99 0.1733, max 0.1733; top-k holds 96.9% of the reference's probability)",
         "drift against ref (builtin, greedy, max_tokens 32):");
     JsonNode sweep = new ObjectMapper().readTree(dir.resolve("sweep.json").toFile()).path("drift");
     JsonNode drifts = sweep.path("candidates").get(1);
@@ -88,6 +88,15 @@ class DriftPlatformTests {
   void withoutLogprobsTokensAreTheStreamsChunks() {
     BenchKit.Run run = BenchKit.run(ChunksTestCases.class);
     assertThat(run).passed("C=1 · ref", "C=1 · drifts");
+  }
+
+  @Test
+  void anAssertionListsEveryCandidateThatBreaksItsBound() {
+    BenchKit.Run run = BenchKit.run(BoundsTestCases.class);
+    assertThat(run).level("C=1 · d3").failedWith(AssertionError.class).hasMessage("[C=1 · d5: identical share vs ref] is "
+        + "0.0%, below the required 50.0%\n[C=1 · d3: identical share vs ref] is 0.0%, below the required 50.0%");
+    assertThat(run).level("C=1 · d5").failedWith(AssertionError.class).hasMessage("[C=1 · d5: leading tokens in common vs "
+        + "ref] is 5.0, below the required 6.0");
   }
 
   @Test
@@ -191,6 +200,20 @@ class DriftPlatformTests {
       assertThat(d.commonPrefix().estimate()).isEqualTo(3.0);
       assertThat(d.meanKld()).isEmpty();
       assertThat(d.top1Agreement()).isEmpty();
+    }
+  }
+
+  @Deployment(name = "ref", embeddedProfile = "instant")
+  @Deployment(name = "d5", embeddedProfile = "instant+diverge=5")
+  @Deployment(name = "d3", embeddedProfile = "instant+diverge=3")
+  static class BoundsTestCases {
+    @ConcurrencySweep(1)
+    @Drift(prompts = 4, maxTokens = 16)
+    @Warmup(requests = 0)
+    void bounds(SweepLevelResult level, Drifts drift) {
+      String me = level.endpoint().deployment().orElseThrow();
+      if (me.equals("d5")) DriftAssert.assertThat(drift).commonPrefixAtLeast(6);
+      if (me.equals("d3")) DriftAssert.assertThat(drift).meanKldAtMost(1).identicalShareAtLeast(0.5);
     }
   }
 
