@@ -100,6 +100,15 @@ class DriftPlatformTests {
   }
 
   @Test
+  void besideAnEvalDriftComparesTheEvalsRepliesAndReadsBesideAccuracy() throws IOException {
+    BenchKit.Run run = BenchKit.run(BesideEvalTestCases.class);
+    assertThat(run).passed("C=1 · ref", "C=1 · same");
+    String table = Files.readString(run.sweepDir(BesideEvalTestCases.class, "eval").resolve("table.txt"));
+    assertThat(table).contains("C=1 · same | drift vs ref: 8/8 replies identical (100.0% [100.0%, 100.0%])",
+        "top-k holds 96.9% of the reference's probability); ", "; accuracy 100.0%");
+  }
+
+  @Test
   void aSweepOfOneEndpointHasNoReference() {
     assertThat(BenchKit.run(NoReferenceTestCases.class)).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
         .hasMessage("Configuration error: sweep on method [NoReferenceTestCases#alone]: @Drift on alone compares deployments "
@@ -214,6 +223,18 @@ class DriftPlatformTests {
       String me = level.endpoint().deployment().orElseThrow();
       if (me.equals("d5")) DriftAssert.assertThat(drift).commonPrefixAtLeast(6);
       if (me.equals("d3")) DriftAssert.assertThat(drift).meanKldAtMost(1).identicalShareAtLeast(0.5);
+    }
+  }
+
+  @Deployment(name = "ref", embeddedProfile = "instant")
+  @Deployment(name = "same", embeddedProfile = "instant")
+  static class BesideEvalTestCases {
+    @ConcurrencySweep(1)
+    @dev.llmbench.quality.QualityEval(generated = dev.llmbench.quality.QualityEval.Generated.ARITHMETIC, items = 8)
+    @Drift
+    @Warmup(requests = 0)
+    void eval(SweepLevelResult level, Drifts drift) {
+      assertThat(level).hasNoErrors();
     }
   }
 
