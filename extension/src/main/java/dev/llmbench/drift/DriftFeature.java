@@ -152,8 +152,9 @@ final class DriftFeature implements SweepFeature {
     }
     List<String> findings = new ArrayList<>();
     for (Row row : rows) findings.add(row.level().label() + " against " + reference + ": " + line(row.c()));
+    List<FeatureSection.Attachment> figures = List.of(FeatureSection.Attachment.json("drift", json.toPrettyString()));
     return Optional.of(FeatureSection.titled("drift").withJson(json).withConsole(console).withFindings(findings)
-        .withLead(lead(rows)).withHtml(table(rows)));
+        .withLead(lead(rows)).withHtml(table(rows)).withAttachments(figures).withFiles(figures));
   }
 
   private record Row(MeasuredLevel level, DriftComparison c, Optional<Double> accuracy) {}

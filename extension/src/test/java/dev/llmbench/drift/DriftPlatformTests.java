@@ -15,6 +15,7 @@ import dev.llmbench.testkit.Messages;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
@@ -75,6 +76,17 @@ class DriftPlatformTests {
   }
 
   @Test
+  void allureSweepSummaryLeadsWithTheDriftAndAttachesItsFigures() throws IOException {
+    Path results = Files.createTempDirectory("drift-allure-");
+    List<JsonNode> allure = BenchKit.runWithAllure(ChunksTestCases.class, results);
+    JsonNode summary = allure.stream().filter(r -> r.path("name").asText().equals("chunks · sweep summary")).findFirst()
+        .orElseThrow();
+    assertThat(summary.path("descriptionHtml").asText()).contains("<div class=\"drift-lead\"><p><b>Drift against ref</b>",
+        "C=1 · drifts: 0/4 replies identical (0.0% [0.0%, 0.0%]), 3.0 of 16.0 leading tokens in common [3.0, 3.0]");
+    assertThat(summary.path("attachments").toString()).contains("\"name\":\"drift\"");
+  }
+
+  @Test
   void logprobsAskedButNotReturnedFailTheLevelLoudly() {
     BenchKit.Run run = BenchKit.run(NoLogprobsTestCases.class);
     assertThat(run).level("C=1 · ref").succeeded();
@@ -106,6 +118,14 @@ class DriftPlatformTests {
     String table = Files.readString(run.sweepDir(BesideEvalTestCases.class, "eval").resolve("table.txt"));
     assertThat(table).contains("C=1 · same | drift vs ref: 8/8 replies identical (100.0% [100.0%, 100.0%])",
         "top-k holds 96.9% of the reference's probability); ", "; accuracy 100.0%");
+  }
+
+  @Test
+  void promptsThatKeepOnlyAnExcerptOfEachReplyAreRefused() {
+    assertThat(BenchKit.run(DatasetTestCases.class)).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
+        .hasMessage("Configuration error: sweep on method [DatasetTestCases#dataset]: @Drift on dataset compares replies "
+            + "whole, and this sweep's prompts keep only an excerpt of each: let @Drift bring the prompts, or put it beside "
+            + "@QualityEval");
   }
 
   @Test
@@ -236,6 +256,16 @@ class DriftPlatformTests {
     void eval(SweepLevelResult level, Drifts drift) {
       assertThat(level).hasNoErrors();
     }
+  }
+
+  @Deployment(name = "ref", embeddedProfile = "instant")
+  @Deployment(name = "drifts", embeddedProfile = "instant+diverge=3")
+  static class DatasetTestCases {
+    @ConcurrencySweep(1)
+    @dev.llmbench.datasets.Dataset(path = "src/test/resources/datasets/chat.jsonl",
+        format = dev.llmbench.datasets.Dataset.Format.OPENAI_CHAT)
+    @Drift
+    void dataset(SweepLevelResult level) {}
   }
 
   static class NoReferenceTestCases {
