@@ -129,6 +129,13 @@ class DriftPlatformTests {
   }
 
   @Test
+  void moreTopLogprobsThanOpenAiAllowsAreRefused() {
+    assertThat(BenchKit.run(TooManyLogprobsTestCases.class)).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
+        .hasMessage("Configuration error: sweep on method [TooManyLogprobsTestCases#many]: @Drift 'topLogprobs' must be 0 "
+            + "(ask for none) to 20 (OpenAI's most), was 21");
+  }
+
+  @Test
   void aSweepOfOneEndpointHasNoReference() {
     assertThat(BenchKit.run(NoReferenceTestCases.class)).hasSingleFailure().failedWith(ExtensionConfigurationException.class)
         .hasMessage("Configuration error: sweep on method [NoReferenceTestCases#alone]: @Drift on alone compares deployments "
@@ -266,6 +273,14 @@ class DriftPlatformTests {
         format = dev.llmbench.datasets.Dataset.Format.OPENAI_CHAT)
     @Drift
     void dataset(SweepLevelResult level) {}
+  }
+
+  @Deployment(name = "ref", embeddedProfile = "instant")
+  @Deployment(name = "drifts", embeddedProfile = "instant+diverge=3")
+  static class TooManyLogprobsTestCases {
+    @ConcurrencySweep(1)
+    @Drift(topLogprobs = 21)
+    void many(SweepLevelResult level) {}
   }
 
   static class NoReferenceTestCases {
