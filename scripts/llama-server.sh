@@ -5,7 +5,8 @@
 #   scripts/llama-server.sh start PORT SLOTS [MODEL]
 #                                              start llama-server (1 thread) and print its base URL; MODEL is
 #                                              tiny (default, ~3.5M params) or slow-load (~300M params, F16:
-#                                              ~1.3 s of real 503 "Loading model" for readiness tests)
+#                                              ~1.3 s of real 503 "Loading model" for readiness tests), or the tiny
+#                                              model's copies by llama-quantize: tiny-f16, tiny-q8_0, tiny-q4_0
 #   scripts/llama-server.sh run PORT SLOTS [MODEL]
 #                                              the same in the foreground, as the process itself: for @LaunchServer
 #   scripts/llama-server.sh stop PORT          stop the server started on PORT
@@ -39,6 +40,7 @@ prepare() {
   if [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] && [ -f "$LLAMA_ROOT$MODEL_DIR/tiny.gguf" ] \
      && [ -f "$LLAMA_ROOT$MODEL_DIR/slow-load.gguf" ] \
      && cmp -s "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT$MODEL_DIR/make_tiny_gguf.py"; then
+    quantised_copies
     echo "llama-server already prepared in $LLAMA_ROOT"; return 0
   fi
   if ! command -v debootstrap >/dev/null || [ ! -f /usr/share/keyrings/debian-archive-keyring.gpg ]; then
@@ -77,14 +79,30 @@ prepare() {
   mv "$LLAMA_ROOT$MODEL_DIR/tiny.gguf.tmp" "$LLAMA_ROOT$MODEL_DIR/tiny.gguf"
   mv "$LLAMA_ROOT$MODEL_DIR/slow-load.gguf.tmp" "$LLAMA_ROOT$MODEL_DIR/slow-load.gguf"
   cp "$ROOT_DIR/scripts/make_tiny_gguf.py" "$LLAMA_ROOT$MODEL_DIR/make_tiny_gguf.py"
+  quantised_copies
   echo "prepared: $(chroot "$LLAMA_ROOT" llama-server --version 2>&1 | grep -m1 -i version || echo llama-server)"
+}
+
+# The tiny model in F16, Q8_0 and Q4_0 (drift between quantisations, docs/drift.md): well under a second each.
+# Each is written under a temporary name and renamed, so a reader never sees half a file; a newer tiny model
+# (a changed generator) makes them again.
+quantised_copies() {
+  local type
+  for type in F16 Q8_0 Q4_0; do
+    local out; out="tiny-$(echo "$type" | tr '[:upper:]' '[:lower:]').gguf"
+    if [ ! -f "$LLAMA_ROOT$MODEL_DIR/$out" ] || [ "$LLAMA_ROOT$MODEL_DIR/tiny.gguf" -nt "$LLAMA_ROOT$MODEL_DIR/$out" ]; then
+      timeout 120 chroot "$LLAMA_ROOT" llama-quantize "$MODEL_DIR/tiny.gguf" "$MODEL_DIR/$out.tmp.$$" "$type" >/dev/null 2>&1 \
+        || die "llama-quantize could not write $out"
+      mv "$LLAMA_ROOT$MODEL_DIR/$out.tmp.$$" "$LLAMA_ROOT$MODEL_DIR/$out"
+    fi
+  done
 }
 
 # The flags every server here gets: one thread (see shared/reference/real-engine.md), metrics, the alias.
 server_args() {
   local port="$1" slots="$2" model="$3"
   [ -x "$LLAMA_ROOT/usr/bin/llama-server" ] || die "not prepared: run '$0 prepare' first"
-  [ -f "$LLAMA_ROOT$MODEL_DIR/$model.gguf" ] || die "no model '$model' (tiny or slow-load); run '$0 prepare'"
+  [ -f "$LLAMA_ROOT$MODEL_DIR/$model.gguf" ] || die "no model '$model' (tiny, tiny-f16, tiny-q8_0, tiny-q4_0 or slow-load); run '$0 prepare'"
   echo "-m $MODEL_DIR/$model.gguf --host 127.0.0.1 --port $port -np $slots -c $((slots * CTX_PER_SLOT)) -t 1 --metrics" \
     "--alias llmbench-tiny --no-webui ${LLAMA_ARGS:-}"
 }

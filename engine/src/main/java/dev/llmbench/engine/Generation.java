@@ -21,6 +21,8 @@ final class Generation {
   private static final List<String> TEMPLATE_TOKENS = List.of("<|start|>", "<|role|>", "<|content|>", "<|end|>");
 
   private final PerformanceProfile profile;
+  /** The profile's variant: its greedy log-probabilities, and where it drifts. */
+  private final TokenLogprobs variant;
   private final int malformedAbove;
   private final BatchScheduler scheduler;
   private final PrefixCache prefixCache;
@@ -33,6 +35,7 @@ final class Generation {
   Generation(EmbeddedOptions options, BatchScheduler scheduler, PrefixCache prefixCache, RequestTimings timings,
       OpenAiResponses responses, FaultInjector faults) {
     this.profile = options.profile();
+    this.variant = TokenLogprobs.of(profile.name());
     this.malformedAbove = options.malformedAbove();
     this.scheduler = scheduler;
     this.prefixCache = prefixCache;
@@ -93,12 +96,13 @@ final class Generation {
     }
     Sequence seq = new Sequence(arrival, promptTokens, blocks, maxTokens, ignoreEos,
         chat ? profile.reasoningTokens() : 0, reply != null ? TextModel.tokenize(reply.json())
-            : TextModel.answer(prompt, seed, profile.accuracy()), seed ^ n);
+            : variant.answer(TextModel.answer(prompt, seed, profile.accuracy())), seed ^ n);
+    Integer top = variant.logprobs() && chat ? TokenLogprobs.asked(body).orElse(null) : null;
     scheduler.submit(seq);
     boolean answered = false;
     try {
-      if (stream) stream(ex, seq, id, chat, includeUsage, fault, reply);
-      else respondWhole(ex, seq, id, chat, reply);
+      if (stream) stream(ex, seq, id, chat, includeUsage, fault, reply, top);
+      else respondWhole(ex, seq, id, chat, reply, top);
       answered = true;
     } finally {
       if (!answered) seq.cancel(); // the client went away, or the server is closing: free the batch slot
@@ -146,7 +150,7 @@ final class Generation {
   }
 
   private void stream(Exchange ex, Sequence seq, String id, boolean chat, boolean includeUsage, FaultKind fault,
-      StructuredReplies.Reply reply) throws IOException, InterruptedException {
+      StructuredReplies.Reply reply, Integer top) throws IOException, InterruptedException {
     boolean firstOfCall = true;
     EventStream events = faults.stream(ex, fault, chat, seq::cancel);
     events.open();
@@ -164,6 +168,7 @@ final class Generation {
         chunk = completion.finishChunk(e.finishReason());
       } else {
         chunk = completion.textChunk(e.text(), e.reasoning(), firstOfCall);
+        if (top != null && !e.reasoning()) logprobs((com.fasterxml.jackson.databind.node.ObjectNode) chunk.withArray("choices").get(0), e.tokens(), e.position(), top);
         if (!e.reasoning()) firstOfCall = false;
       }
       if (!events.chunk(chunk, e.isEnd())) return;
@@ -173,9 +178,10 @@ final class Generation {
     events.done();
   }
 
-  private void respondWhole(Exchange ex, Sequence seq, String id, boolean chat, StructuredReplies.Reply reply)
-      throws IOException, InterruptedException {
+  private void respondWhole(Exchange ex, Sequence seq, String id, boolean chat, StructuredReplies.Reply reply,
+      Integer top) throws IOException, InterruptedException {
     StringBuilder content = new StringBuilder();
+    List<String> tokens = new java.util.ArrayList<>();
     StringBuilder reasoning = new StringBuilder();
     String finish;
     RequestTimings.Request timing = timings.start(seq.arrivalNanos);
@@ -187,10 +193,19 @@ final class Generation {
         break;
       }
       (e.reasoning() ? reasoning : content).append(e.text());
+      if (!e.reasoning()) tokens.addAll(e.tokens());
     }
     OpenAiResponses.Completion completion = responses.completion(id, chat, toolName(reply),
         System.currentTimeMillis() / 1000);
-    OpenAiResponses.send(ex, 200, completion.whole(content.toString(), reasoning.toString(), finish, seq));
+    com.fasterxml.jackson.databind.node.ObjectNode body = completion.whole(content.toString(), reasoning.toString(), finish, seq);
+    if (top != null) logprobs((com.fasterxml.jackson.databind.node.ObjectNode) body.withArray("choices").get(0), tokens, 0, top);
+    OpenAiResponses.send(ex, 200, body);
+  }
+
+  /** OpenAI's {@code choices[0].logprobs.content}: one entry per token, from the reply's {@code position}-th. */
+  private void logprobs(com.fasterxml.jackson.databind.node.ObjectNode choice, List<String> tokens, int position, int top) {
+    com.fasterxml.jackson.databind.node.ArrayNode content = choice.putObject("logprobs").putArray("content");
+    for (int i = 0; i < tokens.size(); i++) variant.entry(content, tokens.get(i), position + i, top);
   }
 
   /** The tool a structured reply calls, or null when there is none or it is a JSON answer. */

@@ -123,8 +123,17 @@ public record PerformanceProfile(
             throw new IllegalStateException("two built-in profiles are named " + a.name());
           }, LinkedHashMap::new)));
 
+  /**
+   * A built-in profile by name; a name may carry variants after the base name that change what it answers, not how
+   * fast ({@code instant+diverge=5}, {@code gqa-dense+no-logprobs}: see {@link TokenLogprobs}).
+   */
   public static Optional<PerformanceProfile> named(String name) {
-    return Optional.ofNullable(BUILT_IN.get(name));
+    PerformanceProfile base = BUILT_IN.get(TokenLogprobs.base(name));
+    if (base == null || name.equals(base.name())) return Optional.ofNullable(base);
+    if (!TokenLogprobs.knows(name)) return Optional.empty();
+    return Optional.of(new PerformanceProfile(name, base.model, base.stepBase, base.stepPerExtraSequence,
+        base.prefillPerToken, base.maxBatch, base.reasoningTokens, base.tokensPerChunk, base.description + " (" + name
+        + ")", base.accuracy));
   }
 
   public static Map<String, PerformanceProfile> builtIn() {

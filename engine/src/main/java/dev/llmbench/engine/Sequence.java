@@ -9,8 +9,12 @@ import java.util.concurrent.LinkedBlockingQueue;
 final class Sequence {
 
   /** What the scheduler hands the HTTP side: a chunk of text, or the end. */
-  record Event(String text, boolean reasoning, boolean admitted, String finishReason) {
+  record Event(String text, boolean reasoning, boolean admitted, String finishReason, List<String> tokens, int position) {
     static final Event ADMITTED = new Event("", false, true, null);
+
+    Event(String text, boolean reasoning, boolean admitted, String finishReason) {
+      this(text, reasoning, admitted, finishReason, List.of(), 0);
+    }
 
     boolean isEnd() {
       return finishReason != null;
@@ -55,6 +59,8 @@ final class Sequence {
   /** Generates up to {@code tokens} tokens as one chunk; returns true when the sequence has finished. */
   boolean step(int tokens, Counter counted) {
     StringBuilder text = new StringBuilder();
+    List<String> chunkTokens = new java.util.ArrayList<>(tokens);
+    int position = generated - reasoningGenerated;
     boolean reasoning = reasoningGenerated < reasoningBudget;
     int emitted = 0;
     String finish = null;
@@ -69,6 +75,7 @@ final class Sequence {
       String token = thisIsReasoning ? TextModel.filler(random, true)
           : contentIndex < answer.size() ? answer.get(contentIndex) : TextModel.filler(random, false);
       text.append(token);
+      if (!thisIsReasoning) chunkTokens.add(token);
       generated++;
       if (thisIsReasoning) reasoningGenerated++;
       emitted++;
@@ -83,7 +90,7 @@ final class Sequence {
     // Counted before the client can see it: a client that scrapes /metrics right after its last token must
     // find that token, and the finished request, already counted.
     counted.tokens(emitted, finish != null);
-    if (emitted > 0) events.add(new Event(text.toString(), reasoning, false, null));
+    if (emitted > 0) events.add(new Event(text.toString(), reasoning, false, null, chunkTokens, position));
     if (finish != null) events.add(new Event("", false, false, finish));
     return finish != null;
   }

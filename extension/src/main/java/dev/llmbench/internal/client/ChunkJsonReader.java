@@ -34,10 +34,13 @@ final class ChunkJsonReader {
 
   /** Containers whose content matters; anything else is skipped by depth. */
   private enum Context {
-    TOP, CHOICES, CHOICE, DELTA, TOOL_CALLS, TOOL_CALL, FUNCTION, USAGE, COMPLETION_DETAILS, PROMPT_DETAILS, TIMINGS, ERROR, DATA
+    TOP, CHOICES, CHOICE, DELTA, TOOL_CALLS, TOOL_CALL, FUNCTION, USAGE, COMPLETION_DETAILS, PROMPT_DETAILS, TIMINGS, ERROR, DATA,
+    /** {@code choices[0].logprobs}, its {@code content} array, a token of it, its {@code top_logprobs}, one of those, bytes. */
+    LOGPROBS, LOGPROB_CONTENT, LOGPROB_TOKEN, TOP_LOGPROBS, TOP_LOGPROB, LOGPROB_BYTES
   }
 
-  private static final int MAX_DEPTH = 8;
+  /** A logprob's bytes sit nine containers deep: top, choices, choice, logprobs, content, token, top, choice, bytes. */
+  private static final int MAX_DEPTH = 10;
 
   private final StreamRecorder recorder;
   private final JsonParser json;
@@ -169,6 +172,8 @@ final class ChunkJsonReader {
       case FIELD_NAME -> field = json.currentName();
       case START_OBJECT, START_ARRAY -> open(token == JsonToken.START_OBJECT);
       case END_OBJECT, END_ARRAY -> {
+        Context closed = stack[depth - 1];
+        if (closed == Context.LOGPROB_TOKEN || closed == Context.TOP_LOGPROB) recorder.logprobEnd(closed == Context.TOP_LOGPROB);
         if (--depth == 0) rootClosed = true;
       }
       case VALUE_STRING -> string();
@@ -202,7 +207,10 @@ final class ChunkJsonReader {
             chunk.choice = true;
           }
         }
-        case CHOICE -> child = "delta".equals(field) || "message".equals(field) ? Context.DELTA : null;
+        case CHOICE -> child = "delta".equals(field) || "message".equals(field) ? Context.DELTA
+            : "logprobs".equals(field) ? Context.LOGPROBS : null;
+        case LOGPROB_CONTENT -> child = Context.LOGPROB_TOKEN;
+        case TOP_LOGPROBS -> child = Context.TOP_LOGPROB;
         case TOOL_CALLS -> {
           child = Context.TOOL_CALL;
           toolIndex = ++toolPosition;
@@ -217,6 +225,10 @@ final class ChunkJsonReader {
         default -> child = null;
       }
       if (child == Context.USAGE) chunk.usage();
+      if (child == Context.LOGPROB_TOKEN || child == Context.TOP_LOGPROB) {
+        chunk.otherFields = true; // never plain text: the shortcut must not learn a chunk with logprobs
+        recorder.logprobStart(child == Context.TOP_LOGPROB);
+      }
     } else if (parent == Context.TOP && "choices".equals(field)) {
       child = Context.CHOICES;
     } else if (parent == Context.DELTA && "tool_calls".equals(field)) {
@@ -224,6 +236,12 @@ final class ChunkJsonReader {
       toolPosition = -1;
     } else if (parent == Context.TOP && "data".equals(field)) {
       child = Context.DATA;
+    } else if (parent == Context.LOGPROBS && "content".equals(field)) {
+      child = Context.LOGPROB_CONTENT;
+    } else if (parent == Context.LOGPROB_TOKEN && "top_logprobs".equals(field)) {
+      child = Context.TOP_LOGPROBS;
+    } else if ((parent == Context.LOGPROB_TOKEN || parent == Context.TOP_LOGPROB) && "bytes".equals(field)) {
+      child = Context.LOGPROB_BYTES;
     }
     if (child == null || depth == MAX_DEPTH) {
       skipDepth = 1;
@@ -277,6 +295,9 @@ final class ChunkJsonReader {
       }
       case ERROR -> {
         if ("message".equals(field)) chunk.errorMessage = Excerpt.of(json.getText(), EXCERPT * 2);
+      }
+      case LOGPROB_TOKEN, TOP_LOGPROB -> {
+        if ("token".equals(field)) recorder.logprobText(stack[depth - 1] == Context.TOP_LOGPROB, json.getText());
       }
       default -> { }
     }
@@ -332,6 +353,12 @@ final class ChunkJsonReader {
         chunk.otherFields = true;
         if ("index".equals(field)) toolIndex = count();
       }
+      case LOGPROB_TOKEN, TOP_LOGPROB -> {
+        boolean alternative = stack[depth - 1] == Context.TOP_LOGPROB;
+        if ("id".equals(field)) recorder.logprobId(alternative, count());
+        else if ("logprob".equals(field)) recorder.logprob(alternative, json.getDoubleValue());
+      }
+      case LOGPROB_BYTES -> recorder.logprobByte(stack[depth - 2] == Context.TOP_LOGPROB, count());
       default -> { }
     }
   }

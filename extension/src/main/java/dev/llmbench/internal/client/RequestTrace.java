@@ -53,6 +53,32 @@ public final class RequestTrace {
     return f.toolCalls;
   }
 
+  /**
+   * The reply's tokens as its {@code logprobs} named them, for a reply read whole ({@link TextCapture#FULL}) whose
+   * request asked for them; empty when the server sent none.
+   */
+  public ReplyTokens replyTokens() {
+    return f.replyTokens;
+  }
+
+  /**
+   * The content cut where its token chunks ended, for a reply read whole: the tokens as the server streamed them (one
+   * a chunk on vLLM, SGLang and llama-server without speculative decoding); the whole content as one piece when the
+   * chunks were not kept.
+   */
+  public java.util.List<String> contentPieces() {
+    if (f.contentEnds == null) return f.content.isEmpty() ? java.util.List.of() : java.util.List.of(f.content);
+    java.util.List<String> pieces = new java.util.ArrayList<>(f.contentEnds.length);
+    int from = 0;
+    for (int end : f.contentEnds) {
+      int to = Math.min(end, f.content.length());
+      if (to > from) pieces.add(f.content.substring(from, to));
+      from = Math.max(from, to);
+    }
+    if (from < f.content.length()) pieces.add(f.content.substring(from));
+    return pieces;
+  }
+
   /** Whether {@link #toolCalls()} hold every character the server sent of them. */
   public boolean toolCallsComplete() {
     return f.toolCallsComplete;
@@ -395,6 +421,9 @@ public final class RequestTrace {
     /** Output tokens the first token chunk carried, from per-chunk usage; -1 for unknown. */
     Builder firstChunkTokens(int tokens);
     Builder startedAt(Instant at);
+    /** The reply's tokens as its logprobs named them. */
+    Builder replyTokens(ReplyTokens tokens);
+
     /** A token chunk that arrived at {@code nanos}, carrying content, reasoning, or both. */
     Builder token(long nanos, boolean content, boolean reasoning);
     /** A choices event with no token (a role-only or finish-only chunk). */

@@ -33,6 +33,16 @@ public final class StreamRecorder {
   private int[] toolMarks;
   private int toolMarkCount;
   private long toolChars;
+  /** A reply read whole: its tokens from logprobs, and the content's length after each token chunk. */
+  private java.util.List<ReplyTokens.Token> logprobTokens;
+  private int logprobMark;
+  private int[] contentEnds;
+  private int contentEndCount;
+  private int contentEndMark;
+  // The logprob entries being read: a token, and one of its top_logprobs; each field may come in any order.
+  private final LogprobParts token = new LogprobParts();
+  private final LogprobParts choice = new LogprobParts();
+  private final java.util.List<ReplyTokens.Choice> top = new java.util.ArrayList<>();
 
   public StreamRecorder(TextCapture capture, long scheduledNanos, long startNanos, int promptTokensEstimate) {
     this.capture = capture;
@@ -72,7 +82,75 @@ public final class StreamRecorder {
     b.choiceEvents++;
     lastChoicesNanos = nanos;
     if (kind != 0) tokens.add(nanos, kind);
+    if ((kind & TokenChunks.CONTENT) != 0 && capture.isFull() && content != null) {
+      if (contentEnds == null) contentEnds = new int[INITIAL];
+      if (contentEndCount == contentEnds.length) contentEnds = java.util.Arrays.copyOf(contentEnds, contentEndCount * 2);
+      contentEnds[contentEndCount++] = content.length();
+    }
   }
+
+  // ---- a token's logprobs (choices[0].logprobs.content[i]), kept for a reply read whole ----
+
+  void logprobStart(boolean alternative) {
+    (alternative ? choice : token).reset();
+    if (!alternative) top.clear();
+  }
+
+  void logprobId(boolean alternative, int id) {
+    (alternative ? choice : token).id = id;
+  }
+
+  void logprobByte(boolean alternative, int b) {
+    (alternative ? choice : token).add(b);
+  }
+
+  void logprobText(boolean alternative, String text) {
+    (alternative ? choice : token).text = text;
+  }
+
+  void logprob(boolean alternative, double value) {
+    (alternative ? choice : token).logprob = value;
+  }
+
+  /** An entry ended: a top_logprobs choice joins its token's list, a token the reply's. */
+  void logprobEnd(boolean alternative) {
+    if (!capture.isFull()) return;
+    if (alternative) {
+      top.add(new ReplyTokens.Choice(choice.key(), choice.logprob));
+      return;
+    }
+    if (logprobTokens == null) logprobTokens = new java.util.ArrayList<>();
+    logprobTokens.add(new ReplyTokens.Token(token.key(), token.logprob, top));
+    top.clear();
+  }
+
+  /** The parts of one logprob entry as they are read. */
+  private static final class LogprobParts {
+    int id;
+    byte[] bytes = new byte[16];
+    int byteCount;
+    String text;
+    double logprob;
+
+    void reset() {
+      id = -1;
+      byteCount = -1;
+      text = null;
+      logprob = Double.NaN;
+    }
+
+    void add(int b) {
+      if (byteCount < 0) byteCount = 0;
+      if (b < 0 || b > 255) return;
+      if (byteCount == bytes.length) bytes = java.util.Arrays.copyOf(bytes, bytes.length * 2);
+      bytes[byteCount++] = (byte) b;
+    }
+
+    String key() {
+      return ReplyTokens.key(id, bytes, byteCount, text);
+    }
+  }
+
 
   void chars(int contentChars, int reasoningChars) {
     b.contentChars += contentChars;
@@ -119,6 +197,8 @@ public final class StreamRecorder {
   // ---- text, appended as it is parsed; undone if its event never completes ----
 
   void markEvent() {
+    logprobMark = logprobTokens == null ? 0 : logprobTokens.size();
+    contentEndMark = contentEndCount;
     contentMark = content == null ? 0 : content.length();
     reasoningMark = reasoning == null ? 0 : reasoning.length();
     if (tools != null) {
@@ -132,6 +212,8 @@ public final class StreamRecorder {
   }
 
   void dropEventText() {
+    if (logprobTokens != null) while (logprobTokens.size() > logprobMark) logprobTokens.remove(logprobTokens.size() - 1);
+    contentEndCount = contentEndMark;
     if (content != null) content.setLength(contentMark);
     if (reasoning != null) reasoning.setLength(reasoningMark);
     if (tools != null) {
@@ -204,6 +286,8 @@ public final class StreamRecorder {
     b.reasoning = reasoning == null ? "" : reasoning.toString();
     b.textComplete = b.contentChars <= capture.maxChars() && b.reasoningChars <= capture.maxChars();
     b.serverTimings = timings == null ? Map.of() : timings;
+    if (logprobTokens != null) b.replyTokens = new ReplyTokens(logprobTokens);
+    if (contentEnds != null) b.contentEnds = java.util.Arrays.copyOf(contentEnds, contentEndCount);
     if (tools != null) {
       long kept = 0;
       java.util.List<RequestTrace.ToolCall> calls = new java.util.ArrayList<>(tools.size());

@@ -63,6 +63,10 @@ final class TraceFields implements RequestTrace.Builder, Cloneable {
   byte replyCheck = NOT_CHECKED;
   String replyProblem;
   int turn = -1;
+  /** The reply's tokens from {@code logprobs}, kept for replies read whole; none when the server sent none. */
+  ReplyTokens replyTokens = ReplyTokens.NONE;
+  /** The content's length after each token chunk, kept for replies read whole; null when not kept. */
+  int[] contentEnds;
 
   /** A copy to change; the arrays, lists and maps it shares are never written. */
   TraceFields copy() {
@@ -170,6 +174,12 @@ final class TraceFields implements RequestTrace.Builder, Cloneable {
   @Override
   public TraceFields embeddings(int count) {
     this.embeddings = count;
+    return this;
+  }
+
+  @Override
+  public TraceFields replyTokens(ReplyTokens tokens) {
+    this.replyTokens = tokens;
     return this;
   }
 

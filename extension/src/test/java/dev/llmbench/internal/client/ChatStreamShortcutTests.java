@@ -275,7 +275,7 @@ class ChatStreamShortcutTests {
   }
 
   private static Object text(Object value) {
-    return value instanceof long[] a ? Arrays.toString(a) : value;
+    return value instanceof long[] a ? Arrays.toString(a) : value instanceof int[] a ? Arrays.toString(a) : value;
   }
 
   private record Reading(RequestTrace trace, int shortcutEvents) {}

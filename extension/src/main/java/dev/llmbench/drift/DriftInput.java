@@ -1,0 +1,91 @@
+package dev.llmbench.drift;
+
+import dev.llmbench.Workload;
+import dev.llmbench.internal.load.PlanContext;
+import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.load.RequestExtras;
+import dev.llmbench.internal.load.StopRule;
+import dev.llmbench.internal.load.WorkloadSource;
+import dev.llmbench.result.LoadShape;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * {@code @Drift} as a sweep's input: each prompt once, greedy, as a one-turn conversation. Beside another source that
+ * keeps its replies whole (an eval), it brings no prompts: it compares that source's replies, and only asks each
+ * request for its logprobs.
+ */
+final class DriftInput implements WorkloadSource {
+
+  private static final String REFUSAL = "@Drift sends each of its prompts once, greedy, with its own max_tokens: remove "
+      + "@Trace, @Dataset, @SharedPrefix, @ExactInputTokens and @Workload's prompt, prompts, inputTokens, inputLength, "
+      + "outputLength and several maxTokens from this sweep, or put @QualityEval beside it to compare the eval's replies";
+
+  private final PlanContext context;
+  private DriftPlan plan;
+  private boolean brings = true;
+
+  DriftInput(PlanContext context) {
+    this.context = context;
+  }
+
+  @Override
+  public void check(List<WorkloadSource> all) {
+    plan = DriftSettings.of(context.extension()).orElseThrow();
+    brings = all.stream().noneMatch(s -> s != this && s.bringsPrompts());
+    if (!brings) return;
+    Workload w = context.workload();
+    if (w.inputTokens().length > 0 || !w.prompt().isBlank() || !w.prompts().equals("builtin") || w.maxTokens().length > 1) {
+      throw new IllegalArgumentException(REFUSAL);
+    }
+  }
+
+  @Override
+  public boolean bringsPrompts() {
+    return brings;
+  }
+
+  @Override
+  public boolean takes(Beside beside) {
+    return beside == Beside.REQUEST_COUNT || beside == Beside.DURATION_OR_TARGET;
+  }
+
+  @Override
+  public String refusal(Beside beside) {
+    return REFUSAL;
+  }
+
+  @Override
+  public PromptSource prompts() {
+    return plan.source();
+  }
+
+  @Override
+  public int requests(LoadShape load, int otherwise) {
+    return plan.prompts().size();
+  }
+
+  @Override
+  public void checkLevel(String label, LoadShape load, StopRule stop) {
+    if (!(stop instanceof StopRule.Count c && c.requests() <= plan.prompts().size())) {
+      throw new IllegalArgumentException(label + ": a drift level sends each of its " + plan.prompts().size() + " prompts "
+          + "once: leave @Measurement automatic, or ask for at most that many requests");
+    }
+  }
+
+  @Override
+  public OptionalInt maxTokens() {
+    return OptionalInt.of(plan.maxTokens());
+  }
+
+  @Override
+  public RequestExtras extras() {
+    return plan.extras();
+  }
+
+  @Override
+  public <T> Optional<T> as(Class<T> type) {
+    return type.isInstance(plan) ? Optional.of(type.cast(plan)) : WorkloadSource.super.as(type);
+  }
+}
