@@ -1,30 +1,67 @@
 #!/usr/bin/env bash
-# Turns the sample run's Allure results into a report (Allure 3 from npm; history kept across runs in
-# sample-tests/.allure-history), then opens it in headless Chromium over 127.0.0.1: expands the
-# sweep's throughput chart, and opens the sweep's summary result (first in its branch of the tree, with
-# the table, findings and charts), and a level's timeline attachment, saving a screenshot of each; then
+# Turns a module's Allure results into a report (Allure 3 from npm; history kept across runs in the module's
+# .allure-history). For the sample run (the default module, sample-tests), then opens it in headless Chromium over
+# 127.0.0.1: expands the sweep's throughput chart, and opens the sweep's summary result (first in its branch of the
+# tree, with the table, findings and charts), and a level's timeline attachment, saving a screenshot of each; then
 # checks the sweep's own index.html the same way (check-page.mjs). Fails in one line if anything is missing.
 #
-#   scripts/allure-report.sh           generate and check
-#   scripts/allure-report.sh --serve   generate, then serve the report on 127.0.0.1 until Ctrl-C
+#   scripts/allure-report.sh                   the sample run's report: generate and check
+#   scripts/allure-report.sh MODULE            the report of MODULE/target/allure-results (any module, yours too:
+#                                              a folder, from where you are), in MODULE/target/allure-report
+#   scripts/allure-report.sh [MODULE] --serve  generate, then serve the report on 127.0.0.1 until Ctrl-C
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
-RESULTS=sample-tests/target/allure-results
-REPORT=sample-tests/target/allure-report
+repo=$PWD
 die() { echo "allure-report: $*" >&2; exit 1; }
+serve=0
+module=sample-tests
+for arg in "$@"; do
+  case "$arg" in
+    --serve) serve=1 ;;
+    -*) die "unknown option $arg: scripts/allure-report.sh [MODULE] [--serve]" ;;
+    *) module=$arg ;;
+  esac
+done
+case "$module" in
+  /*) dir=$module ;;
+  *) if [ -d "$caller/$module" ]; then dir=$caller/$module; else dir=$repo/$module; fi ;;
+esac
+[ -d "$dir" ] || die "no module folder $module"
+dir=$(cd "$dir" && pwd)
+RESULTS=$dir/target/allure-results
+REPORT=$dir/target/allure-report
+if [ "$dir" = "$repo/sample-tests" ]; then
+  samples=1
+  config=$repo/allure-config/allurerc.json
+else
+  samples=0
+  # The same report settings, for this module: its output and history beside its own results.
+  config=$dir/target/allurerc.json
+  mkdir -p "$dir/target"
+  node -e 'const [base, out, history, name, to] = process.argv.slice(1);
+    const c = JSON.parse(require("fs").readFileSync(base, "utf8"));
+    Object.assign(c, {name, output: out, historyPath: history});
+    c.plugins.awesome.options.reportName = name;
+    require("fs").writeFileSync(to, JSON.stringify(c, null, 2));' \
+    "$repo/allure-config/allurerc.json" "$REPORT" "$dir/.allure-history/history.jsonl" "LLMBench: $(basename "$dir")" "$config" \
+    || die "could not write $config (node is needed: Node.js 20)"
+fi
 
-[ -d "$RESULTS" ] || die "no $RESULTS: run the sample benchmarks first (the README's first command)"
+[ -d "$RESULTS" ] || die "no $RESULTS: run the module's tests first (the samples: the README's first command)"
 command -v npm >/dev/null || die "npm is needed (Node.js 20): apt-get install nodejs npm"
 if [ ! -d allure-config/node_modules/allure ] || [ ! -d allure-config/node_modules/puppeteer-core ]; then
   (cd allure-config && timeout 300 npm ci --no-audit --no-fund --loglevel=error) \
     || die "npm ci in allure-config failed: is the npm registry reachable?"
 fi
 rm -rf "$REPORT"   # nothing of an earlier report may pass the check
-(cd allure-config && npx allure generate "../$RESULTS" --config allurerc.json >/dev/null) || die "allure generate failed"
-echo "report: $REPORT/index.html (open it served: scripts/allure-report.sh --serve)"
-if [ "${1:-}" = --serve ]; then
-  cd allure-config && exec npx allure open "../$REPORT"
+(cd allure-config && npx allure generate "$RESULTS" --config "$config" >/dev/null) || die "allure generate failed"
+echo "report: $REPORT/index.html (open it served: scripts/allure-report.sh $module --serve)"
+if [ "$serve" = 1 ]; then
+  cd allure-config && exec npx allure open "$REPORT"
 fi
+# The checks below read the sample run's own tests; another module's report is generated, not checked.
+[ "$samples" = 1 ] || exit 0
 
 # CHROMIUM names another Chromium-based browser (e.g. google-chrome on GitHub's runners).
 if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then

@@ -102,8 +102,8 @@ ci() {
   else
     echo "== no daemon: a @LaunchContainer suite fails before its first level, saying how to start one"
     (cd "$ROOT_DIR" && DOCKER_HOST=unix:///nonexistent/docker.sock mvn -B -q -pl extension -am test \
-      -Dllmbench.groups=container-no-daemon -Dllmbench.excludedGroups= \
-      '-Dllmbench.aloneGroups=container-no-daemon&(timing|absolute-timing)' "$@")
+      -Dbuild.groups=container-no-daemon -Dbuild.excludedGroups= \
+      '-Dbuild.aloneGroups=container-no-daemon&(timing|absolute-timing)' "$@")
   fi
   trap stop EXIT
   start

@@ -52,7 +52,7 @@ if [ "$(psql_admin "-c \"select 1 from pg_database where datname = '$db'\"")" !=
   psql_admin "-c \"create database $db owner $user\""
 fi
 
-export LLMBENCH_PG_URL="jdbc:postgresql://127.0.0.1:$port/$db"
-export LLMBENCH_PG_USER="$user"
-export LLMBENCH_PG_PASSWORD="$password"
+export BENCH_PG_URL="jdbc:postgresql://127.0.0.1:$port/$db"
+export BENCH_PG_USER="$user"
+export BENCH_PG_PASSWORD="$password"
 mvn -Pdatabase -pl extension -am test "$@"

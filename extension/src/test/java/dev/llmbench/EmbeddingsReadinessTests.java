@@ -145,8 +145,8 @@ class EmbeddingsReadinessTests {
       assertThat(run).level("C=1").succeeded();
       assertThat(run).test("chats(LlmClient)").failedWith(EndpointNotReadyException.class).hasMessageMatching(
           Messages.pattern("LLM endpoint " + server.url("/") + " cannot become ready for POST /v1/chat/completions: "
-              + refusal + " (gave up after {duration} instead of waiting out llmbench.ready.timeout 180.000 s, since this "
-              + "does not clear by waiting)"));
+              + refusal + " (gave up after {duration} instead of waiting out the limit 3m, llmbench.ready.timeout, "
+              + "since this does not clear by waiting)"));
       assertThat(asked).contains("/v1/embeddings", "/v1/chat/completions");
       assertThat(asked.stream().filter("/v1/chat/completions"::equals).count()).as("chat requests: the probe alone")
           .isEqualTo(1);

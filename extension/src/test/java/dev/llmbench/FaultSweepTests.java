@@ -131,15 +131,15 @@ class FaultSweepTests {
    */
   @Test
   void noSecretAppearsInAnyOutput() throws Exception {
-    String key = System.getenv("LLMBENCH_TEST_API_KEY");
-    String gateway = System.getenv("LLMBENCH_TEST_GATEWAY_SECRET");
+    String key = System.getenv("BENCH_TEST_API_KEY");
+    String gateway = System.getenv("BENCH_TEST_GATEWAY_SECRET");
     org.junit.jupiter.api.Assumptions.assumeTrue(key != null && gateway != null, "surefire sets the stand-in secrets");
     String literal = "lit-llmbench-secret-77aa";
     EmbeddedOptions options = EmbeddedOptions.builder(PerformanceProfile.INSTANT).apiKey(key).faults("http500:every3").build();
     try (EmbeddedLlmServer server = EmbeddedLlmServer.start(options)) {
       Captured out = Captured.run(() -> BenchKit.run(SecretTestCases.class, "llmbench.base-url", server.baseUrl().toString(),
-          "llmbench.api-key-env", "LLMBENCH_TEST_API_KEY",
-          "llmbench.headers", "X-Gateway-Key=${LLMBENCH_TEST_GATEWAY_SECRET},X-Literal=" + literal));
+          "llmbench.api-key-env", "BENCH_TEST_API_KEY",
+          "llmbench.headers", "X-Gateway-Key=${BENCH_TEST_GATEWAY_SECRET},X-Literal=" + literal));
       assertThat(out.run).level("C=2").failedWith(AssertionError.class).hasMessage("""
           C=2: expected no failed requests but 2 of 6 failed:
             - HTTP 500: 2 (e.g. llmbench fault injection: internal server error)""")
@@ -192,7 +192,7 @@ class FaultSweepTests {
         Relay tls = Relay.tls(server.baseUrl().getPort())) {
       String url = "https://127.0.0.1:" + tls.port();
       assertThat(BenchKit.run(TlsTestCases.class, "llmbench.base-url", url, "llmbench.tls.trust",
-          CA.resolveSibling("ca-truststore.p12").toString(), "llmbench.tls.trust-password-env", "LLMBENCH_TEST_TRUST_PASSWORD"))
+          CA.resolveSibling("ca-truststore.p12").toString(), "llmbench.tls.trust-password-env", "BENCH_TEST_TRUST_PASSWORD"))
           .level("C=2").succeeded();
       long start = System.nanoTime();
       // Readiness words its own message (and is being reworked): the parts this test is about.

@@ -47,7 +47,7 @@ class ReadinessFailFastTests {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one probe interval").isLessThan(PROBE_INTERVAL);
     return assertThat(run).test("ready(LlmClient)").failedWith(EndpointNotReadyException.class)
         .hasMessageMatching(Messages.pattern(message + " (gave up after {duration} instead of waiting out "
-            + "llmbench.ready.timeout 180.000 s, since this does not clear by waiting)"));
+            + "the limit 3m, llmbench.ready.timeout, since this does not clear by waiting)"));
   }
 
   private static String home() {

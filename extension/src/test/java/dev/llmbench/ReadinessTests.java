@@ -7,7 +7,9 @@ import dev.llmbench.engine.PerformanceProfile;
 import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.testkit.BenchKit;
 import dev.llmbench.testkit.Messages;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
@@ -26,14 +28,14 @@ class ReadinessTests {
 
   /** How a wait that ended at its first probe says so, under the default limit of 20 minutes. */
   private static final String AT_THE_FIRST_PROBE = " (gave up after {duration} instead of waiting out "
-      + "llmbench.ready.timeout 1200.000 s, since this does not clear by waiting)";
+      + "the limit 20m, llmbench.ready.timeout, since this does not clear by waiting)";
 
   @Test
   void serverThatNeverBecomesReadyFailsNamingUrlLastStatusAndTimeWaited() {
     long start = System.nanoTime();
     BenchKit.Run run = BenchKit.run(NeverReadyTestCases.class);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
-    String notReady = "LLM endpoint http://127.0.0.1:{n}/ was not ready after {duration} (limit 1.500 s); last status: "
+    String notReady = "LLM endpoint http://127.0.0.1:{n}/ was not ready after {duration} (limit 1.5s, llmbench.ready.timeout); last status: "
         + "GET /health answered 503 {\"error\":{\"message\":\"Loading model\",\"type\":\"unavailable_error\"}}. Check that "
         + "the server is running and loading the model, or raise llmbench.ready.timeout.";
     assertThat(run).test("first(LlmClient)").failedWith(EndpointNotReadyException.class)
@@ -61,15 +63,19 @@ class ReadinessTests {
       server.start();
       BenchKit.Run run = BenchKit.run(InFlightAtTheLimitTestCases.class, "llmbench.base-url", server.url("/").toString());
       assertThat(run).test("ready(LlmClient)").failedWith(EndpointNotReadyException.class).hasMessageMatching(
-          Messages.pattern("LLM endpoint " + server.url("/") + " was not ready after {duration} (limit 4.000 s); last "
+          Messages.pattern("LLM endpoint " + server.url("/") + " was not ready after {duration} (limit 4s, llmbench.ready.timeout); last "
               + "status: GET /health answered 503 " + loading + ". Check that the server is running and loading the "
               + "model, or raise llmbench.ready.timeout."));
       assertThat(probes).as("probes: the first answered, the next still in flight at the limit").hasValue(2);
     }
   }
 
+  /**
+   * Refused connections are waited on (a server still loading may not listen yet), but when nothing ever answered the
+   * failure says where the URL came from and both fixes: a wrong URL is as likely as a slow start.
+   */
   @Test
-  void closedPortFailsWithTheConnectionError() throws IOException {
+  void closedPortFailsNamingTheUrlWhereItCameFromAndBothFixes() throws IOException {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
@@ -77,9 +83,37 @@ class ReadinessTests {
     // The URL comes from a configuration parameter, as a user would point a suite at a deployment.
     assertThat(BenchKit.run(ClosedPortTestCases.class, "llmbench.base-url", "http://127.0.0.1:" + port))
         .hasSingleFailure().failedWith(EndpointNotReadyException.class).hasMessageMatching(Messages.pattern(
-            "LLM endpoint http://127.0.0.1:" + port + "/ was not ready after {duration} (limit 1.000 s); last status: "
-                + "ConnectException: Failed to connect to /127.0.0.1:" + port + ". Check that the server is running and "
-                + "loading the model, or raise llmbench.ready.timeout."));
+            "LLM endpoint http://127.0.0.1:" + port + "/ never answered: every connection failed for {duration} (limit 1s, "
+                + "llmbench.ready.timeout), the last with ConnectException: Failed to connect to /127.0.0.1:" + port
+                + ". Its URL came from configuration parameter llmbench.base-url. Either nothing listens there: check the "
+                + "URL's host and port; or the server is still starting: raise llmbench.ready.timeout, e.g. "
+                + "-Dllmbench.ready.timeout=2s."));
+  }
+
+  /**
+   * A URL written in the annotation, at a port nothing listens on (8161, this test's): every progress line says how long
+   * the wait has been, its limit and the key that sets it; the failure names the annotation.
+   */
+  @Test
+  void progressLinesShowTheLimitAndItsKeyAndTheFailureNamesTheAnnotation() {
+    PrintStream original = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    BenchKit.Run run;
+    System.setOut(new PrintStream(captured, true));
+    try {
+      run = BenchKit.run(AnnotatedClosedPortTestCases.class);
+    } finally {
+      System.setOut(original);
+    }
+    assertThat(run).hasSingleFailure().failedWith(EndpointNotReadyException.class).hasMessageMatching(Messages.pattern(
+        "LLM endpoint http://127.0.0.1:8161/ never answered: every connection failed for {duration} (limit 2s, "
+            + "llmbench.ready.timeout), the last with ConnectException: Failed to connect to /127.0.0.1:8161. Its URL came "
+            + "from @LlmEndpoint(baseUrl). Either nothing listens there: check the URL's host and port; or the server is "
+            + "still starting: raise llmbench.ready.timeout, e.g. -Dllmbench.ready.timeout=4s."));
+    List<String> lines = captured.toString().lines().filter(l -> l.startsWith("[llmbench] waiting for")).toList();
+    assertThat(lines).as("progress lines of:%n%s", captured).hasSizeGreaterThanOrEqualTo(2).allSatisfy(l -> assertThat(l)
+        .matches(Messages.pattern("[llmbench] waiting for http://127.0.0.1:8161/: {duration} elapsed of the 2s limit "
+            + "(llmbench.ready.timeout), last: ConnectException: Failed to connect to /127.0.0.1:8161")));
   }
 
   @Test
@@ -243,6 +277,13 @@ class ReadinessTests {
 
   @LlmEndpoint(readyTimeout = "1s", readyPollInterval = "200ms")
   static class ClosedPortTestCases {
+    @Test
+    void unreachable(LlmClient llm) {}
+  }
+
+  @LlmEndpoint(baseUrl = "http://127.0.0.1:8161", readyTimeout = "2s", readyPollInterval = "200ms",
+      readyProgressInterval = "500ms")
+  static class AnnotatedClosedPortTestCases {
     @Test
     void unreachable(LlmClient llm) {}
   }

@@ -50,7 +50,8 @@ class SmokePromptTests {
     }
     java.util.List<String> lines = captured.toString().lines().filter(l -> l.startsWith("[llmbench] waiting for")).toList();
     assertThat(lines).hasSizeGreaterThanOrEqualTo(3).allMatch(l ->
-        l.matches("\\[llmbench] waiting for http://127\\.0\\.0\\.1:\\d+/: [\\d.]+ (ms|s) elapsed, last: GET /health answered 503 .*Loading model.*"));
+        l.matches("\\[llmbench] waiting for http://127\\.0\\.0\\.1:\\d+/: [\\d.]+ (ms|s) elapsed of the \\S+ limit "
+            + "\\(llmbench\\.ready\\.timeout\\), last: GET /health answered 503 .*Loading model.*"));
   }
 
   /** Healthy and able to answer a 1-token probe, then fails every real request with a 500. */

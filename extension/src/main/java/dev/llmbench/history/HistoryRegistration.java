@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.SweepFeature;
+import dev.llmbench.internal.junit.StoreValues;
 import dev.llmbench.internal.spi.Feature;
 import dev.llmbench.internal.spi.SweepSetup;
 import java.nio.file.Path;
@@ -60,7 +61,7 @@ public final class HistoryRegistration implements Feature {
       store = new FileHistoryStore(file.get());
     }
     // One identity for every sweep of this JUnit run: its levels form one run of each series.
-    RunIdentity run = setup.context().getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(RunIdentity.class,
+    RunIdentity run = StoreValues.computeIfAbsent(setup.context().getRoot().getStore(NAMESPACE), RunIdentity.class,
         k -> RunIdentity.detect("", "", "", Path.of("").toAbsolutePath()), RunIdentity.class);
     return List.of(new HistoryFeature(store, run, settings.get(HistoryKeys.HISTORY_FIGURES).value(),
         settings.get(HistoryKeys.HISTORY_RUNS).value(), settings.get(HistoryKeys.HISTORY_RECENT).value()));

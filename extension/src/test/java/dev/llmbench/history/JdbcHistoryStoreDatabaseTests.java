@@ -26,14 +26,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The PostgreSQL store against a real server: scripts/database.sh starts one on 127.0.0.1 and names it in
- * LLMBENCH_PG_URL, LLMBENCH_PG_USER and LLMBENCH_PG_PASSWORD. Each test works in a schema of its own, dropped after.
+ * BENCH_PG_URL, BENCH_PG_USER and BENCH_PG_PASSWORD. Each test works in a schema of its own, dropped after.
  */
 @Tag("database")
 class JdbcHistoryStoreDatabaseTests {
 
-  private static final String URL = env("LLMBENCH_PG_URL", "jdbc:postgresql://127.0.0.1:5432/bench");
-  private static final String USER = env("LLMBENCH_PG_USER", "bench");
-  private static final String PASSWORD = env("LLMBENCH_PG_PASSWORD", "bench");
+  private static final String URL = env("BENCH_PG_URL", "jdbc:postgresql://127.0.0.1:5432/bench");
+  private static final String USER = env("BENCH_PG_USER", "bench");
+  private static final String PASSWORD = env("BENCH_PG_PASSWORD", "bench");
 
   private String schema;
   private String url;
@@ -145,7 +145,7 @@ class JdbcHistoryStoreDatabaseTests {
   @Test
   void aSweepRecordsItsLevelsInPostgreSqlAndDrawsItsTrendFromThere() throws Exception {
     String[] settings = {"llmbench.history.jdbc-url", url, "llmbench.history.jdbc-user", USER,
-        "llmbench.history.jdbc-password-env", "LLMBENCH_PG_PASSWORD"};
+        "llmbench.history.jdbc-password-env", "BENCH_PG_PASSWORD"};
     BenchKit.Run first = BenchKit.run(HistoryFeatureTests.TwoLevelsTestCases.class, settings);
     assertThat(first).passed("C=1", "C=2");
     assertThat(count("llmbench_level")).isEqualTo(2);

@@ -2,13 +2,17 @@ package dev.llmbench.testkit;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * Runs one fixture class in a JVM of its own, for tests of what happens to that JVM (a SIGTERM in the
- * middle of a level): {@code FixtureMain <class> [key=value ...]}.
+ * middle of a level, its environment): {@code FixtureMain <class> [key=value ...]}. Prints each failure as
+ * {@code FAILED <display name>: <exception class>: <message>}, for the test that started it to read.
  */
 public final class FixtureMain {
 
@@ -24,6 +28,12 @@ public final class FixtureMain {
       request.configurationParameter(kv[0], kv[1]);
     }
     LauncherDiscoveryRequest built = request.build();
-    LauncherFactory.create().execute(built);
+    LauncherFactory.create().execute(built, new TestExecutionListener() {
+      @Override
+      public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+        result.getThrowable().filter(t -> result.getStatus() == TestExecutionResult.Status.FAILED).ifPresent(t ->
+            System.out.println("FAILED " + test.getDisplayName() + ": " + t.getClass().getName() + ": " + t.getMessage()));
+      }
+    });
   }
 }

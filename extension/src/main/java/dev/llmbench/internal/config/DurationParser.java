@@ -38,4 +38,15 @@ public final class DurationParser {
       throw new IllegalArgumentException("'" + text + "' is not a duration; write e.g. 500ms, 30s, 20m, 1h or PT20M");
     }
   }
+
+  /** A duration as a setting would be written, which {@link #parse} reads back: {@code 20m}, {@code 90s}, {@code 1.5s}, {@code 250ms}. */
+  public static String written(Duration d) {
+    long nanos = d.toNanos();
+    if (nanos != 0 && nanos % 3_600_000_000_000L == 0) return nanos / 3_600_000_000_000L + "h";
+    if (nanos != 0 && nanos % 60_000_000_000L == 0) return nanos / 60_000_000_000L + "m";
+    if (nanos % 1_000_000_000L == 0) return nanos / 1_000_000_000L + "s";
+    if (nanos >= 1_000_000_000L) return java.math.BigDecimal.valueOf(nanos, 9).stripTrailingZeros().toPlainString() + "s";
+    if (nanos % 1_000_000L == 0) return nanos / 1_000_000L + "ms";
+    return java.math.BigDecimal.valueOf(nanos, 3).stripTrailingZeros().toPlainString() + "us";
+  }
 }

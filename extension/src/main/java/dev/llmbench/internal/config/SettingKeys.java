@@ -30,6 +30,9 @@ public final class SettingKeys {
   public static final Setting<URI> BASE_URL = new Setting<>("llmbench.base-url", "", "embedded engine",
       "server root, e.g. `http://gpu-node-1:8000`; unset for the embedded engine; credentials in it "
           + "(`https://user:pass@gateway/`) go as Basic authentication and are never printed", SettingKeys::baseUrl);
+  public static final Setting<Boolean> REQUIRE_SERVER = new Setting<>("llmbench.require-server", "false", null,
+      "`true` fails a run that has no server before any load, instead of measuring the embedded engine (a simulator); "
+          + "set it once in CI (`LLMBENCH_REQUIRE_SERVER=true`)", SettingKeys::bool);
   public static final Setting<String> MODEL = new Setting<>("llmbench.model", "", "first id of `/v1/models`",
       "model id sent in requests", t -> t);
   public static final Setting<ApiStyle> API = new Setting<>("llmbench.api", "chat", null,
@@ -142,7 +145,7 @@ public final class SettingKeys {
    * in its package ({@code internal.spi.Feature#settings}), listed after these.
    */
   public static List<Setting<?>> all() {
-    return List.of(BASE_URL, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
+    return List.of(BASE_URL, REQUIRE_SERVER, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, KEEP_ALIVE, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_API_KEY_ROUTES, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
         EMBEDDED_SLOWDOWN, EMBEDDED_MALFORMED_ABOVE, EMBEDDED_EMBEDDINGS, SERVER_LOG_FILE,

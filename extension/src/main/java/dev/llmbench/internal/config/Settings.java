@@ -27,7 +27,8 @@ public final class Settings {
    *
    * @param value  the parsed value, or null when the setting is unset and has no default
    * @param text   the text it was read from
-   * @param source {@code configuration parameter llmbench.x}, {@code environment variable LLMBENCH_X},
+   * @param source {@code configuration parameter llmbench.x}, {@code system property llmbench.x},
+   *               {@code environment variable LLMBENCH_X},
    *               {@code annotation} or {@code default}
    */
   public record Resolved<T>(T value, String text, String source) {
@@ -56,7 +57,9 @@ public final class Settings {
     String fromEnv = environment.get(setting.environmentVariable());
     if (fromConfig.isPresent()) {
       text = fromConfig.get().strip();
-      source = "configuration parameter " + setting.key();
+      // A -D property reaches JUnit as a configuration parameter; said as the user wrote it, unless a parameter beat it.
+      source = (fromConfig.get().equals(System.getProperty(setting.key())) ? "system property " : "configuration parameter ")
+          + setting.key();
     } else if (fromEnv != null && !fromEnv.isBlank()) {
       text = fromEnv.strip();
       source = "environment variable " + setting.environmentVariable();

@@ -21,7 +21,7 @@ public interface BenchListener {
    * The readiness wait is still going, {@code waited} in; {@code startup} is what the server's own log says
    * (empty when none is read), {@code last} what the last probe saw.
    */
-  default void readinessProgress(String url, Duration waited, String startup, String last) {}
+  default void readinessProgress(String url, Duration waited, Duration limit, String startup, String last) {}
 
   /** The run started a server itself: its command (without environment values), process id and log. */
   default void serverLaunched(String command, long pid, Path log) {}

@@ -22,6 +22,9 @@ import org.apiguardian.api.API;
  * @param serverLogFile a log to read the startup phases from, for a server started elsewhere
  * @param networkSamples round trips timed once the endpoint is ready (the network baseline); 0 for none
  * @param connection    how to reach a real deployment: extra headers, TLS trust, proxy
+ * @param urlSource     where the base URL came from, for messages: {@code system property llmbench.base-url},
+ *                      {@code environment variable LLMBENCH_BASE_URL}, {@code @LlmEndpoint(baseUrl)}, a deployment; empty
+ *                      without one
  */
 @API(status = INTERNAL)
 public record EndpointSpec(
@@ -38,7 +41,8 @@ public record EndpointSpec(
     Optional<ServerStart> server,
     Optional<Path> serverLogFile,
     int networkSamples,
-    ConnectionSettings connection) {
+    ConnectionSettings connection,
+    String urlSource) {
 
   public boolean isEmbedded() {
     return baseUrl == null && server.isEmpty();

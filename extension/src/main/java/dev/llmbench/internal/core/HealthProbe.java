@@ -29,6 +29,7 @@ final class HealthProbe implements ReadinessProbe {
             + "server is at this address; set llmbench.base-url to the server's root, e.g. http://host:8000", null);
       }
     }
+    if (health.isPresent()) state.reached = true;
     state.healthRoute = route;
     state.health = health;
     return rules.answeredOk(log, "GET " + route, health);

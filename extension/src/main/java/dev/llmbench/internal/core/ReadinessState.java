@@ -16,6 +16,11 @@ final class ReadinessState {
   volatile String model;
   /** The route the server's health answered on: {@code /health}, or {@code /v1/models} where there is none. */
   volatile String healthRoute = "/health";
+  /**
+   * Whether anything at the address took a connection: an HTTP answer, or a failure after connecting (a reset, a read
+   * timeout). False while every attempt was refused or never connected, as at a port where nothing listens.
+   */
+  volatile boolean reached;
   /** This poll's answer on the health route. */
   volatile Optional<OpenAiClient.HttpAnswer> health = Optional.empty();
 

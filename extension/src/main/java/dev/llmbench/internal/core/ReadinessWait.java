@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.EndpointInfo;
 import dev.llmbench.internal.client.OpenAiClient;
+import dev.llmbench.internal.config.DurationParser;
+import dev.llmbench.internal.config.SettingKeys;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.startup.Engine;
 import dev.llmbench.internal.startup.PhaseHistory;
@@ -15,13 +17,18 @@ import dev.llmbench.result.RoundTrip;
 import dev.llmbench.server.EndpointNotReadyException;
 import dev.llmbench.server.ServerStartup;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
 import java.net.ProtocolException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.net.URI;
 import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -107,8 +114,9 @@ final class ReadinessWait {
           + givenUp(log), e);
     } catch (ConditionTimeoutException e) {
       listener.endpointNotReady(url, log.lines());
+      if (!state.reached && launched == null && !config.urlSource().isEmpty()) throw neverAnswered(url, log, e);
       throw new EndpointNotReadyException("LLM endpoint " + url + " was not ready after "
-          + Formats.duration(log.elapsed()) + " (limit " + Formats.duration(config.readyTimeout()) + "); last status: "
+          + Formats.duration(log.elapsed()) + " (" + limit() + "); last status: "
           + log.last() + (startupLog == null ? "" : "; its log: " + startupLog.phases().describe())
           + ". Check that the server is running and loading the model, or raise llmbench.ready.timeout.", e);
     }
@@ -133,7 +141,7 @@ final class ReadinessWait {
       awaitUntil(state, false);
     } catch (ServerExitedException | CannotBecomeReadyException | ConditionTimeoutException e) {
       String why = e instanceof ConditionTimeoutException ? "was not answered after " + Formats.duration(state.log.elapsed())
-          + " (limit " + Formats.duration(config.readyTimeout()) + "); last status: " + state.log.last() : e.getMessage();
+          + " (" + limit() + "); last status: " + state.log.last() : e.getMessage();
       for (EndpointRoute route : routeProbes.keySet()) {
         if (state.passed.contains(route) || state.refused.containsKey(route)) continue;
         state.refused.put(route, new CannotBecomeReadyException(route.request(config.api()) + " " + why, e, why));
@@ -144,8 +152,26 @@ final class ReadinessWait {
 
   /** " (gave up after ...)": why the wait ended before its timeout. */
   private String givenUp(ReadinessLog log) {
-    return " (gave up after " + Formats.duration(log.elapsed()) + " instead of waiting out llmbench.ready.timeout "
-        + Formats.duration(config.readyTimeout()) + ", since this does not clear by waiting)";
+    return " (gave up after " + Formats.duration(log.elapsed()) + " instead of waiting out the " + limit()
+        + ", since this does not clear by waiting)";
+  }
+
+  /** {@code limit 20m, llmbench.ready.timeout}: the limit as it is written, and the key that sets it. */
+  private String limit() {
+    return "limit " + DurationParser.written(config.readyTimeout()) + ", " + SettingKeys.READY_TIMEOUT.key();
+  }
+
+  /**
+   * The wait's end when nothing at the URL ever took a connection: a wrong URL as likely as a server still starting, so
+   * the message says where the URL came from and both fixes.
+   */
+  private EndpointNotReadyException neverAnswered(String url, ReadinessLog log, ConditionTimeoutException e) {
+    String key = SettingKeys.READY_TIMEOUT.key();
+    return new EndpointNotReadyException("LLM endpoint " + url + " never answered: every connection failed for "
+        + Formats.duration(log.elapsed()) + " (" + limit() + "), the last with " + log.last() + ". Its URL came from "
+        + config.urlSource() + ". Either nothing listens there: check the URL's host and port; or the server is still "
+        + "starting: raise " + key + ", e.g. -D" + key + "=" + DurationParser.written(config.readyTimeout().multipliedBy(2))
+        + ".", e);
   }
 
   private Map<EndpointRoute, RouteRefusal> refusals(ReadinessState state) {
@@ -170,7 +196,7 @@ final class ReadinessWait {
           Duration elapsed = log.elapsed();
           if (!condition.isSatisfied() && elapsed.toNanos() >= nextProgress.get()) {
             nextProgress.addAndGet(config.readyProgressInterval().toNanos());
-            listener.readinessProgress(url, elapsed, startupSoFar(), log.last());
+            listener.readinessProgress(url, elapsed, config.readyTimeout(), startupSoFar(), log.last());
           }
         })
         .until(() -> poll(state, whole));
@@ -215,9 +241,18 @@ final class ReadinessWait {
       log.saw(e.getClass().getSimpleName() + ": " + e.getMessage());
       throw ReadinessRules.protocol(e);
     } catch (IOException | RuntimeException e) {
-      if (!interrupted(e)) log.saw(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+      if (!interrupted(e)) {
+        log.saw(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        if (!neverConnected(e)) state.reached = true;
+      }
       return false;
     }
+  }
+
+  /** A connection refused, a host unknown or unreachable, a connect that timed out: nothing at the address answered. */
+  private static boolean neverConnected(Throwable e) {
+    return e instanceof ConnectException || e instanceof UnknownHostException || e instanceof NoRouteToHostException
+        || e instanceof SocketTimeoutException && String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("connect");
   }
 
   /**

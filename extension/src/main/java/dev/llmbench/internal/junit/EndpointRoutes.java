@@ -29,7 +29,7 @@ final class EndpointRoutes {
   @SuppressWarnings("unchecked")
   static Set<EndpointRoute> ofClass(ExtensionContext context) {
     Class<?> testClass = context.getRequiredTestClass();
-    return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(testClass, c -> {
+    return StoreValues.computeIfAbsent(context.getRoot().getStore(NAMESPACE), testClass, c -> {
       Set<EndpointRoute> routes = EnumSet.noneOf(EndpointRoute.class);
       ReflectionSupport.findMethods(testClass, m -> AnnotationSupport.isAnnotated(m, Testable.class),
           HierarchyTraversalMode.TOP_DOWN).forEach(m -> routes.addAll(of(m, testClass)));

@@ -25,6 +25,7 @@ import static dev.llmbench.internal.config.SettingKeys.READY_POLL_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.READY_PROGRESS_INTERVAL;
 import static dev.llmbench.internal.config.SettingKeys.READY_TIMEOUT;
 import static dev.llmbench.internal.config.SettingKeys.REQUEST_TIMEOUT;
+import static dev.llmbench.internal.config.SettingKeys.REQUIRE_SERVER;
 import static dev.llmbench.internal.config.SettingKeys.SERVER_LOG_FILE;
 import static dev.llmbench.internal.config.SettingKeys.TLS_TRUST;
 import static dev.llmbench.internal.config.SettingKeys.TLS_TRUST_PASSWORD_ENV;
@@ -39,6 +40,7 @@ import dev.llmbench.internal.core.ServerStart;
 import dev.llmbench.internal.spi.Features;
 import dev.llmbench.engine.EmbeddedOptions;
 import dev.llmbench.engine.FaultPlan;
+import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -52,15 +54,26 @@ final class EndpointSettings {
 
   private EndpointSettings() {}
 
+  /**
+   * The endpoint of the context's test.
+   *
+   * @throws org.junit.jupiter.api.extension.ExtensionConfigurationException for a setting that cannot be read, or for
+   *     no server when {@code llmbench.require-server} is true
+   */
   static EndpointSpec of(ExtensionContext context) {
+    return required(context, resolve(context), "");
+  }
+
+  private static EndpointSpec resolve(ExtensionContext context) {
     Optional<LlmEndpoint> a = Annotations.nearest(context, LlmEndpoint.class);
     Settings settings = Settings.of(context);
-    String where = context.getTestMethod().map(ConfigurationErrors::where).orElse(context.getRequiredTestClass().getSimpleName());
+    String where = where(context);
     try {
       Optional<ServerStart> server = Features.all().stream().map(f -> f.server(context)).flatMap(Optional::stream)
           .findFirst();
+      Settings.Resolved<URI> url = settings.get(BASE_URL, a.map(LlmEndpoint::baseUrl).orElse(null));
       return new EndpointSpec(
-          get(settings, BASE_URL, a, LlmEndpoint::baseUrl),
+          url.value(),
           settings.get(MODEL, a.map(LlmEndpoint::model).orElse(null)).optional().orElse(""),
           get(settings, API, a, LlmEndpoint::api),
           get(settings, API_KEY_ENV, a, LlmEndpoint::apiKeyEnv),
@@ -73,7 +86,8 @@ final class EndpointSettings {
           server,
           settings.get(SERVER_LOG_FILE).optional(),
           settings.get(NETWORK_SAMPLES).value(),
-          connection(settings));
+          connection(settings),
+          url.value() == null ? "" : url.source().equals("annotation") ? "@LlmEndpoint(baseUrl)" : url.source());
     } catch (IllegalArgumentException e) {
       throw ConfigurationErrors.endpoint(where, e);
     }
@@ -103,13 +117,39 @@ final class EndpointSettings {
 
   /** The test's endpoint settings with what {@code deployment} sets instead: its URL or profile, model and API. */
   static EndpointSpec of(ExtensionContext context, DeploymentSpec deployment) {
-    EndpointSpec c = of(context);
+    EndpointSpec c = resolve(context);
     boolean embedded = deployment.profile().isPresent() || deployment.baseUrl().isEmpty() && c.isEmbedded();
     EmbeddedOptions engine = deployment.profile().map(p -> c.embedded().withProfile(p)).orElse(c.embedded());
-    return new EndpointSpec(deployment.baseUrl().orElse(embedded ? null : c.baseUrl()), deployment.model().orElse(c.model()),
+    EndpointSpec spec = new EndpointSpec(deployment.baseUrl().orElse(embedded ? null : c.baseUrl()), deployment.model().orElse(c.model()),
         deployment.api().orElse(c.api()), c.apiKeyEnv(), c.readyTimeout(), c.readyPollInterval(), c.readyProgressInterval(),
         c.requestTimeout(), c.idleTimeout(), engine, embedded ? Optional.empty() : c.server(), c.serverLogFile(),
-        c.networkSamples(), c.connection());
+        c.networkSamples(), c.connection(),
+        deployment.baseUrl().isPresent() ? "deployment " + deployment.name() : embedded ? "" : c.urlSource());
+    return required(context, spec, deployment.profile().isPresent() ? " (deployment " + deployment.name()
+        + " names the embedded engine)" : " for deployment " + deployment.name());
+  }
+
+  /**
+   * {@code spec}, unless it is the embedded engine and {@code llmbench.require-server} wants a server: then a
+   * configuration error that says how to set the URL.
+   */
+  private static EndpointSpec required(ExtensionContext context, EndpointSpec spec, String deployment) {
+    if (!spec.isEmbedded()) return spec;
+    Settings.Resolved<Boolean> require;
+    try {
+      require = Settings.of(context).get(REQUIRE_SERVER);
+    } catch (IllegalArgumentException e) {
+      throw ConfigurationErrors.endpoint(where(context), e);
+    }
+    if (!require.value()) return spec;
+    throw ConfigurationErrors.endpoint(where(context), new IllegalArgumentException("no server is set" + deployment
+        + ", and llmbench.require-server is true (from " + require.source() + "), so the embedded engine, a simulator, "
+        + "is not measured instead. Set the server's URL: -Dllmbench.base-url=http://host:8000, the environment "
+        + "variable LLMBENCH_BASE_URL, or @LlmEndpoint(baseUrl)"));
+  }
+
+  private static String where(ExtensionContext context) {
+    return context.getTestMethod().map(ConfigurationErrors::where).orElse(context.getRequiredTestClass().getSimpleName());
   }
 
   private static <T> T get(Settings settings, Setting<T> setting, Optional<LlmEndpoint> a, Function<LlmEndpoint, String> attribute) {

@@ -82,7 +82,9 @@ public final class RunState implements AutoCloseable {
   }
 
   public static RunState of(ExtensionContext context) {
-    return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(RunState.class, k -> create(context), RunState.class);
+    GivenSettings.check(context);
+    return StoreValues.computeIfAbsent(context.getRoot().getStore(NAMESPACE), RunState.class, k -> create(context),
+        RunState.class);
   }
 
   private static RunState create(ExtensionContext context) {
@@ -129,14 +131,15 @@ public final class RunState implements AutoCloseable {
 
   /** The endpoint of this test's settings, created on first use and closed when the run ends. */
   static Endpoint endpoint(ExtensionContext context) {
+    of(context); // the run's settings checked before the endpoint's are read
     return endpoint(context, EndpointSettings.of(context));
   }
 
   /** The endpoint of {@code config} (a deployment's), created on first use and closed when the run ends. */
   static Endpoint endpoint(ExtensionContext context, EndpointSpec config) {
     RunState run = of(context); // stored first, so closed after the endpoints
-    return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(config, k -> new Endpoint(config, run.listener, run.reportDir),
-        Endpoint.class);
+    return StoreValues.computeIfAbsent(context.getRoot().getStore(NAMESPACE), config,
+        k -> new Endpoint(config, run.listener, run.reportDir), Endpoint.class);
   }
 
   @Override

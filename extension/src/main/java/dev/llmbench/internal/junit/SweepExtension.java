@@ -44,6 +44,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
 
   @Override
   public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(ExtensionContext context) {
+    GivenSettings.check(context); // an unknown key first: the planner would read the sweep without it
     SweepPlanner.SweepPlan plan = SweepPlanner.plan(context);
     List<DeploymentSpec> deployments = deployments(context);
     RunState run = RunState.of(context);

@@ -3,6 +3,7 @@ package dev.llmbench.internal.report;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.EndpointInfo;
+import dev.llmbench.internal.config.DurationParser;
 import dev.llmbench.internal.config.ProgressMode;
 import dev.llmbench.internal.core.BenchListener;
 import dev.llmbench.internal.core.LevelProgress;
@@ -57,10 +58,10 @@ public final class ConsoleReporter implements BenchListener {
   }
 
   @Override
-  public synchronized void readinessProgress(String url, Duration waited, String startup, String last) {
+  public synchronized void readinessProgress(String url, Duration waited, Duration limit, String startup, String last) {
     clearProgress();
-    out().printf("[llmbench] waiting for %s: %s elapsed, %slast: %s%n", url, Formats.duration(waited),
-        startup.isEmpty() ? "" : startup + "; ", last);
+    out().printf("[llmbench] waiting for %s: %s elapsed of the %s limit (llmbench.ready.timeout), %slast: %s%n", url,
+        Formats.duration(waited), DurationParser.written(limit), startup.isEmpty() ? "" : startup + "; ", last);
   }
 
   @Override
