@@ -1,5 +1,7 @@
 package dev.llmbench.internal.junit;
 
+import static dev.llmbench.internal.config.SettingKeys.GPU_COUNT;
+import static dev.llmbench.internal.config.SettingKeys.GPU_HOUR_PRICE;
 import static dev.llmbench.internal.config.SettingKeys.SLO_ABORT_ON_FAIL;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_LEVELS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_RATES;
@@ -130,7 +132,10 @@ public final class SweepPlanner {
         }
       }
     }
-    Optional<DeploymentDescription> facts = Annotations.nearest(context, DeploymentFacts.class).map(DeploymentDescription::of)
+    // The settings' GPU count and price win over the annotation's, so that a run can be priced without a code change.
+    Optional<DeploymentDescription> facts = Optional.of(Annotations.nearest(context, DeploymentFacts.class)
+        .map(DeploymentDescription::of).orElse(DeploymentDescription.NONE)
+        .withCost(settings.get(GPU_COUNT).optional().orElse(0), settings.get(GPU_HOUR_PRICE).optional().orElse(0.0)))
         .filter(d -> !d.isEmpty());
     List<LevelPlan> levels = List.copyOf(plans);
     for (WorkloadSource s : common.sources()) s.checkLevels(levels);

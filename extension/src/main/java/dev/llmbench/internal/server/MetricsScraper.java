@@ -11,7 +11,7 @@ import org.apiguardian.api.API;
 
 /**
  * Scrapes the server's {@code /metrics} before a level, every {@value #INTERVAL_MS} ms during it (for
- * gauge peaks such as queue depth) and after it (for counter deltas).
+ * gauge peaks and means such as queue depth and KV-cache use) and after it (for counter deltas).
  */
 @API(status = INTERNAL)
 public final class MetricsScraper {
@@ -21,6 +21,8 @@ public final class MetricsScraper {
   private final OpenAiClient client;
   private final PrometheusText before;
   private final Map<String, Double> peaks = new HashMap<>();
+  private final Map<String, Double> sums = new HashMap<>();
+  private final Map<String, Integer> counts = new HashMap<>();
   private final Thread thread;
   private volatile boolean stopped;
   private int samples;
@@ -76,7 +78,11 @@ public final class MetricsScraper {
   private synchronized void record(PrometheusText sample) {
     samples++;
     sample.series().forEach((name, value) -> {
-      if ("gauge".equals(sample.typeOf(name))) peaks.merge(name, value, Math::max);
+      if ("gauge".equals(sample.typeOf(name))) {
+        peaks.merge(name, value, Math::max);
+        sums.merge(name, value, Double::sum);
+        counts.merge(name, 1, Integer::sum);
+      }
     });
   }
 
@@ -108,7 +114,9 @@ public final class MetricsScraper {
       }
     });
     synchronized (this) {
-      return Optional.of(new ServerMetrics(after.get().family(), deltas, peaks, samples));
+      Map<String, Double> means = new HashMap<>();
+      sums.forEach((name, sum) -> means.put(name, sum / counts.get(name)));
+      return Optional.of(new ServerMetrics(after.get().family(), deltas, peaks, samples, means));
     }
   }
 }
