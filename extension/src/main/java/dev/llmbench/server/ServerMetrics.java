@@ -17,7 +17,7 @@ import org.apiguardian.api.API;
  * @param deltas      counter (and any other series) value after minus before
  * @param gaugePeaks  the largest value each gauge showed during the level
  * @param samples     how many scrapes were taken during the level
- * @param gaugeMeans  the mean of each gauge over the scrapes during the level and the one after it
+ * @param gaugeMeans  the mean of each gauge over the scrapes taken while the level ran (the one after it, when none was)
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public record ServerMetrics(String family, Map<String, Double> deltas, Map<String, Double> gaugePeaks, int samples,
@@ -31,7 +31,7 @@ public record ServerMetrics(String family, Map<String, Double> deltas, Map<Strin
    * @param deltas      counter (and any other series) value after minus before
    * @param gaugePeaks  the largest value each gauge showed during the level
    * @param samples     how many scrapes were taken during the level
-   * @param gaugeMeans  the mean of each gauge over the scrapes during the level and the one after it
+   * @param gaugeMeans  the mean of each gauge over the scrapes taken while the level ran (the one after it, when none was)
    */
   public ServerMetrics {
     deltas = Map.copyOf(new TreeMap<>(deltas));
