@@ -31,7 +31,7 @@ public final class ServerMetricsRegistration implements Feature {
     return List.of(new Figures());
   }
 
-  /** {@code llmbench.server_figures}, the console's {@code server:} line and the page's rows. */
+  /** {@code llmbench.server_figures}, the console's {@code server figures:} line and the page's rows. */
   private static final class Figures implements LevelReading {
     @Override
     public Place place() {
@@ -50,7 +50,7 @@ public final class ServerMetricsRegistration implements Feature {
 
     @Override
     public Optional<String> console(SweepLevelResult level) {
-      return level.serverFigures().map(f -> "server: " + ServerFiguresText.summary(f));
+      return level.serverFigures().map(f -> "server figures: " + ServerFiguresText.summary(f));
     }
 
     @Override

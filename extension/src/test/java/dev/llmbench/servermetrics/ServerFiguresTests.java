@@ -3,12 +3,14 @@ package dev.llmbench.servermetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.llmbench.internal.report.HtmlSummary;
 import dev.llmbench.internal.server.MetricsScraper;
 import dev.llmbench.internal.server.PrefixCaches;
 import dev.llmbench.internal.server.PrometheusText;
 import dev.llmbench.server.PrefixCacheUse;
 import dev.llmbench.server.ServerFigures;
 import dev.llmbench.server.ServerMetrics;
+import dev.llmbench.testkit.Levels;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -114,6 +116,16 @@ class ServerFiguresTests {
     ServerMetrics idle = new ServerMetrics("vllm", Map.of("vllm:spec_decode_num_drafts_total", 0.0,
         "vllm:spec_decode_num_draft_tokens_total", 0.0, "vllm:spec_decode_num_accepted_tokens_total", 0.0), Map.of(), 1);
     assertThat(ServerFigures.of(idle)).isEmpty();
+  }
+
+  @Test
+  void theLevelsPageHasARowForSpeculationAndOneForTheRest() throws IOException {
+    String page = HtmlSummary.level(Levels.closed(64).server(vllmC64()).build());
+    assertThat(page).contains("<th>speculative decoding</th><td>acceptance 41.0% (mean accepted length 2.23, 1200 drafts); "
+        + "from vllm:spec_decode_num_accepted_tokens_total / vllm:spec_decode_num_draft_tokens_total, 1 + "
+        + "vllm:spec_decode_num_accepted_tokens_total / vllm:spec_decode_num_drafts_total</td>",
+        "<th>server (vllm)</th><td>KV cache 97.5% mean, 100.0% peak, 41 preemptions, running 61.0 mean, 64 peak, waiting "
+            + "7.5 mean, 9 peak</td>");
   }
 
   @Test
