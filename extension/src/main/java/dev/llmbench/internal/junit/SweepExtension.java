@@ -110,7 +110,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
   }
 
   /** The sweep's facts with a deployment's own GPU count and price, which win over the sweep's. */
-  static Optional<DeploymentDescription> facts(Optional<DeploymentDescription> sweep, Optional<DeploymentSpec> deployment) {
+  public static Optional<DeploymentDescription> facts(Optional<DeploymentDescription> sweep, Optional<DeploymentSpec> deployment) {
     if (deployment.isEmpty() || (deployment.get().gpuCount() == 0 && deployment.get().gpuHourPrice() == 0)) return sweep;
     return Optional.of(sweep.orElse(DeploymentDescription.NONE).withCost(deployment.get().gpuCount(),
         deployment.get().gpuHourPrice()));
