@@ -46,7 +46,8 @@ public record ServerFigures(String family, Optional<Speculation> speculation, do
 
   /**
    * Speculative decoding during one level. vLLM counts it ({@code vllm:spec_decode_num_drafts_total},
-   * {@code vllm:spec_decode_num_draft_tokens_total}, {@code vllm:spec_decode_num_accepted_tokens_total}); SGLang
+   * {@code vllm:spec_decode_num_draft_tokens_total}, {@code vllm:spec_decode_num_accepted_tokens_total}), and
+   * llama.cpp under the same names ({@code llamacpp:spec_decode_num_drafts_total}, ...); SGLang
    * gives gauges only ({@code sglang:spec_accept_rate}, {@code sglang:spec_accept_length}), so its counts are
    * unknown (-1) and its rates are the gauges' means over the level.
    *
@@ -67,7 +68,7 @@ public record ServerFigures(String family, Optional<Speculation> speculation, do
    * @param m what the server's {@code /metrics} said about the level
    */
   public static Optional<ServerFigures> of(ServerMetrics m) {
-    Optional<Speculation> spec = vllmSpeculation(m).or(() -> sglangSpeculation(m));
+    Optional<Speculation> spec = counted(m, "vllm:").or(() -> counted(m, "llamacpp:")).or(() -> sglangSpeculation(m));
     double[] kv = first(m, KV_CACHE, Math::max);
     OptionalLong preempted = PREEMPTIONS.stream().map(m::counter).flatMap(Optional::stream).findFirst()
         .map(p -> OptionalLong.of(Math.round(p))).orElse(OptionalLong.empty());
@@ -80,18 +81,23 @@ public record ServerFigures(String family, Optional<Speculation> speculation, do
         waiting[1]));
   }
 
-  /** 1 + accepted / drafts, as vLLM's SpecDecodingLogging and its PromQL recipe compute it; empty without a draft. */
-  private static Optional<Speculation> vllmSpeculation(ServerMetrics m) {
-    Optional<Double> drafts = m.counter("vllm:spec_decode_num_drafts_total");
-    Optional<Double> proposed = m.counter("vllm:spec_decode_num_draft_tokens_total");
-    Optional<Double> accepted = m.counter("vllm:spec_decode_num_accepted_tokens_total");
+  /**
+   * 1 + accepted / drafts, as vLLM's SpecDecodingLogging and its PromQL recipe compute it, from vLLM's counters or
+   * llama.cpp's of the same names ({@code llamacpp:spec_decode_num_drafts_total}, ...); empty without a draft.
+   */
+  private static Optional<Speculation> counted(ServerMetrics m, String prefix) {
+    String draftsName = prefix + "spec_decode_num_drafts_total";
+    String proposedName = prefix + "spec_decode_num_draft_tokens_total";
+    String acceptedName = prefix + "spec_decode_num_accepted_tokens_total";
+    Optional<Double> drafts = m.counter(draftsName);
+    Optional<Double> proposed = m.counter(proposedName);
+    Optional<Double> accepted = m.counter(acceptedName);
     if (drafts.isEmpty() || proposed.isEmpty() || accepted.isEmpty() || drafts.get() <= 0 || proposed.get() <= 0) {
       return Optional.empty();
     }
     return Optional.of(new Speculation(Math.round(drafts.get()), Math.round(proposed.get()), Math.round(accepted.get()),
-        accepted.get() / proposed.get(), 1 + accepted.get() / drafts.get(), "vllm:spec_decode_num_accepted_tokens_total / "
-            + "vllm:spec_decode_num_draft_tokens_total, 1 + vllm:spec_decode_num_accepted_tokens_total / "
-            + "vllm:spec_decode_num_drafts_total"));
+        accepted.get() / proposed.get(), 1 + accepted.get() / drafts.get(), acceptedName + " / " + proposedName + ", 1 + "
+            + acceptedName + " / " + draftsName));
   }
 
   /** SGLang's gauges, mean over the level; a length of 0 is a server that does not speculate. */

@@ -100,6 +100,21 @@ class ServerFiguresTests {
     assertThat(List.of(cache.cachedTokens(), cache.promptTokens())).containsExactly(5200L, 20_800L);
   }
 
+  /**
+   * Pages recorded from llama-server b11669 with a draft model ({@code -md tiny-q4_0.gguf --spec-type draft-simple}),
+   * before and after one request of 40 tokens; its own log said "draft acceptance = 0.58696 (27 accepted / 46
+   * generated), mean len = 3.25", and its reply's timings {@code draft_n} 46, {@code draft_n_accepted} 27.
+   */
+  @Test
+  void llamaCppsCountersOfVllmsNamesGiveTheSameFiguresItsLogPrints() throws IOException {
+    ServerMetrics m = MetricsScraper.read(text("llamacpp-spec-before"), List.of(), text("llamacpp-spec-after"));
+    ServerFigures.Speculation s = ServerFigures.of(m).orElseThrow().speculation().orElseThrow();
+    assertThat(List.of(s.drafts(), s.draftTokens(), s.acceptedTokens())).containsExactly(12L, 46L, 27L);
+    assertThat(s.acceptanceRate()).isCloseTo(0.58696, within(5e-6));
+    assertThat(s.meanAcceptedLength()).isEqualTo(3.25);
+    assertThat(s.source()).startsWith("llamacpp:spec_decode_num_accepted_tokens_total");
+  }
+
   @Test
   void aServerThatDoesNotSpeculateHasNoSpeculationAndOneWithoutTheseFiguresHasNone() {
     ServerMetrics llama = new ServerMetrics("llamacpp", Map.of("llamacpp:tokens_predicted_total", 40.0),
