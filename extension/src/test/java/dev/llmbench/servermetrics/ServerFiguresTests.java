@@ -1,8 +1,11 @@
 package dev.llmbench.servermetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.llmbench.SweepLevelResult;
+import dev.llmbench.assertions.LlmBenchAssertions;
 import dev.llmbench.internal.report.HtmlSummary;
 import dev.llmbench.internal.server.MetricsScraper;
 import dev.llmbench.internal.server.PrefixCaches;
@@ -141,6 +144,19 @@ class ServerFiguresTests {
         + "vllm:spec_decode_num_accepted_tokens_total / vllm:spec_decode_num_drafts_total</td>",
         "<th>server (vllm)</th><td>KV cache 97.5% mean, 100.0% peak, 41 preemptions, running 61.0 mean, 64 peak, waiting "
             + "7.5 mean, 9 peak</td>");
+  }
+
+  @Test
+  void assertionsReadTheSameFigures() throws IOException {
+    SweepLevelResult c64 = Levels.closed(64).server(vllmC64()).build();
+    assertThatThrownBy(() -> LlmBenchAssertions.assertThat(c64).hasNoPreemptions()).isInstanceOf(AssertionError.class)
+        .hasMessage("C=64: the server preempted 41 requests with the KV cache 100.0% full at its peak (mean 97.5%)");
+    LlmBenchAssertions.assertThat(c64).specDecodeAcceptanceRate().isCloseTo(0.41, within(1e-12));
+    SweepLevelResult c1 = Levels.closed(1).server(vllmC1()).build();
+    LlmBenchAssertions.assertThat(c1).hasNoPreemptions();
+    SweepLevelResult none = Levels.closed(1).build();
+    assertThatThrownBy(() -> LlmBenchAssertions.assertThat(none).specDecodeAcceptanceRate())
+        .hasMessage("C=1: the server reported no speculative decoding (no draft in the level, or no spec_decode counters)");
   }
 
   @Test
