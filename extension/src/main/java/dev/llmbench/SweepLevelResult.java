@@ -20,7 +20,9 @@ import dev.llmbench.server.DeploymentDescription;
 import dev.llmbench.server.DeploymentFacts;
 import dev.llmbench.server.GpuTelemetry;
 import dev.llmbench.server.PrefixCacheUse;
+import dev.llmbench.server.ServerFigures;
 import dev.llmbench.server.ServerMetrics;
+import dev.llmbench.server.TokenCost;
 import dev.llmbench.server.TokenCrossCheck;
 import dev.llmbench.workload.ExactInputTokens;
 import java.time.Duration;
@@ -248,6 +250,22 @@ public interface SweepLevelResult {
   /** {@return how much of the level's prompts the server says it took from its prefix cache, when it says so} */
   default Optional<PrefixCacheUse> prefixCache() {
     return Optional.empty();
+  }
+
+  /**
+   * {@return what the server said about its own work during the level: speculative decoding, KV-cache use,
+   * preemptions and its queue, read from {@link #serverMetrics()}; empty when it reports none of them}
+   */
+  default Optional<ServerFigures> serverFigures() {
+    return serverMetrics().flatMap(ServerFigures::of);
+  }
+
+  /**
+   * {@return what the level's tokens cost, when its deployment has a price per GPU-hour and a GPU count
+   * ({@link DeploymentFacts#gpuHourPrice()}): dollars per million output and input tokens over the window}
+   */
+  default Optional<TokenCost> tokenCost() {
+    return deploymentDescription().flatMap(d -> TokenCost.of(d, window(), outputTokens(), promptTokens()));
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.llmbench.result.Finding;
 import dev.llmbench.result.FindingKind;
 import dev.llmbench.result.ServiceLevels;
 import dev.llmbench.result.StopReason;
+import dev.llmbench.server.ServerFigures;
 import dev.llmbench.server.ServerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -363,6 +364,41 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
           actual.label(), d.client(), d.server(), Formats.percent(DecodeRates.TOLERANCE));
     }
     return this;
+  }
+
+  /**
+   * The server preempted (SGLang: retracted) no request during the level, by its own counter ({@code preemptions} of
+   * {@link SweepLevelResult#serverFigures()}); a failure gives the count and the KV cache's use.
+   *
+   * @return this assertion
+   */
+  public SweepLevelResultAssert hasNoPreemptions() {
+    isNotNull();
+    Optional<ServerFigures> f = actual.serverFigures();
+    if (f.isEmpty() || f.get().preemptions().isEmpty()) {
+      failWithMessage("%s: the server reported no preemption counter (vllm:num_preemptions_total, "
+          + "sglang:num_retracted_requests_total)", actual.label());
+    } else if (f.get().preemptions().getAsLong() > 0) {
+      failWithMessage("%s: the server preempted %d requests%s", actual.label(), f.get().preemptions().getAsLong(),
+          Double.isNaN(f.get().kvCacheUsagePeak()) ? "" : " with the KV cache " + Formats.percent(f.get().kvCacheUsagePeak())
+              + " full at its peak (mean " + Formats.percent(f.get().kvCacheUsageMean()) + ")");
+    }
+    return this;
+  }
+
+  /**
+   * {@return speculative decoding's acceptance rate during the level (accepted over draft tokens, 0..1), by the
+   * server's own figures ({@code spec_decode_acceptance_rate})}
+   */
+  public AbstractDoubleAssert<?> specDecodeAcceptanceRate() {
+    isNotNull();
+    double v = actual.serverFigures().flatMap(ServerFigures::speculation).map(ServerFigures.Speculation::acceptanceRate)
+        .orElseGet(() -> {
+          failWithMessage("%s: the server reported no speculative decoding (no draft in the level, or no spec_decode "
+              + "counters)", actual.label());
+          return Double.NaN;
+        });
+    return number("spec_decode_acceptance_rate", v);
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.result.Distribution;
 import dev.llmbench.result.ServiceLevels;
+import dev.llmbench.server.TokenCost;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -99,10 +100,24 @@ public record Capacity(Outcome outcome, ServiceLevels slo, boolean closedLoop, d
       case SEARCHING -> head + "still searching; " + range;
       case STOPPED -> head + "unknown: the search stopped after " + probes.size() + " probe(s), as one could not be measured";
       case FAILS_AT_LOW -> head + "below " + name(low) + ": fails at " + name(low) + evidence(beyond) + "; " + range;
-      case HOLDS_AT_HIGH -> head + "at least " + name(high) + ": holds at " + name(high) + evidence(atCapacity) + "; " + range;
+      case HOLDS_AT_HIGH -> head + "at least " + name(high) + ": holds at " + name(high) + evidence(atCapacity) + "; " + range
+          + cost();
       case FOUND -> head + name(load()) + "; holds at " + name(load()) + evidence(atCapacity) + ", fails at "
-          + name(beyond.map(Capacity::loadOf).orElse(0.0)) + evidence(beyond) + "; " + range;
+          + name(beyond.map(Capacity::loadOf).orElse(0.0)) + evidence(beyond) + "; " + range + cost();
     };
+  }
+
+  /**
+   * {@return what the tokens cost at the capacity, on its deployment's price per GPU-hour and GPU count; empty without
+   * a price, or without a level that held}
+   */
+  public Optional<TokenCost> tokenCost() {
+    return atCapacity.flatMap(SweepLevelResult::tokenCost);
+  }
+
+  /** {@code ; at C=14: $0.123 per 1M output tokens, ... (8 GPUs at $2.50/GPU-h)}, or nothing without a price. */
+  private String cost() {
+    return tokenCost().map(c -> "; at " + name(loadOf(atCapacity.get())) + ": " + c.describe()).orElse("");
   }
 
   /**

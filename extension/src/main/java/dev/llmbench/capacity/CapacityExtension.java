@@ -208,8 +208,9 @@ final class CapacityExtension implements TestTemplateInvocationContextProvider {
 
     @Override
     public void beforeTestExecution(ExtensionContext context) {
+      // The suite's facts, with the deployment's own price: what the probe's tokens cost.
       MeasuredLevel result = LevelMeasurement.measure(context, new LevelContext(sweep, level, plan.slo(), plan.percentiles(),
-          Optional.empty()), number, number, target.deployment);
+          SweepExtension.facts(SweepPlanner.facts(context), target.deployment)), number, number, target.deployment);
       target.probes.add(result);
       target.search.record(load, SloCheck.meets(result, plan.slo()));
       context.getStore(NAMESPACE).put(SweepLevelResult.class, result);

@@ -68,6 +68,14 @@ final class CapacityFeature implements SweepFeature {
       n.put("step", c.step());
       n.put("capacity", c.load());
       c.atCapacity().ifPresent(l -> n.put("at_capacity", l.label()));
+      c.tokenCost().ifPresent(t -> {
+        if (!Double.isNaN(t.dollarsPerMillionOutputTokens())) {
+          n.put("cost_per_million_output_tokens_usd", t.dollarsPerMillionOutputTokens());
+        }
+        if (!Double.isNaN(t.dollarsPerMillionInputTokens())) {
+          n.put("cost_per_million_input_tokens_usd", t.dollarsPerMillionInputTokens());
+        }
+      });
       c.beyond().ifPresent(l -> n.put("beyond", l.label()));
       ArrayNode probes = n.putArray("probes");
       for (SweepLevelResult l : c.probes()) {

@@ -32,7 +32,8 @@ import org.apiguardian.api.API;
  * <p>Unset attributes come from {@link LlmEndpoint} and its settings (timeouts, API key). The setting
  * {@code llmbench.deployments} replaces every {@code @Deployment} without a code change:
  * {@code nvfp4=http://gpu-node-1:8000;int4=http://gpu-node-2:8000,model=kimi-int4}, or
- * {@code mla=embedded:mla-pcie;gqa=embedded:gqa-dense} for embedded engines.
+ * {@code mla=embedded:mla-pcie;gqa=embedded:gqa-dense} for embedded engines, and
+ * {@code nvfp4=http://gpu-node-1:8000,gpus=8,gpu-hour-price=2.5} to price one.
  */
 @Target({ElementType.METHOD, ElementType.TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -57,4 +58,10 @@ public @interface Deployment {
 
   /** {@return the embedded engine's profile when {@link #baseUrl()} is empty, e.g. {@code mla-pcie}} */
   String embeddedProfile() default "";
+
+  /** {@return GPUs this deployment holds, for its dollars per million tokens; 0 for {@code @DeploymentFacts(gpuCount)}} */
+  int gpuCount() default 0;
+
+  /** {@return dollars per GPU-hour of this deployment; 0 for {@code @DeploymentFacts(gpuHourPrice)}} */
+  double gpuHourPrice() default 0;
 }

@@ -75,6 +75,9 @@ final class DeploymentComparison {
       if (l.serviceLevels().isEmpty()) {
         line = String.format(Locale.ROOT, "%s: %.0f tok/s at %s", e.getKey(), l.outputThroughput().perSecond(), ByDeployment.load(l));
       }
+      // Beside the goodput, what its tokens cost on that deployment, when it has a price.
+      line += l.tokenCost().filter(c -> !Double.isNaN(c.dollarsPerMillionOutputTokens()))
+          .map(c -> String.format(Locale.ROOT, ", $%.3f per 1M output tokens", c.dollarsPerMillionOutputTokens())).orElse("");
       double v = by.applyAsDouble(l);
       if (!lines.isEmpty() && top > 0) line += String.format(Locale.ROOT, " (%.0f%% of %s)", 100 * v / top, found.get(0).getKey());
       lines.add(line);

@@ -10,7 +10,7 @@ final class DeploymentKeys {
   private DeploymentKeys() {}
 
   static final Setting<List<DeploymentSpec>> DEPLOYMENTS = new Setting<>("llmbench.deployments", "", "the `@Deployment`s",
-      "deployments every sweep compares, replacing `@Deployment`: `a=http://h1:8000,model=m;b=embedded:gqa-dense`",
+      "deployments every sweep compares, replacing `@Deployment`: `a=http://h1:8000,model=m;b=embedded:gqa-dense`; `gpus=8,gpu-hour-price=2.5` prices one",
       DeploymentSpec::parseList);
 
   /** In the order of the settings table. */

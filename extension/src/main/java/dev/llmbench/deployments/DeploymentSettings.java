@@ -24,7 +24,8 @@ final class DeploymentSettings {
     if (configured.isPresent()) return configured.get();
     List<Deployment> declared = declared(context);
     return DeploymentSpec.checkedNames(declared.stream()
-        .map(d -> DeploymentSpec.of(d.name(), d.baseUrl(), d.model(), d.api(), d.embeddedProfile())).toList());
+        .map(d -> DeploymentSpec.of(d.name(), d.baseUrl(), d.model(), d.api(), d.embeddedProfile(), d.gpuCount(),
+            d.gpuHourPrice())).toList());
   }
 
   private static List<Deployment> declared(ExtensionContext context) {

@@ -7,6 +7,7 @@ import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.spi.Feature;
+import dev.llmbench.internal.spi.LevelReading;
 import dev.llmbench.internal.spi.Parameter;
 import dev.llmbench.internal.spi.SweepSetup;
 import java.util.List;
@@ -50,6 +51,12 @@ public final class DeploymentsRegistration implements Feature {
   @Override
   public List<SweepFeature> merged(List<MeasuredLevel> levels) {
     return List.of(DeploymentsFeature.of(levels));
+  }
+
+  /** What each level's tokens cost, when its deployment has a price: any level, compared or not. */
+  @Override
+  public List<LevelReading> readings() {
+    return List.of(new CostReading());
   }
 
   @Override

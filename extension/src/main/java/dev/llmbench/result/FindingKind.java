@@ -43,7 +43,14 @@ public enum FindingKind {
   /** Requests fail more often as load rises. */
   ERROR_GROWTH(true),
   /** Open loop: the client sent requests later than their schedule (a trace's timestamps, or drawn arrivals) made them due. */
-  BEHIND_SCHEDULE(true);
+  BEHIND_SCHEDULE(true),
+  /**
+   * The server preempted (vLLM) or retracted (SGLang) requests during a level, by its own counter: their KV cache was
+   * freed and their work redone, so the level's throughput and latency include recomputation.
+   */
+  PREEMPTION(true),
+  /** Speculative decoding's acceptance, by the server's own counters, falls as load rises: it pays less at high batch. */
+  SPECULATION_FALLS(false);
 
   private final boolean anomaly;
 

@@ -18,7 +18,7 @@ import org.apiguardian.api.API;
  *
  * <pre>{@code
  * @DeploymentFacts(gpus = "8x H20 96GB", interconnect = DeploymentFacts.Interconnect.PCIE, tensorParallel = 8,
- *     attention = DeploymentFacts.Attention.MLA, quantisation = "FP8", engine = "vLLM 0.11")
+ *     attention = DeploymentFacts.Attention.MLA, quantisation = "FP8", engine = "vLLM 0.11", gpuCount = 8, gpuHourPrice = 1.85)
  * class KimiDeploymentTest { ... }
  * }</pre>
  */
@@ -58,6 +58,18 @@ public @interface DeploymentFacts {
 
   /** {@return anything else a reader should know} */
   String notes() default "";
+
+  /**
+   * {@return how many GPUs the deployment holds (every replica's), which the price per GPU-hour is charged for; 0 when
+   * not said}
+   */
+  int gpuCount() default 0;
+
+  /**
+   * {@return dollars per GPU-hour, e.g. {@code 2.5}: with {@link #gpuCount()}, each level's dollars per million
+   * tokens ({@link TokenCost}); 0 when not said}
+   */
+  double gpuHourPrice() default 0;
 
   /** How the accelerators of one replica are connected. */
   enum Interconnect {

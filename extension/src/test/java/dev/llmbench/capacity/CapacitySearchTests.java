@@ -2,6 +2,7 @@ package dev.llmbench.capacity;
 
 import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -140,6 +141,24 @@ class CapacitySearchTests {
       assertThat(byTurn.get(1).path("turn").asInt()).isEqualTo(2);
     }
     assertThat(Files.readString(dir.resolve("table.txt"))).contains("C=2 | by turn: TTFT p50 ");
+  }
+
+  @Test
+  void withAPriceTheAnswerSaysWhatTheTokensCostAtTheCapacity() throws IOException {
+    BenchKit.Run run = BenchKit.run(EasyTestCases.class, "llmbench.gpu-count", "2", "llmbench.gpu-hour-price", "1.5");
+    assertThat(run).passed("probe 1: rate=10/s", "probe 2: rate=40/s", "capacity: at least 40 req/s");
+    Path dir = run.sweepDir(EasyTestCases.class, "capacity");
+    JsonNode found = JSON.readTree(dir.resolve("capacity.json").toFile()).get(0);
+    JsonNode at = JSON.readTree(dir.resolve(dev.llmbench.internal.report.FileReporter.fileName(found.path("at_capacity")
+        .asText()) + ".json").toFile());
+    double perMillion = at.path("llmbench").path("token_cost").path("cost_per_million_output_tokens_usd").asDouble();
+    assertThat(found.path("cost_per_million_output_tokens_usd").asDouble()).isEqualTo(perMillion);
+    assertThat(perMillion).isCloseTo(2 * 1.5 * at.path("duration").asDouble() / 3600 / at.path("total_output_tokens")
+        .asLong() * 1e6, within(1e-6));
+    assertThat(found.path("statement").asText()).matches(Messages.pattern("capacity under the SLO (E2E ≤ 10.000 s at "
+        + "p50): at least 40 req/s: holds at 40 req/s ({*}); searched 10 req/s..40 req/s in 2 probes, to within {*}; at 40 "
+        + "req/s: ${n} per 1M output tokens, ${n} per 1M input tokens (2 GPUs at $1.50/GPU-h)"))
+        .contains(String.format(java.util.Locale.ROOT, "$%.3f per 1M output tokens", perMillion));
   }
 
   // ----- fixtures

@@ -123,7 +123,14 @@ public final class StubEngine implements AutoCloseable {
     return List.copyOf(bodies);
   }
 
+  private final AtomicInteger metricsScrapes = new AtomicInteger();
+
   private void metrics(HttpExchange ex) throws IOException {
+    if (!options.metricsPages.isEmpty()) { // recorded pages: the first scrape gets the first, every later one the next
+      int i = Math.min(metricsScrapes.getAndIncrement(), options.metricsPages.size() - 1);
+      send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", options.metricsPages.get(i));
+      return;
+    }
     String text = "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running " + inFlight.get() + "\n"
         + "# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting 0\n"
         + "# TYPE vllm:prompt_tokens_total counter\nvllm:prompt_tokens_total " + promptTokens.get() + "\n"
@@ -270,6 +277,7 @@ public final class StubEngine implements AutoCloseable {
     private Duration prefillPerToken = Duration.ZERO;
     private int blockSize = 16;
     private String tokenizeAnswer;
+    private List<String> metricsPages = List.of();
 
     /** Time per token with one request in flight (default 5 ms). */
     public Builder tokenTime(Duration tokenTime) {
@@ -304,6 +312,15 @@ public final class StubEngine implements AutoCloseable {
     /** A {@code POST /tokenize} route answering 200 with this body whatever it is asked (default: no such route, 404). */
     public Builder tokenizeAnswer(String body) {
       this.tokenizeAnswer = body;
+      return this;
+    }
+
+    /**
+     * {@code /metrics} answers the i-th scrape with the i-th page, and every scrape after the last with the last (default:
+     * its own vLLM counters, live): a recorded engine's pages, so that a level's server figures are known exactly.
+     */
+    public Builder metricsPages(String... pages) {
+      this.metricsPages = List.of(pages);
       return this;
     }
 

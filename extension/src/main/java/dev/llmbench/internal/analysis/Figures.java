@@ -20,7 +20,7 @@ final class Figures {
       "tgi_batch_current_size"};
   /** KV-cache use, 0..1. */
   static final String[] KV_USAGE = {"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage"};
-  static final String[] PREEMPTIONS = {"vllm:num_preemptions_total"};
+  static final String[] PREEMPTIONS = {"vllm:num_preemptions_total", "sglang:num_retracted_requests_total"};
 
   private Figures() {}
 

@@ -39,6 +39,7 @@ public final class LevelFindings {
     rampAndDrain(l).ifPresent(found::add);
     clientBound(l).ifPresent(found::add);
     BehindSchedule.of(l).ifPresent(found::add);
+    ServerFindings.preemption(l).ifPresent(found::add);
     return found;
   }
 

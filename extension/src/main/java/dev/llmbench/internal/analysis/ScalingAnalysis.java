@@ -30,12 +30,13 @@ public final class ScalingAnalysis {
 
   /** Over a closed-loop curve of two levels or more: the headline, then a knee or a dip, then a plateau. */
   private static final List<CurveDetector> CURVE = List.of(new ScalingDetector(), new KneeDetector(), new DipDetector(),
-      new PlateauDetector());
+      new PlateauDetector(), new SpeculationDetector());
   /** On each step of a closed-loop curve, in this order for each step before the next step's. */
   private static final List<StepDetector> STEPS = List.of(new ThroughputDropDetector(), new LatencyFallsDetector(),
       new ErrorGrowthDetector());
   /** Over an open loop's levels by ascending rate: its capacity first. */
-  private static final List<CurveDetector> OPEN_LOOP = List.of(new CapacityDetector(), new QueueingDetector());
+  private static final List<CurveDetector> OPEN_LOOP = List.of(new CapacityDetector(), new QueueingDetector(),
+      new SpeculationDetector());
 
   /**
    * One level's scaling.

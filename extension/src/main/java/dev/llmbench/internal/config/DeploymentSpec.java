@@ -21,10 +21,12 @@ import org.apiguardian.api.API;
  * @param profile the embedded engine's profile, or empty for the configured one
  * @param model   the model id, or empty to inherit
  * @param api     chat or completions, or empty to inherit
+ * @param gpuCount     GPUs the deployment holds, or 0 to inherit the sweep's ({@code @DeploymentFacts})
+ * @param gpuHourPrice dollars per GPU-hour, or 0 to inherit the sweep's
  */
 @API(status = INTERNAL)
 public record DeploymentSpec(String name, Optional<URI> baseUrl, Optional<PerformanceProfile> profile, Optional<String> model,
-    Optional<ApiStyle> api) {
+    Optional<ApiStyle> api, int gpuCount, double gpuHourPrice) {
 
   static final String EXAMPLE = "a=http://gpu-node-1:8000,model=kimi;b=embedded:gqa-dense";
 
@@ -37,13 +39,30 @@ public record DeploymentSpec(String name, Optional<URI> baseUrl, Optional<Perfor
     }
   }
 
+  /** Without a GPU count or price of its own. */
+  public DeploymentSpec(String name, Optional<URI> baseUrl, Optional<PerformanceProfile> profile, Optional<String> model,
+      Optional<ApiStyle> api) {
+    this(name, baseUrl, profile, model, api, 0, 0);
+  }
+
   /** From annotation attributes, empty meaning unset. */
   public static DeploymentSpec of(String name, String baseUrl, String model, String api, String embeddedProfile) {
+    return of(name, baseUrl, model, api, embeddedProfile, 0, 0);
+  }
+
+  /** From annotation attributes, empty or 0 meaning unset. */
+  public static DeploymentSpec of(String name, String baseUrl, String model, String api, String embeddedProfile,
+      int gpuCount, double gpuHourPrice) {
+    if (gpuCount < 0) throw new IllegalArgumentException("deployment '" + name + "': gpuCount " + gpuCount + " is negative");
+    if (!(gpuHourPrice >= 0) || Double.isInfinite(gpuHourPrice)) {
+      throw new IllegalArgumentException("deployment '" + name + "': gpuHourPrice " + gpuHourPrice
+          + " is not a number of dollars");
+    }
     return new DeploymentSpec(name,
         baseUrl.isBlank() ? Optional.empty() : Optional.of(url(name, baseUrl.strip())),
         embeddedProfile.isBlank() ? Optional.empty() : Optional.of(profile(name, embeddedProfile.strip())),
         model.isBlank() ? Optional.empty() : Optional.of(model.strip()),
-        api.isBlank() ? Optional.empty() : Optional.of(api(name, api.strip())));
+        api.isBlank() ? Optional.empty() : Optional.of(api(name, api.strip())), gpuCount, gpuHourPrice);
   }
 
   /** {@code a=http://h1:8000,model=m;b=embedded:gqa-dense}: entries by {@code ;}, options by {@code ,}. */
@@ -60,18 +79,30 @@ public record DeploymentSpec(String name, Optional<URI> baseUrl, Optional<Perfor
       String target = head[1].strip();
       String model = "";
       String api = "";
+      int gpus = 0;
+      double price = 0;
       for (int i = 1; i < parts.length; i++) {
         String[] option = parts[i].split("=", 2);
         String key = option[0].strip();
-        if (option.length != 2 || !(key.equals("model") || key.equals("api"))) {
-          throw new IllegalArgumentException("deployment '" + name + "': '" + parts[i].strip() + "' is not model=... or api=...");
+        if (option.length != 2 || !List.of("model", "api", "gpus", "gpu-hour-price").contains(key)) {
+          throw new IllegalArgumentException("deployment '" + name + "': '" + parts[i].strip() + "' is not model=..., "
+              + "api=..., gpus=... or gpu-hour-price=...");
         }
-        if (key.equals("model")) model = option[1];
-        else api = option[1];
+        try {
+          switch (key) {
+            case "model" -> model = option[1];
+            case "api" -> api = option[1];
+            case "gpus" -> gpus = Integer.parseInt(option[1].strip());
+            default -> price = Double.parseDouble(option[1].strip());
+          }
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("deployment '" + name + "': '" + parts[i].strip() + "' is not a number; write "
+              + "e.g. gpus=8,gpu-hour-price=2.5", e);
+        }
       }
       boolean embedded = target.equals("embedded") || target.startsWith("embedded:");
       String profile = target.startsWith("embedded:") ? target.substring("embedded:".length()) : "";
-      specs.add(of(name, embedded ? "" : target, model, api, profile));
+      specs.add(of(name, embedded ? "" : target, model, api, profile, gpus, price));
     }
     if (specs.isEmpty()) throw new IllegalArgumentException("it lists no deployment; write e.g. " + EXAMPLE);
     return checkedNames(specs);

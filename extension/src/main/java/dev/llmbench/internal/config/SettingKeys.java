@@ -101,6 +101,12 @@ public final class SettingKeys {
       "the embedded engine serves `/v1/embeddings`", SettingKeys::bool);
   public static final Setting<Path> SERVER_LOG_FILE = new Setting<>("llmbench.server.log-file", "", "none",
       "a server log to follow for the startup phases, for a server started elsewhere", Path::of);
+  public static final Setting<Integer> GPU_COUNT = new Setting<>("llmbench.gpu-count", "", "`@DeploymentFacts(gpuCount)`",
+      "GPUs the deployment holds, charged at `llmbench.gpu-hour-price` for dollars per million tokens",
+      SettingKeys::notNegativeInt);
+  public static final Setting<Double> GPU_HOUR_PRICE = new Setting<>("llmbench.gpu-hour-price", "",
+      "`@DeploymentFacts(gpuHourPrice)`", "dollars per GPU-hour, e.g. `2.5`: with `llmbench.gpu-count`, each level's "
+          + "dollars per million output and input tokens", SettingKeys::positiveNumber);
   public static final Setting<Integer> NETWORK_SAMPLES = new Setting<>("llmbench.network.samples", "5", null,
       "round trips of the health route timed once an endpoint is ready, reported beside TTFT; `0` for none",
       SettingKeys::notNegativeInt);
@@ -148,7 +154,7 @@ public final class SettingKeys {
     return List.of(BASE_URL, REQUIRE_SERVER, MODEL, API, API_KEY_ENV, HEADERS, TLS_TRUST, TLS_TRUST_PASSWORD_ENV, PROXY, READY_TIMEOUT, READY_POLL_INTERVAL, READY_PROGRESS_INTERVAL,
         REQUEST_TIMEOUT, IDLE_TIMEOUT, KEEP_ALIVE, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_API_KEY_ROUTES, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
-        EMBEDDED_SLOWDOWN, EMBEDDED_MALFORMED_ABOVE, EMBEDDED_EMBEDDINGS, SERVER_LOG_FILE,
+        EMBEDDED_SLOWDOWN, EMBEDDED_MALFORMED_ABOVE, EMBEDDED_EMBEDDINGS, SERVER_LOG_FILE, GPU_COUNT, GPU_HOUR_PRICE,
         NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
         WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, SLO_ABORT_ON_FAIL,
         REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,

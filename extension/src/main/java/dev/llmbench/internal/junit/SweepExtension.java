@@ -11,6 +11,7 @@ import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.spi.Features;
 import dev.llmbench.internal.spi.SweepSetup;
+import dev.llmbench.server.DeploymentDescription;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,6 +110,13 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
     }
   }
 
+  /** The sweep's facts with a deployment's own GPU count and price, which win over the sweep's. */
+  public static Optional<DeploymentDescription> facts(Optional<DeploymentDescription> sweep, Optional<DeploymentSpec> deployment) {
+    if (deployment.isEmpty() || (deployment.get().gpuCount() == 0 && deployment.get().gpuHourPrice() == 0)) return sweep;
+    return Optional.of(sweep.orElse(DeploymentDescription.NONE).withCost(deployment.get().gpuCount(),
+        deployment.get().gpuHourPrice()));
+  }
+
   /** {@code C=8 · int4}: the deployment's level is its own test, report row and file. */
   public static LevelPlan relabelled(LevelPlan level, DeploymentSpec deployment) {
     return level.withLabel(level.label() + ByDeployment.SEPARATOR + deployment.name());
@@ -125,7 +133,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
       @Override
       public List<Extension> getAdditionalExtensions() {
         return List.of(new SweepLevelExtension(new LevelContext(sweep, invocation.level(), plan.slo(), plan.percentiles(),
-            plan.facts()), index, total, invocation.deployment()));
+            facts(plan.facts(), invocation.deployment())), index, total, invocation.deployment()));
       }
     };
   }

@@ -1,5 +1,7 @@
 package dev.llmbench.internal.junit;
 
+import static dev.llmbench.internal.config.SettingKeys.GPU_COUNT;
+import static dev.llmbench.internal.config.SettingKeys.GPU_HOUR_PRICE;
 import static dev.llmbench.internal.config.SettingKeys.SLO_ABORT_ON_FAIL;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_LEVELS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_RATES;
@@ -130,8 +132,7 @@ public final class SweepPlanner {
         }
       }
     }
-    Optional<DeploymentDescription> facts = Annotations.nearest(context, DeploymentFacts.class).map(DeploymentDescription::of)
-        .filter(d -> !d.isEmpty());
+    Optional<DeploymentDescription> facts = facts(context, settings);
     List<LevelPlan> levels = List.copyOf(plans);
     for (WorkloadSource s : common.sources()) s.checkLevels(levels);
     RequestExtras extras = common.extras();
@@ -310,6 +311,23 @@ public final class SweepPlanner {
     // An open loop's options are checked now, before the first probe, as a sweep's are.
     LoadPoints.open(List.of(1.0), burstiness, maxConcurrency);
     return new Probes(common, burstiness, maxConcurrency, common.extras());
+  }
+
+  /**
+   * {@return what the suite says about its deployment: its {@code @DeploymentFacts}, with the settings' GPU count and
+   * price, which win over the annotation's so that a run can be priced without a code change; empty when nothing is said}
+   *
+   * @param context the sweep method's (or a capacity search's)
+   */
+  public static Optional<DeploymentDescription> facts(ExtensionContext context) {
+    return facts(context, Settings.of(context));
+  }
+
+  private static Optional<DeploymentDescription> facts(ExtensionContext context, Settings settings) {
+    return Optional.of(Annotations.nearest(context, DeploymentFacts.class).map(DeploymentDescription::of)
+        .orElse(DeploymentDescription.NONE)
+        .withCost(settings.get(GPU_COUNT).optional().orElse(0), settings.get(GPU_HOUR_PRICE).optional().orElse(0.0)))
+        .filter(d -> !d.isEmpty());
   }
 
   /** {@code level} with what every request adds; the level itself when nothing is added. */

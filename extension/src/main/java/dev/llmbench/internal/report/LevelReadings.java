@@ -106,6 +106,8 @@ final class LevelReadings {
     if (!d.quantisation().isEmpty()) n.put("quantisation", d.quantisation());
     if (!d.engine().isEmpty()) n.put("engine", d.engine());
     if (!d.notes().isEmpty()) n.put("notes", d.notes());
+    if (d.gpuCount() > 0) n.put("gpu_count", d.gpuCount());
+    if (d.gpuHourPrice() > 0) n.put("gpu_hour_price_usd", d.gpuHourPrice());
     n.put("description", d.describe());
     return n;
   }
@@ -117,7 +119,8 @@ final class LevelReadings {
         DeploymentFacts.Interconnect.valueOf(n.path("interconnect").asText("UNSPECIFIED")), n.path("tensor_parallel").asInt(),
         n.path("pipeline_parallel").asInt(), n.path("data_parallel").asInt(), n.path("expert_parallel").asInt(),
         DeploymentFacts.Attention.valueOf(n.path("attention").asText("UNSPECIFIED")), n.path("quantisation").asText(""),
-        n.path("engine").asText(""), n.path("notes").asText("")));
+        n.path("engine").asText(""), n.path("notes").asText(""), n.path("gpu_count").asInt(),
+        n.path("gpu_hour_price_usd").asDouble()));
   }
 
   /** The warm-up {@link #write} wrote. */

@@ -4,14 +4,16 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.internal.client.OpenAiClient;
 import dev.llmbench.server.ServerMetrics;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
  * Scrapes the server's {@code /metrics} before a level, every {@value #INTERVAL_MS} ms during it (for
- * gauge peaks such as queue depth) and after it (for counter deltas).
+ * gauge peaks and means such as queue depth and KV-cache use) and after it (for counter deltas).
  */
 @API(status = INTERNAL)
 public final class MetricsScraper {
@@ -20,10 +22,9 @@ public final class MetricsScraper {
 
   private final OpenAiClient client;
   private final PrometheusText before;
-  private final Map<String, Double> peaks = new HashMap<>();
+  private final List<PrometheusText> during = new ArrayList<>();
   private final Thread thread;
   private volatile boolean stopped;
-  private int samples;
 
   private MetricsScraper(OpenAiClient client, PrometheusText before) {
     this.client = client;
@@ -74,10 +75,7 @@ public final class MetricsScraper {
   }
 
   private synchronized void record(PrometheusText sample) {
-    samples++;
-    sample.series().forEach((name, value) -> {
-      if ("gauge".equals(sample.typeOf(name))) peaks.merge(name, value, Math::max);
-    });
+    during.add(sample);
   }
 
   /** Whether the polling thread has ended within {@code wait} (after a refusal, or {@link #stop()}). */
@@ -97,18 +95,50 @@ public final class MetricsScraper {
     }
     Optional<PrometheusText> after = scrape(client);
     if (after.isEmpty()) return Optional.empty();
-    record(after.get());
+    synchronized (this) {
+      return Optional.of(read(before, during, after.get()));
+    }
+  }
+
+  /**
+   * A level's {@link ServerMetrics} from its scrapes: counter deltas (after minus before), each gauge's peak over the
+   * scrapes taken during the level and the one after it, and its mean over those taken during it (the one after, when
+   * none was): the scrape after comes once the level's requests have ended, when the queue and the KV cache have
+   * emptied, and would pull a short level's mean towards idle.
+   *
+   * @param before the scrape before the level's first request
+   * @param during the scrapes while it ran, in order
+   * @param after  the scrape after its last request ended
+   */
+  public static ServerMetrics read(PrometheusText before, List<PrometheusText> during, PrometheusText after) {
+    Map<String, Double> peaks = new HashMap<>();
+    Map<String, Double> sums = new HashMap<>();
+    Map<String, Integer> counts = new HashMap<>();
+    List<PrometheusText> samples = new ArrayList<>(during);
+    samples.add(after);
+    for (PrometheusText sample : samples) {
+      boolean averaged = sample != after || during.isEmpty();
+      sample.series().forEach((name, value) -> {
+        if ("gauge".equals(sample.typeOf(name))) {
+          peaks.merge(name, value, Math::max);
+          if (averaged) {
+            sums.merge(name, value, Double::sum);
+            counts.merge(name, 1, Integer::sum);
+          }
+        }
+      });
+    }
+    Map<String, Double> means = new HashMap<>();
+    sums.forEach((name, sum) -> means.put(name, sum / counts.get(name)));
     Map<String, Double> deltas = new HashMap<>();
-    after.get().series().forEach((name, value) -> {
+    after.series().forEach((name, value) -> {
       // A counter series that first appears during the level (a new label set) started from 0; a _created
       // series is a counter's creation time, not a count.
       boolean created = name.replaceFirst("\\{.*", "").endsWith("_created");
-      if (!created && !"gauge".equals(after.get().typeOf(name))) {
+      if (!created && !"gauge".equals(after.typeOf(name))) {
         deltas.put(name, value - before.series().getOrDefault(name, 0.0));
       }
     });
-    synchronized (this) {
-      return Optional.of(new ServerMetrics(after.get().family(), deltas, peaks, samples));
-    }
+    return new ServerMetrics(after.family(), deltas, peaks, samples.size(), means);
   }
 }
