@@ -46,6 +46,11 @@ record ContainerSpec(String image, List<String> command, Map<String, String> env
     if (stopGrace.isNegative()) throw new IllegalArgumentException("the stop grace period must not be negative: " + stopGrace);
   }
 
+  /** The same container with a candidate's serve parameters applied to its command ({@link ServeArgs}). */
+  ContainerSpec serving(Map<String, String> serve) {
+    return new ContainerSpec(image, ServeArgs.apply(command, serve), environment, gpus, binds, ipc, logFile, stopGrace);
+  }
+
   /**
    * Reads environment words: {@code NAME=value}, or {@code NAME} alone for the value {@code env} gives it (this
    * JVM's, as {@code docker run -e NAME} passes the shell's).

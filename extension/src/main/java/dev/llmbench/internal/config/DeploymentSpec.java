@@ -6,6 +6,9 @@ import dev.llmbench.client.ApiStyle;
 import dev.llmbench.engine.PerformanceProfile;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -21,10 +24,13 @@ import org.apiguardian.api.API;
  * @param profile the embedded engine's profile, or empty for the configured one
  * @param model   the model id, or empty to inherit
  * @param api     chat or completions, or empty to inherit
+ * @param serve   a launched candidate's serve parameters (flag or {@code ${placeholder}} to value, in order), applied to
+ *                the class's launch command or container command; empty for a deployment given by URL, or launched as
+ *                the command stands
  */
 @API(status = INTERNAL)
 public record DeploymentSpec(String name, Optional<URI> baseUrl, Optional<PerformanceProfile> profile, Optional<String> model,
-    Optional<ApiStyle> api) {
+    Optional<ApiStyle> api, Map<String, String> serve) {
 
   static final String EXAMPLE = "a=http://gpu-node-1:8000,model=kimi;b=embedded:gqa-dense";
 
@@ -35,6 +41,23 @@ public record DeploymentSpec(String name, Optional<URI> baseUrl, Optional<Perfor
     if (baseUrl.isPresent() && profile.isPresent()) {
       throw new IllegalArgumentException("deployment '" + name + "' has both a base URL and an embedded profile; give one");
     }
+    if (!serve.isEmpty() && (baseUrl.isPresent() || profile.isPresent())) {
+      throw new IllegalArgumentException("deployment '" + name + "' has serve parameters " + serve.keySet() + " and "
+          + (baseUrl.isPresent() ? "a base URL" : "an embedded profile") + ": serve parameters are for a candidate the suite "
+          + "launches (@LaunchServer or @LaunchContainer); give one or the other");
+    }
+    serve = Collections.unmodifiableMap(new LinkedHashMap<>(serve));
+  }
+
+  /** A deployment without serve parameters. */
+  public DeploymentSpec(String name, Optional<URI> baseUrl, Optional<PerformanceProfile> profile, Optional<String> model,
+      Optional<ApiStyle> api) {
+    this(name, baseUrl, profile, model, api, Map.of());
+  }
+
+  /** A candidate the suite launches with {@code serve} applied to the class's launch. */
+  public static DeploymentSpec launched(String name, Map<String, String> serve) {
+    return new DeploymentSpec(name, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), serve);
   }
 
   /** From annotation attributes, empty meaning unset. */

@@ -106,10 +106,27 @@ final class EndpointSettings {
     EndpointSpec c = of(context);
     boolean embedded = deployment.profile().isPresent() || deployment.baseUrl().isEmpty() && c.isEmbedded();
     EmbeddedOptions engine = deployment.profile().map(p -> c.embedded().withProfile(p)).orElse(c.embedded());
+    // A deployment by URL is measured where it runs; one without is a candidate the class's launch starts, its own.
+    Optional<ServerStart> server = deployment.baseUrl().isPresent() || embedded ? Optional.empty() : candidate(context, deployment);
+    if (!deployment.serve().isEmpty() && server.isEmpty()) {
+      String where = context.getTestMethod().map(ConfigurationErrors::where).orElse(context.getRequiredTestClass().getSimpleName());
+      throw ConfigurationErrors.endpoint(where, new IllegalArgumentException("candidate '" + deployment.name()
+          + "' has serve parameters " + deployment.serve() + " but the class launches no server to apply them to; add "
+          + "@LaunchServer or @LaunchContainer (or llmbench.launch.command)"));
+    }
     return new EndpointSpec(deployment.baseUrl().orElse(embedded ? null : c.baseUrl()), deployment.model().orElse(c.model()),
         deployment.api().orElse(c.api()), c.apiKeyEnv(), c.readyTimeout(), c.readyPollInterval(), c.readyProgressInterval(),
-        c.requestTimeout(), c.idleTimeout(), engine, embedded ? Optional.empty() : c.server(), c.serverLogFile(),
-        c.networkSamples(), c.connection());
+        c.requestTimeout(), c.idleTimeout(), engine, server, c.serverLogFile(), c.networkSamples(), c.connection());
+  }
+
+  /** The server a launched candidate starts, from the first feature that starts one. */
+  private static Optional<ServerStart> candidate(ExtensionContext context, DeploymentSpec deployment) {
+    String where = context.getTestMethod().map(ConfigurationErrors::where).orElse(context.getRequiredTestClass().getSimpleName());
+    try {
+      return Features.all().stream().map(f -> f.server(context, deployment)).flatMap(Optional::stream).findFirst();
+    } catch (IllegalArgumentException e) {
+      throw ConfigurationErrors.endpoint(where, e);
+    }
   }
 
   private static <T> T get(Settings settings, Setting<T> setting, Optional<LlmEndpoint> a, Function<LlmEndpoint, String> attribute) {

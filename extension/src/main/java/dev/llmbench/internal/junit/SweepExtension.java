@@ -57,13 +57,25 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
         deployments.stream().map(DeploymentSpec::name).toList(), run.shards().shard().isSharded()));
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();
-    for (LevelPlan level : plan.levels()) {
-      if (deployments.isEmpty()) invocations.add(new Invocation(level, Optional.empty()));
-      for (DeploymentSpec d : deployments) invocations.add(new Invocation(relabelled(level, d), Optional.of(d)));
+    if (launchesCandidates(context, deployments)) {
+      // Candidates the suite launches run one at a time, each at every level before the next starts: candidate-major.
+      for (DeploymentSpec d : deployments) {
+        for (LevelPlan level : plan.levels()) invocations.add(new Invocation(relabelled(level, d), Optional.of(d)));
+      }
+    } else {
+      for (LevelPlan level : plan.levels()) {
+        if (deployments.isEmpty()) invocations.add(new Invocation(level, Optional.empty()));
+        for (DeploymentSpec d : deployments) invocations.add(new Invocation(relabelled(level, d), Optional.of(d)));
+      }
     }
     List<Method> after = AfterSweepExtension.of(context.getRequiredTestClass(), context.getRequiredTestMethod());
     return Stream.concat(IntStream.range(0, invocations.size()).mapToObj(i -> invocation(sweep, plan, invocations.get(i),
         i + 1, invocations.size())), after.stream().map(m -> afterSweep(sweep, m)));
+  }
+
+  /** Whether any of the deployments is a candidate the suite launches (a process, a container) rather than a URL. */
+  static boolean launchesCandidates(ExtensionContext context, List<DeploymentSpec> deployments) {
+    return deployments.stream().anyMatch(d -> EndpointSettings.of(context, d).server().isPresent());
   }
 
   /** One more invocation per {@code @AfterSweep} method: it runs after every level, and shows as a test of its own. */
