@@ -39,6 +39,10 @@ class LaunchedCandidatesPlatformTests {
         "C=2 · profile-fixed-20ms");
     assertThat(Files.readString(run.reportDir().resolve("server-profile-instant.log"))).contains("'instant'");
     assertThat(Files.readString(run.reportDir().resolve("server-profile-fixed-20ms.log"))).contains("'fixed-20ms'");
+    // The answer: each candidate's speed, and beside it what it cost to start.
+    String table = Files.readString(run.sweepDir(TwoProfiles.class, "sweep").resolve("table.txt"));
+    assertThat(table).containsPattern("time to ready \\(launch to ready, each restart and autoscale pays it\\): "
+        + "profile-instant \\d+\\.\\d\\d s; profile-fixed-20ms \\d+\\.\\d\\d s");
   }
 
   @LlmEndpoint(baseUrl = "http://127.0.0.1:" + PORT, readyPollInterval = "100ms")
