@@ -13,6 +13,10 @@ final class DeploymentKeys {
       "deployments every sweep compares, replacing `@Deployment`: `a=http://h1:8000,model=m;b=embedded:gqa-dense`",
       DeploymentSpec::parseList);
 
+  static final Setting<String> RESUME_DIR = new Setting<>("llmbench.deployments.resume-dir", "",
+      "`<report dir>/candidates/<class>.<method>`", "where a matrix of launched candidates keeps what it measured, so that "
+          + "a run stopped part way and run again reuses the candidates measured completely; `off` keeps nothing", t -> t);
+
   /** In the order of the settings table. */
-  static final List<Setting<?>> ALL = List.of(DEPLOYMENTS);
+  static final List<Setting<?>> ALL = List.of(DEPLOYMENTS, RESUME_DIR);
 }

@@ -52,6 +52,12 @@ public final class LevelMeasurement {
     RunState run = RunState.of(context);
     SweepRun sweep = level.sweep();
     LevelPlan plan = level.plan();
+    // A resumed matrix: a candidate measured completely by an earlier run with the same settings is not started again.
+    Optional<MeasuredLevel> recorded = deployment.flatMap(d -> sweep.recorded(level, d.name()));
+    if (recorded.isPresent()) {
+      sweep.listener().levelStarted(sweep, new LevelStart(plan, index, total));
+      return recorded.get();
+    }
     // In a sharded run this JVM sends its share of the level, measuring from the level's slot; with no share it skips.
     ShardRun.Slot slot = run.shards().begin(sweep, plan, level.slo(), level.percentiles());
     LevelPlan mine = slot.share().orElseThrow(() -> new TestAbortedException(slot.skipReason()));
