@@ -6,6 +6,7 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.RateSweep;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.core.EndpointSpec;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
@@ -75,7 +76,30 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
 
   /** Whether any of the deployments is a candidate the suite launches (a process, a container) rather than a URL. */
   static boolean launchesCandidates(ExtensionContext context, List<DeploymentSpec> deployments) {
-    return deployments.stream().anyMatch(d -> EndpointSettings.of(context, d).server().isPresent());
+    List<String> launched = new ArrayList<>();
+    java.util.Map<String, java.net.URI> fixed = new java.util.LinkedHashMap<>();
+    for (DeploymentSpec d : deployments) {
+      EndpointSpec spec = EndpointSettings.of(context, d);
+      if (spec.server().isPresent()) {
+        launched.add(d.name());
+        if (spec.baseUrl() != null) fixed.put(d.name(), spec.baseUrl());
+      }
+    }
+    // A deployment by URL where the candidates are launched: they would find it answering instead of themselves.
+    for (DeploymentSpec d : deployments) {
+      if (d.baseUrl().isEmpty()) continue;
+      java.net.URI url = d.baseUrl().get();
+      List<String> same = fixed.entrySet().stream().filter(e -> e.getValue().getHost().equals(url.getHost())
+          && Candidates.port(e.getValue()) == Candidates.port(url)).map(java.util.Map.Entry::getKey).toList();
+      if (!same.isEmpty()) {
+        throw ConfigurationErrors.sweep(ConfigurationErrors.where(context.getRequiredTestMethod()), new IllegalArgumentException(
+            "deployment '" + d.name() + "' (" + url + ") is on port " + Candidates.port(url) + " of " + url.getHost()
+                + ", where the suite launches the candidates " + same + ": they would find '" + d.name() + "' answering "
+                + "there instead of themselves, or fail to bind it; launch the candidates on another port, or move '"
+                + d.name() + "'"));
+      }
+    }
+    return !launched.isEmpty();
   }
 
   /** One more invocation per {@code @AfterSweep} method: it runs after every level, and shows as a test of its own. */
