@@ -10,6 +10,8 @@ if ! bash scripts/llama-server.sh prepare; then
   echo "real-engine: llama-server could not be prepared (reason above); real-engine benchmarks not run" >&2
   exit 1
 fi
+# The F16/Q8_0/Q4_0 candidates of LlamaServerQuantMatrixTest (#33), quantised in the root.
+bash scripts/matrix-real-engine.sh prepare || exit 1
 stop_servers() { for p in 8091 8092 8093 8094; do bash scripts/llama-server.sh stop "$p"; done; }
 trap stop_servers EXIT
 bash scripts/llama-server.sh start 8091 1 || exit 1
@@ -18,3 +20,7 @@ bash scripts/llama-server.sh start 8092 4 || exit 1
 LLAMA_ARGS="--embeddings --pooling mean" bash scripts/llama-server.sh start 8093 2 || exit 1
 LLAMA_ARGS="--jinja" bash scripts/llama-server.sh start 8094 2 || exit 1
 mvn -Preal-engine test "$@"
+status=$?
+# A matrix killed during its second candidate and run again: the first reused, nothing measured twice.
+bash scripts/matrix-real-engine.sh resume-check || status=1
+exit $status
