@@ -32,6 +32,15 @@ record LaunchSpec(LaunchCommand command, Optional<Path> logFile, Duration stopGr
         command.environment()), logFile, stopGrace, Optional.of(name));
   }
 
+  /**
+   * {@code ${java}} and {@code ${classpath}}: this JVM's {@code java} and class path, to launch a server written in
+   * Java from the test's own classes (the embedded engine as a process of its own).
+   */
+  static Map<String, String> jvm() {
+    return Map.of("java", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "classpath", System.getProperty("java.class.path"));
+  }
+
   /** Runs the command, {@code ${port}} a free port of this machine; the server then listens at 127.0.0.1 there. */
   @Override
   public Started start(URI baseUrl, Path reportDir, BenchListener listener) {
@@ -41,7 +50,9 @@ record LaunchSpec(LaunchCommand command, Optional<Path> logFile, Duration stopGr
           + "cannot know where the server listens; add --port ${port} (or the engine's own flag) to the command, or "
           + "set llmbench.base-url", null);
     }
-    LaunchCommand resolved = command.resolve(port == null ? Map.of() : Map.of("port", port));
+    Map<String, String> values = new java.util.HashMap<>(jvm());
+    if (port != null) values.put("port", port);
+    LaunchCommand resolved = command.resolve(values);
     Path log = logFile.orElse(reportDir.resolve("server-" + candidate.orElse(port == null ? "launched" : port) + ".log"));
     LaunchedServer process = LaunchedServer.launch(resolved, log, ServerLog.DEFAULT_RECENT_LINES, stopGrace);
     listener.serverLaunched(resolved.describe(), process.pid(), log);
