@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What goes wrong with launched candidates, each reported with its reason and without losing what the others
  * measured: a command that exits at once, a port still held by the previous candidate, a deployment by URL where the
- * candidates are launched. (A candidate never ready within its limit: {@link MatrixResumePlatformTests}.)
+ * candidates are launched, a candidate never ready within its limit.
  */
 class CandidateFaultsPlatformTests {
 
@@ -47,6 +47,27 @@ class CandidateFaultsPlatformTests {
   @Deployment(name = "good", serve = "script=exec $ENGINE")
   static class ExitsAtOnce {
     @ConcurrencySweep({1, 2})
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 2)
+    void sweep(SweepLevelResult level) {}
+  }
+
+  @Test
+  void aCandidateNeverReadyWithinItsLimitIsStoppedAndTheMatrixGoesOn() {
+    BenchKit.Run run = BenchKit.run(NeverReady.class, "llmbench.launch.command", "sh -c ${script}",
+        "llmbench.launch.env", "ENGINE='" + engine("8134") + "'");
+    assertThat(run).level("C=1 · loading").failedWith(EndpointNotReadyException.class).hasMessageMatching(Messages.pattern(
+        "LLM endpoint http://127.0.0.1:8134/ was not ready after {duration} (limit 30.000 s); last status: {*}"));
+    // Stopped before the next started: the next found its port free, started, and was measured.
+    assertThat(run).level("C=1 · good").succeeded();
+  }
+
+  @LlmEndpoint(baseUrl = "http://127.0.0.1:8134", readyPollInterval = "200ms", readyTimeout = "30s")
+  @LaunchServer(command = "set by the test's configuration", stopGrace = "5s")
+  @Deployment(name = "loading", serve = "script=exec $ENGINE --startup-delay PT10M")
+  @Deployment(name = "good", serve = "script=exec $ENGINE")
+  static class NeverReady {
+    @ConcurrencySweep(1)
     @Workload(maxTokens = 4)
     @Measurement(requests = 2)
     void sweep(SweepLevelResult level) {}
