@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Candidates the suite launches, one after another on one port: the embedded engine as a process of its own
@@ -32,13 +33,18 @@ class LaunchedCandidatesPlatformTests {
   }
 
   @Test
-  void eachCandidateRunsEveryLevelThenStopsBeforeTheNextStarts() throws IOException {
-    BenchKit.Run run = BenchKit.run(TwoProfiles.class, "llmbench.launch.command", engine(PORT));
+  void eachCandidateRunsEveryLevelThenStopsBeforeTheNextStarts(@TempDir Path work) throws IOException {
+    Path events = work.resolve("events");
+    BenchKit.Run run = BenchKit.run(TwoProfiles.class, "llmbench.launch.env",
+        "ENGINE='" + engine(PORT) + "' EVENTS=" + events);
     // Candidate-major: every level of the first, then the second, on the same port (it was free again).
     assertThat(run).passed("C=1 · profile-instant", "C=2 · profile-instant", "C=1 · profile-fixed-20ms",
         "C=2 · profile-fixed-20ms");
     assertThat(Files.readString(run.reportDir().resolve("server-profile-instant.log"))).contains("'instant'");
     assertThat(Files.readString(run.reportDir().resolve("server-profile-fixed-20ms.log"))).contains("'fixed-20ms'");
+    // Each candidate's shell wrote when it started and when it was told to stop: the first stopped before the second started.
+    assertThat(Files.readAllLines(events)).containsExactly("start instant", "stop instant", "start fixed-20ms",
+        "stop fixed-20ms");
     // The answer: each candidate's speed, and beside it what it cost to start.
     String table = Files.readString(run.sweepDir(TwoProfiles.class, "sweep").resolve("table.txt"));
     assertThat(table).containsPattern("time to ready \\(launch to ready, each restart and autoscale pays it\\): "
@@ -46,7 +52,9 @@ class LaunchedCandidatesPlatformTests {
   }
 
   @LlmEndpoint(baseUrl = "http://127.0.0.1:" + PORT, readyPollInterval = "100ms")
-  @LaunchServer(command = "set by the test's configuration")
+  @LaunchServer(command = {"sh", "-c", "echo start ${profile} >> \"$EVENTS\"; "
+      + "trap 'echo stop ${profile} >> \"$EVENTS\"; kill $c; wait $c; exit 0' TERM; $ENGINE --profile ${profile} & c=$!; wait $c"},
+      stopGrace = "5s")
   @ServeParam(name = "profile", values = {"instant", "fixed-20ms"})
   static class TwoProfiles {
     @ConcurrencySweep({1, 2})
