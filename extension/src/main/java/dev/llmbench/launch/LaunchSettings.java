@@ -53,7 +53,7 @@ final class LaunchSettings {
    */
   static Optional<ServerStart> server(ExtensionContext context, String candidate, Map<String, String> serve) {
     return server(context).map(s -> s instanceof LaunchSpec l ? l.serving(candidate, serve)
-        : ((ContainerSpec) s).serving(serve));
+        : ((ContainerSpec) s).serving(candidate, serve));
   }
 
   /** A server to start: from llmbench.launch.command, else from {@link LaunchServer}; its other settings apply either way. */
