@@ -10,7 +10,8 @@ final class DeploymentKeys {
   private DeploymentKeys() {}
 
   static final Setting<List<DeploymentSpec>> DEPLOYMENTS = new Setting<>("llmbench.deployments", "", "the `@Deployment`s",
-      "deployments every sweep compares, replacing `@Deployment`: `a=http://h1:8000,model=m;b=embedded:gqa-dense`",
+      "deployments every sweep compares, replacing `@Deployment`: `a=http://h1:8000,model=m;b=embedded:gqa-dense`; "
+          + "`c=launch,serve.max-num-seqs=64` is a candidate the class's launch starts with those serve flags",
       DeploymentSpec::parseList);
 
   static final Setting<String> RESUME_DIR = new Setting<>("llmbench.deployments.resume-dir", "",

@@ -51,6 +51,17 @@ class LaunchedCandidatesPlatformTests {
         + "profile-instant \\d+\\.\\d\\d s; profile-fixed-20ms \\d+\\.\\d\\d s");
   }
 
+  @Test
+  void theCandidatesMayComeFromTheSettingWithoutACodeChange(@TempDir Path work) throws IOException {
+    Path events = work.resolve("events");
+    BenchKit.Run run = BenchKit.run(TwoProfiles.class, "llmbench.launch.env", "ENGINE='" + engine(PORT) + "' EVENTS=" + events,
+        "llmbench.deployments", "profile-fixed-20ms=launch,serve.profile=fixed-20ms;profile-instant=launch,serve.profile=instant");
+    assertThat(run).passed("C=1 · profile-fixed-20ms", "C=2 · profile-fixed-20ms", "C=1 · profile-instant",
+        "C=2 · profile-instant");
+    assertThat(Files.readAllLines(events)).containsExactly("start fixed-20ms", "stop fixed-20ms", "start instant",
+        "stop instant");
+  }
+
   @LlmEndpoint(baseUrl = "http://127.0.0.1:" + PORT, readyPollInterval = "100ms")
   @LaunchServer(command = {"sh", "-c", "echo start ${profile} >> \"$EVENTS\"; "
       + "trap 'echo stop ${profile} >> \"$EVENTS\"; kill $c; wait $c; exit 0' TERM; $ENGINE --profile ${profile} & c=$!; wait $c"},

@@ -69,7 +69,10 @@ public record DeploymentSpec(String name, Optional<URI> baseUrl, Optional<Perfor
         api.isBlank() ? Optional.empty() : Optional.of(api(name, api.strip())));
   }
 
-  /** {@code a=http://h1:8000,model=m;b=embedded:gqa-dense}: entries by {@code ;}, options by {@code ,}. */
+  /**
+   * {@code a=http://h1:8000,model=m;b=embedded:gqa-dense;c=launch,serve.max-num-seqs=64}: entries by {@code ;}, options
+   * by {@code ,}; {@code launch} is a candidate the class's launch starts, {@code serve.<flag>} its serve parameters.
+   */
   public static List<DeploymentSpec> parseList(String text) {
     List<DeploymentSpec> specs = new ArrayList<>();
     for (String entry : text.split(";")) {
@@ -83,18 +86,27 @@ public record DeploymentSpec(String name, Optional<URI> baseUrl, Optional<Perfor
       String target = head[1].strip();
       String model = "";
       String api = "";
+      Map<String, String> serve = new LinkedHashMap<>();
       for (int i = 1; i < parts.length; i++) {
         String[] option = parts[i].split("=", 2);
         String key = option[0].strip();
+        if (option.length == 2 && key.startsWith("serve.") && key.length() > "serve.".length()) {
+          serve.put(key.substring("serve.".length()), option[1].strip());
+          continue;
+        }
         if (option.length != 2 || !(key.equals("model") || key.equals("api"))) {
-          throw new IllegalArgumentException("deployment '" + name + "': '" + parts[i].strip() + "' is not model=... or api=...");
+          throw new IllegalArgumentException("deployment '" + name + "': '" + parts[i].strip() + "' is not model=..., api=... "
+              + "or serve.<flag>=...");
         }
         if (key.equals("model")) model = option[1];
         else api = option[1];
       }
+      // launch: a candidate the class's @LaunchServer or @LaunchContainer starts, its serve.<flag> options applied.
+      boolean launched = target.equals("launch");
       boolean embedded = target.equals("embedded") || target.startsWith("embedded:");
       String profile = target.startsWith("embedded:") ? target.substring("embedded:".length()) : "";
-      specs.add(of(name, embedded ? "" : target, model, api, profile));
+      DeploymentSpec spec = of(name, embedded || launched ? "" : target, model, api, profile);
+      specs.add(new DeploymentSpec(spec.name(), spec.baseUrl(), spec.profile(), spec.model(), spec.api(), serve));
     }
     if (specs.isEmpty()) throw new IllegalArgumentException("it lists no deployment; write e.g. " + EXAMPLE);
     return checkedNames(specs);
