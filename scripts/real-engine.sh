@@ -23,3 +23,7 @@ bash scripts/llama-server.sh start 8141 2 tiny-f16 || exit 1
 bash scripts/llama-server.sh start 8142 2 tiny-q8_0 || exit 1
 bash scripts/llama-server.sh start 8143 2 tiny-q4_0 || exit 1
 mvn -Preal-engine test "$@"
+status=$?
+# A matrix killed during its second candidate and run again: the first reused, nothing measured twice.
+bash scripts/matrix-real-engine.sh resume-check || status=1
+exit $status

@@ -34,6 +34,10 @@ import org.apiguardian.api.API;
  * {@code nvfp4=http://gpu-node-1:8000;int4=http://gpu-node-2:8000,model=kimi-int4}, or
  * {@code mla=embedded:mla-pcie;gqa=embedded:gqa-dense} for embedded engines, and
  * {@code nvfp4=http://gpu-node-1:8000,gpus=8,gpu-hour-price=2.5} to price one.
+ *
+ * <p>In a class that launches its server ({@code @LaunchServer}, {@code @LaunchContainer}), a deployment without a
+ * URL is a candidate the suite launches itself, with its {@link #serve()} parameters: one candidate at a time, each
+ * started, measured at every level of the sweep, and stopped before the next ({@link ServeParam} crosses them).
  */
 @Target({ElementType.METHOD, ElementType.TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -64,4 +68,11 @@ public @interface Deployment {
 
   /** {@return dollars per GPU-hour of this deployment; 0 for {@code @DeploymentFacts(gpuHourPrice)}} */
   double gpuHourPrice() default 0;
+
+  /**
+   * {@return a launched candidate's serve parameters, {@code name=value} each, applied to the class's
+   * {@code @LaunchServer} or {@code @LaunchContainer} command as a {@link ServeParam}'s are; empty with neither
+   * {@link #baseUrl()} nor {@link #embeddedProfile()} for the command as it stands}
+   */
+  String[] serve() default {};
 }

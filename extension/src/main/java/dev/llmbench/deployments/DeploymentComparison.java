@@ -32,6 +32,7 @@ final class DeploymentComparison {
     List<String> findings = new ArrayList<>();
     Map<String, List<SweepLevelResult>> workloads = SweepGroups.of(levels);
     workloads.forEach((workload, members) -> findings.add((workload.isEmpty() ? "" : "[" + workload + "] ") + best(members)));
+    startup(levels).ifPresent(findings::add);
     findings.add(frontierFinding(levels));
     return findings;
   }
@@ -83,6 +84,27 @@ final class DeploymentComparison {
       lines.add(line);
     }
     return lines;
+  }
+
+  /**
+   * What each launched candidate cost to start, beside its speed: from its launch to ready (the client's wait when the
+   * suite did not launch it), and the phases its log showed, e.g. {@code time to ready: f16 1.20 s (llama.cpp: starting
+   * 0.30 s → loading model 0.60 s → listening); q4_0 0.90 s (...)}. Empty when no deployment was launched by the suite:
+   * a server already running costs nothing to start here.
+   */
+  static Optional<String> startup(List<? extends SweepLevelResult> levels) {
+    Map<String, List<SweepLevelResult>> byDeployment = ByDeployment.of(List.copyOf(levels));
+    if (byDeployment.values().stream().noneMatch(ls -> ls.get(0).endpoint().startup().readySinceLaunch().isPresent())) {
+      return Optional.empty();
+    }
+    List<String> parts = new ArrayList<>();
+    byDeployment.forEach((d, ls) -> {
+      var endpoint = ls.get(0).endpoint();
+      Duration ready = endpoint.startup().readySinceLaunch().orElse(endpoint.timeToReady());
+      String summary = endpoint.startup().summary();
+      parts.add(d + " " + Formats.seconds(ready) + " s" + (summary.isEmpty() ? "" : " (" + summary + ")"));
+    });
+    return Optional.of("time to ready (launch to ready, each restart and autoscale pays it): " + String.join("; ", parts));
   }
 
   /** The percentile the frontier judges latency at: the SLO's, else the median. */

@@ -3,6 +3,7 @@ package dev.llmbench.deployments;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.core.FeatureSection;
+import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.core.SweepRun;
@@ -19,15 +20,32 @@ import java.util.Optional;
 final class DeploymentsFeature implements SweepFeature {
 
   private final ComparedDeployments deployments;
+  private final Optional<CandidateLedger> ledger;
 
-  /** @param names the deployments compared, in the order declared */
-  public DeploymentsFeature(List<String> names) {
+  /**
+   * @param names  the deployments compared, in the order declared
+   * @param ledger what a matrix of launched candidates keeps across runs; empty when none is launched
+   */
+  public DeploymentsFeature(List<String> names, Optional<CandidateLedger> ledger) {
     this.deployments = new ComparedDeployments(names);
+    this.ledger = ledger;
   }
 
   /** For levels measured elsewhere (a merge of shards): their deployments, in order of first appearance. */
   public static DeploymentsFeature of(List<? extends SweepLevelResult> levels) {
-    return new DeploymentsFeature(List.copyOf(ByDeployment.of(List.copyOf(levels)).keySet()));
+    return new DeploymentsFeature(List.copyOf(ByDeployment.of(List.copyOf(levels)).keySet()), Optional.empty());
+  }
+
+  /** A candidate measured completely by an earlier run with the same settings: its level, not measured again. */
+  @Override
+  public Optional<MeasuredLevel> recorded(SweepRun sweep, LevelContext level, String deployment) {
+    return ledger.flatMap(l -> l.recorded(level, deployment));
+  }
+
+  /** Each level of a launched candidate kept as it ends, so that a run stopped later resumes after it. */
+  @Override
+  public void measured(SweepRun sweep, MeasuredLevel level) {
+    ledger.ifPresent(l -> level.endpoint().deployment().ifPresent(d -> l.measured(level, d)));
   }
 
   @Override
@@ -44,7 +62,10 @@ final class DeploymentsFeature implements SweepFeature {
   @Override
   public Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
     if (!ByDeployment.several(levels)) return Optional.empty();
-    return Optional.of(FeatureSection.titled("deployments compared").withFindings(DeploymentComparison.findings(levels))
+    List<String> findings = new java.util.ArrayList<>(DeploymentComparison.findings(levels));
+    ledger.filter(l -> !l.reused().isEmpty()).ifPresent(l -> findings.add("reused from an earlier run (" + l.dir() + "): "
+        + l.reusedDescription() + "; the others measured now"));
+    return Optional.of(FeatureSection.titled("deployments compared").withFindings(findings)
         .withCharts(Map.of("pareto", ParetoChart.of(sweep.title(), levels))));
   }
 }

@@ -44,7 +44,8 @@ public final class DeploymentsRegistration implements Feature {
 
   @Override
   public List<SweepFeature> sweep(SweepSetup setup) {
-    return setup.deployments().isEmpty() ? List.of() : List.of(new DeploymentsFeature(setup.deployments()));
+    if (setup.deployments().isEmpty()) return List.of();
+    return List.of(new DeploymentsFeature(setup.deployments(), MatrixResume.open(setup, DeploymentSettings.of(setup.context()))));
   }
 
   /** The levels' own deployments, in order of first appearance: a merge has no annotations to read. */

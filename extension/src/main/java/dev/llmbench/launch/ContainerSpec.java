@@ -32,9 +32,17 @@ import java.util.Set;
  * @param ipc         Docker's IPC mode, e.g. {@code host} (vLLM's PyTorch needs shared memory); empty for Docker's default
  * @param logFile     where its output goes; empty for {@code <report dir>/container-<port>.log}
  * @param stopGrace   between SIGTERM ({@code docker stop}) and SIGKILL when the run ends
+ * @param candidate   the candidate it is, when it is one of several launched in turn: its log is
+ *                    {@code container-<candidate>.log}, as they may share a port
  */
 record ContainerSpec(String image, List<String> command, Map<String, String> environment, GpuRequest gpus,
-    List<Bind> binds, String ipc, Optional<Path> logFile, Duration stopGrace) implements ServerStart {
+    List<Bind> binds, String ipc, Optional<Path> logFile, Duration stopGrace, Optional<String> candidate)
+    implements ServerStart {
+
+  ContainerSpec(String image, List<String> command, Map<String, String> environment, GpuRequest gpus, List<Bind> binds,
+      String ipc, Optional<Path> logFile, Duration stopGrace) {
+    this(image, command, environment, gpus, binds, ipc, logFile, stopGrace, Optional.empty());
+  }
 
   public ContainerSpec {
     if (image == null || image.isBlank()) {
@@ -44,6 +52,12 @@ record ContainerSpec(String image, List<String> command, Map<String, String> env
     environment = Map.copyOf(new LinkedHashMap<>(environment));
     binds = List.copyOf(binds);
     if (stopGrace.isNegative()) throw new IllegalArgumentException("the stop grace period must not be negative: " + stopGrace);
+  }
+
+  /** The same container as candidate {@code name}, its serve parameters applied to its command ({@link ServeArgs}). */
+  ContainerSpec serving(String name, Map<String, String> serve) {
+    return new ContainerSpec(image, ServeArgs.apply(command, serve), environment, gpus, binds, ipc, logFile, stopGrace,
+        Optional.of(name));
   }
 
   /**
@@ -91,7 +105,7 @@ record ContainerSpec(String image, List<String> command, Map<String, String> env
     List<String> args = command.stream().map(a -> LaunchCommand.substitute(a, values)).toList();
     Map<String, String> env = new LinkedHashMap<>();
     environment.forEach((k, v) -> env.put(k, LaunchCommand.substitute(v, values)));
-    return new ContainerSpec(image, args, env, gpus, binds, ipc, logFile, stopGrace);
+    return new ContainerSpec(image, args, env, gpus, binds, ipc, logFile, stopGrace, candidate);
   }
 
   /**
@@ -109,7 +123,8 @@ record ContainerSpec(String image, List<String> command, Map<String, String> env
     URI url = baseUrl != null ? baseUrl : URI.create("http://127.0.0.1:" + port);
     if (port == null) requireFreeLocalPort(url);
     ContainerSpec resolved = resolve(port == null ? Map.of() : Map.of("port", port));
-    Path log = logFile.orElse(reportDir.resolve("container-" + (port == null ? portOf(url) : port) + ".log"));
+    Path log = logFile.orElse(reportDir.resolve("container-" + candidate.orElse(port == null ? Integer.toString(portOf(url)) : port)
+        + ".log"));
     RunningServer server = Containers.start(resolved, log, ServerLog.DEFAULT_RECENT_LINES);
     listener.containerStarted(server.describe(), log);
     return new Started(server, url);

@@ -2,6 +2,7 @@ package dev.llmbench.launch;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.config.Setting;
 import dev.llmbench.internal.core.ServerStart;
 import dev.llmbench.internal.spi.Feature;
@@ -31,5 +32,11 @@ public final class LaunchRegistration implements Feature {
   @Override
   public Optional<ServerStart> server(ExtensionContext context) {
     return LaunchSettings.server(context);
+  }
+
+  /** The class's process or container, with the candidate's serve parameters applied to its command. */
+  @Override
+  public Optional<ServerStart> server(ExtensionContext context, DeploymentSpec candidate) {
+    return LaunchSettings.server(context, candidate.name(), candidate.serve());
   }
 }

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }</pre>
  *
  * <p>{@code ${port}} becomes a free port on 127.0.0.1, and the base URL {@code http://127.0.0.1:<port>}
- * unless {@code llmbench.base-url} names another. No shell runs the command: give a shell one
+ * unless {@code llmbench.base-url} names another; {@code ${java}} and {@code ${classpath}} become this JVM's
+ * {@code java} and class path (a server written in Java, started from the test's own classes). No shell runs the command: give a shell one
  * ({@code sh -c "..."}) to use one. Every attribute is a setting ({@code llmbench.launch.*}), so CI can
  * launch a different server without a code change; two classes with the same command share one server.
  */

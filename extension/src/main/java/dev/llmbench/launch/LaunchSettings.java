@@ -45,6 +45,17 @@ final class LaunchSettings {
     return launch.<ServerStart>map(l -> l).or(() -> container);
   }
 
+  /**
+   * The server {@code candidate} starts: the class's process or container with its serve parameters applied; empty
+   * when the class starts none.
+   *
+   * @throws IllegalArgumentException when both are set, or a setting is not usable
+   */
+  static Optional<ServerStart> server(ExtensionContext context, String candidate, Map<String, String> serve) {
+    return server(context).map(s -> s instanceof LaunchSpec l ? l.serving(candidate, serve)
+        : ((ContainerSpec) s).serving(candidate, serve));
+  }
+
   /** A server to start: from llmbench.launch.command, else from {@link LaunchServer}; its other settings apply either way. */
   private static Optional<LaunchSpec> launch(Settings settings, Optional<LaunchServer> a) {
     Optional<LaunchCommand> command = settings.get(LAUNCH_COMMAND).optional()

@@ -45,6 +45,21 @@ public interface SweepFeature {
   }
 
   /**
+   * A level this feature already holds from an earlier run with the same settings (a resumed matrix's candidate that
+   * was measured completely), to report instead of measuring it again; empty to measure it. Asked before each level of
+   * a deployment, in the order of the features; the first answer wins.
+   */
+  default Optional<MeasuredLevel> recorded(SweepRun sweep, LevelContext level, String deployment) {
+    return Optional.empty();
+  }
+
+  /**
+   * A level was measured or reused, before the reports hear of it: what the feature keeps of it beyond this run (a
+   * matrix's ledger). Called once per level, also for the part of a level a JVM's shutdown writes.
+   */
+  default void measured(SweepRun sweep, MeasuredLevel level) {}
+
+  /**
    * The sweep has ended with {@code levels}, and the reports are about to hear of it: what the feature keeps of
    * the run (a baseline saves the sweep as the next one). Called once; the reports' sections are asked after it.
    */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apiguardian.api.API;
 
@@ -149,7 +150,17 @@ public final class SweepRun {
     synchronized (this) {
       levels.add(level);
     }
+    for (SweepFeature f : features) f.measured(this, level);
     listener.levelFinished(this, level);
+  }
+
+  /** The level as a feature already holds it from an earlier run (a resumed matrix), the first feature's; empty to measure it. */
+  public Optional<MeasuredLevel> recorded(LevelContext level, String deployment) {
+    for (SweepFeature f : features) {
+      Optional<MeasuredLevel> r = f.recorded(this, level, deployment);
+      if (r.isPresent()) return r;
+    }
+    return Optional.empty();
   }
 
   /** Tells the listeners the sweep ended, once, if any level ran. */

@@ -120,9 +120,16 @@ final class EndpointSettings {
     EndpointSpec c = resolve(context);
     boolean embedded = deployment.profile().isPresent() || deployment.baseUrl().isEmpty() && c.isEmbedded();
     EmbeddedOptions engine = deployment.profile().map(p -> c.embedded().withProfile(p)).orElse(c.embedded());
+    // A deployment by URL is measured where it runs; one without is a candidate the class's launch starts, its own.
+    Optional<ServerStart> server = deployment.baseUrl().isPresent() || embedded ? Optional.empty() : candidate(context, deployment);
+    if (!deployment.serve().isEmpty() && server.isEmpty()) {
+      throw ConfigurationErrors.endpoint(where(context), new IllegalArgumentException("candidate '" + deployment.name()
+          + "' has serve parameters " + deployment.serve() + " but the class launches no server to apply them to; add "
+          + "@LaunchServer or @LaunchContainer (or llmbench.launch.command)"));
+    }
     EndpointSpec spec = new EndpointSpec(deployment.baseUrl().orElse(embedded ? null : c.baseUrl()), deployment.model().orElse(c.model()),
         deployment.api().orElse(c.api()), c.apiKeyEnv(), c.readyTimeout(), c.readyPollInterval(), c.readyProgressInterval(),
-        c.requestTimeout(), c.idleTimeout(), engine, embedded ? Optional.empty() : c.server(), c.serverLogFile(),
+        c.requestTimeout(), c.idleTimeout(), engine, server, c.serverLogFile(),
         c.networkSamples(), c.connection(),
         deployment.baseUrl().isPresent() ? "deployment " + deployment.name() : embedded ? "" : c.urlSource());
     return required(context, spec, deployment.profile().isPresent() ? " (deployment " + deployment.name()
@@ -150,6 +157,15 @@ final class EndpointSettings {
 
   private static String where(ExtensionContext context) {
     return context.getTestMethod().map(ConfigurationErrors::where).orElse(context.getRequiredTestClass().getSimpleName());
+  }
+
+  /** The server a launched candidate starts, from the first feature that starts one. */
+  private static Optional<ServerStart> candidate(ExtensionContext context, DeploymentSpec deployment) {
+    try {
+      return Features.all().stream().map(f -> f.server(context, deployment)).flatMap(Optional::stream).findFirst();
+    } catch (IllegalArgumentException e) {
+      throw ConfigurationErrors.endpoint(where(context), e);
+    }
   }
 
   private static <T> T get(Settings settings, Setting<T> setting, Optional<LlmEndpoint> a, Function<LlmEndpoint, String> attribute) {

@@ -11,6 +11,7 @@ import dev.llmbench.internal.config.DeploymentSpec;
 import dev.llmbench.internal.config.Settings;
 import dev.llmbench.internal.core.Endpoint;
 import dev.llmbench.internal.core.EndpointRoute;
+import dev.llmbench.internal.core.EndpointSpec;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.LevelRecorder;
 import dev.llmbench.internal.core.RunningLevel;
@@ -51,12 +52,17 @@ public final class LevelMeasurement {
     RunState run = RunState.of(context);
     SweepRun sweep = level.sweep();
     LevelPlan plan = level.plan();
+    // A resumed matrix: a candidate measured completely by an earlier run with the same settings is not started again.
+    Optional<MeasuredLevel> recorded = deployment.flatMap(d -> sweep.recorded(level, d.name()));
+    if (recorded.isPresent()) {
+      sweep.listener().levelStarted(sweep, new LevelStart(plan, index, total));
+      return recorded.get();
+    }
     // In a sharded run this JVM sends its share of the level, measuring from the level's slot; with no share it skips.
     ShardRun.Slot slot = run.shards().begin(sweep, plan, level.slo(), level.percentiles());
     LevelPlan mine = slot.share().orElseThrow(() -> new TestAbortedException(slot.skipReason()));
     sweep.listener().levelStarted(sweep, new LevelStart(mine, index, total));
-    Endpoint endpoint = deployment.map(d -> RunState.endpoint(context, EndpointSettings.of(context, d)))
-        .orElseGet(() -> RunState.endpoint(context));
+    Endpoint endpoint = deployment.map(d -> endpoint(context, d)).orElseGet(() -> RunState.endpoint(context));
     // The readiness wait probes the class's routes and this level's: a server that only embeds has no chat to probe.
     EndpointRoute route = plan.workload().extras().embeddings() ? EndpointRoute.EMBEDDINGS : EndpointRoute.GENERATION;
     Set<EndpointRoute> routes = EnumSet.of(route);
@@ -87,6 +93,12 @@ public final class LevelMeasurement {
     }
     if (!progress.claim()) throw new IllegalStateException(plan.label() + " was reported by the JVM's shutdown");
     return result;
+  }
+
+  /** A deployment's endpoint; a launched candidate's once the one running before it has stopped. */
+  private static Endpoint endpoint(ExtensionContext context, DeploymentSpec d) {
+    EndpointSpec spec = EndpointSettings.of(context, d);
+    return spec.server().isPresent() ? RunState.candidate(context, spec, d.name()) : RunState.endpoint(context, spec);
   }
 
   /** What the registered features record beside the level (the GPUs' telemetry), read from its settings. */

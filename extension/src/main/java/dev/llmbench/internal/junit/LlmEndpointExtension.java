@@ -18,6 +18,12 @@ public final class LlmEndpointExtension implements BeforeEachCallback, Injecting
 
   @Override
   public void beforeEach(ExtensionContext context) {
+    // A level measured on deployments readies its own deployment's endpoint: the class's own must not start (a
+    // launched candidate's port, a GPU's memory, are the candidates').
+    if (context.getTestMethod().filter(EndpointRoutes::sendsLoad).isPresent()
+        && !SweepExtension.deployments(context).isEmpty()) {
+      return;
+    }
     Endpoint endpoint = RunState.endpoint(context);
     endpoint.ensureReady(EndpointRoutes.ofClass(context));
     // A level checks its own route before its load; a plain test fails here when the server refused its route.

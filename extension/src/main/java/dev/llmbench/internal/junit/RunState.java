@@ -49,6 +49,7 @@ public final class RunState implements AutoCloseable {
   private final Thread onShutdown = new Thread(this::shuttingDown, "llmbench-shutdown");
   private volatile RunningLevel measuring;
   private volatile Endpoint measuringAgainst;
+  private final Candidates candidates = new Candidates();
 
   private RunState(BenchListener listener, Path reportDir, ShardRun shards, Duration progressInterval) {
     this.listener = listener;
@@ -140,6 +141,20 @@ public final class RunState implements AutoCloseable {
     RunState run = of(context); // stored first, so closed after the endpoints
     return StoreValues.computeIfAbsent(context.getRoot().getStore(NAMESPACE), config,
         k -> new Endpoint(config, run.listener, run.reportDir), Endpoint.class);
+  }
+
+  /**
+   * The endpoint of a launched candidate, started only once the candidate running before it has stopped and released
+   * its port: candidates run one at a time.
+   */
+  static Endpoint candidate(ExtensionContext context, EndpointSpec config, String name) {
+    RunState run = of(context);
+    ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
+    return run.candidates.switchTo(config, name, c -> endpoint(context, c), c -> {
+      Endpoint stopped = store.remove(c, Endpoint.class);
+      if (stopped != null) stopped.close();
+      return java.util.Optional.ofNullable(stopped);
+    });
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.llmbench.ConcurrencySweep;
 import dev.llmbench.RateSweep;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.config.DeploymentSpec;
+import dev.llmbench.internal.core.EndpointSpec;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.internal.load.LevelPlan;
@@ -59,13 +60,48 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
         deployments.stream().map(DeploymentSpec::name).toList(), run.shards().shard().isSharded()));
     context.getStore(NAMESPACE).put(SweepRun.class, (AutoCloseable) sweep::finish);
     List<Invocation> invocations = new ArrayList<>();
-    for (LevelPlan level : plan.levels()) {
-      if (deployments.isEmpty()) invocations.add(new Invocation(level, Optional.empty()));
-      for (DeploymentSpec d : deployments) invocations.add(new Invocation(relabelled(level, d), Optional.of(d)));
+    if (launchesCandidates(context, deployments)) {
+      // Candidates the suite launches run one at a time, each at every level before the next starts: candidate-major.
+      for (DeploymentSpec d : deployments) {
+        for (LevelPlan level : plan.levels()) invocations.add(new Invocation(relabelled(level, d), Optional.of(d)));
+      }
+    } else {
+      for (LevelPlan level : plan.levels()) {
+        if (deployments.isEmpty()) invocations.add(new Invocation(level, Optional.empty()));
+        for (DeploymentSpec d : deployments) invocations.add(new Invocation(relabelled(level, d), Optional.of(d)));
+      }
     }
     List<Method> after = AfterSweepExtension.of(context.getRequiredTestClass(), context.getRequiredTestMethod());
     return Stream.concat(IntStream.range(0, invocations.size()).mapToObj(i -> invocation(sweep, plan, invocations.get(i),
         i + 1, invocations.size())), after.stream().map(m -> afterSweep(sweep, m)));
+  }
+
+  /** Whether any of the deployments is a candidate the suite launches (a process, a container) rather than a URL. */
+  static boolean launchesCandidates(ExtensionContext context, List<DeploymentSpec> deployments) {
+    List<String> launched = new ArrayList<>();
+    java.util.Map<String, java.net.URI> fixed = new java.util.LinkedHashMap<>();
+    for (DeploymentSpec d : deployments) {
+      EndpointSpec spec = EndpointSettings.of(context, d);
+      if (spec.server().isPresent()) {
+        launched.add(d.name());
+        if (spec.baseUrl() != null) fixed.put(d.name(), spec.baseUrl());
+      }
+    }
+    // A deployment by URL where the candidates are launched: they would find it answering instead of themselves.
+    for (DeploymentSpec d : deployments) {
+      if (d.baseUrl().isEmpty()) continue;
+      java.net.URI url = d.baseUrl().get();
+      List<String> same = fixed.entrySet().stream().filter(e -> e.getValue().getHost().equals(url.getHost())
+          && Candidates.port(e.getValue()) == Candidates.port(url)).map(java.util.Map.Entry::getKey).toList();
+      if (!same.isEmpty()) {
+        throw ConfigurationErrors.sweep(ConfigurationErrors.where(context.getRequiredTestMethod()), new IllegalArgumentException(
+            "deployment '" + d.name() + "' (" + url + ") is on port " + Candidates.port(url) + " of " + url.getHost()
+                + ", where the suite launches the candidates " + same + ": they would find '" + d.name() + "' answering "
+                + "there instead of themselves, or fail to bind it; launch the candidates on another port, or move '"
+                + d.name() + "'"));
+      }
+    }
+    return !launched.isEmpty();
   }
 
   /** One more invocation per {@code @AfterSweep} method: it runs after every level, and shows as a test of its own. */

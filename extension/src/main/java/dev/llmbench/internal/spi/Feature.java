@@ -75,6 +75,17 @@ public interface Feature {
   }
 
   /**
+   * The server a launched candidate starts ({@code candidate} has no URL and no embedded profile): this feature's
+   * {@link #server(ExtensionContext)} with the candidate's serve parameters applied; empty when this feature starts
+   * none. Equal for equal settings, so a candidate's endpoint is its own.
+   *
+   * @throws IllegalArgumentException naming the candidate, the parameter at fault, and the fix
+   */
+  default Optional<ServerStart> server(ExtensionContext context, DeploymentSpec candidate) {
+    return Optional.empty();
+  }
+
+  /**
    * The deployments each level of the sweep (or each capacity search) is measured on, one after another; empty for
    * the test's one endpoint. The first feature that names any is asked.
    *
