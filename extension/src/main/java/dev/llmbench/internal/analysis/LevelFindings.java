@@ -78,9 +78,9 @@ public final class LevelFindings {
     } else if (warmupShort) {
       b.likely("a warm-up that never ran the level's batch", "it had at most " + w.get().peakInFlight() + " of "
           + w.get().target() + " in flight", "lengthen the warm-up's requests: @Warmup(maxTokens = ...)");
-    } else if (w.get().maxTokens() < l.maxTokens()) {
+    } else if (w.get().maxTokens() < Figures.maxTokensAsked(l)) {
       b.likely("a warm-up shorter than the level", "its requests asked for " + w.get().maxTokens() + " tokens, the level's for "
-          + l.maxTokens() + ": longer sequences met a cold path", "warm up with the level's max_tokens: @Warmup(maxTokens = -1)");
+          + Figures.maxTokensAsked(l) + ": longer sequences met a cold path", "warm up with the level's max_tokens: @Warmup(maxTokens = -1)");
     } else {
       b.possible("a cold path the warm-up did not reach", "the warm-up ran a batch of " + w.get().peakInFlight()
           + " with the level's max_tokens", "send more warm-up requests: @Warmup(requests = " + 2 * l.concurrency() + ")");

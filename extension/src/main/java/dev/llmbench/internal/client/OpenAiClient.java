@@ -175,8 +175,21 @@ public final class OpenAiClient implements AutoCloseable {
   public StreamRequest prepare(ApiStyle api, String model, CompletionRequest request, TextCapture capture,
       Map<String, String> headers) {
     int promptEstimate = request.messages().stream().mapToInt(m -> m.content().length()).sum() / 4 + 1;
+    // What the body asks, a row's own body field first, so that a level reports what its requests asked.
+    Map<String, String> fields = request.bodyFields();
+    int maxTokens = fields.containsKey("max_tokens") ? wholeNumber(fields.get("max_tokens"))
+        : request.maxTokens() != null ? request.maxTokens() : 0;
+    boolean ignoreEos = fields.containsKey("ignore_eos") ? fields.get("ignore_eos").trim().equals("true") : request.ignoreEos();
     return new StreamRequest(options.resolve(api.path()), body(api, model, request), headers, request.stream(), capture, 0,
-        promptEstimate);
+        promptEstimate, maxTokens, ignoreEos);
+  }
+
+  private static int wholeNumber(String json) {
+    try {
+      return Integer.parseInt(json.trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   /** Sends a request {@link #prepare}d before, meant to go at {@code scheduledNanos}; as {@link #sendAsync}. */

@@ -173,6 +173,16 @@ public final class RequestTrace {
     return f.firstChunkTokens;
   }
 
+  /** The {@code max_tokens} the request asked, as its body carried it; 0 for none (the server's default) or unknown. */
+  public int maxTokensAsked() {
+    return f.maxTokensAsked;
+  }
+
+  /** Whether the request's body asked {@code ignore_eos}. */
+  public boolean ignoreEosSent() {
+    return f.ignoreEosSent;
+  }
+
   /** Wall-clock time of {@link #startNanos()}, for exports. */
   public Instant startedAt() {
     return f.startedAt;
@@ -394,6 +404,8 @@ public final class RequestTrace {
     Builder streamEnd(long nanos);
     /** Output tokens the first token chunk carried, from per-chunk usage; -1 for unknown. */
     Builder firstChunkTokens(int tokens);
+    /** What the request asked: its {@code max_tokens} (0 for none) and whether it sent {@code ignore_eos}. */
+    Builder asked(int maxTokens, boolean ignoreEos);
     Builder startedAt(Instant at);
     /** A token chunk that arrived at {@code nanos}, carrying content, reasoning, or both. */
     Builder token(long nanos, boolean content, boolean reasoning);

@@ -42,6 +42,11 @@ public final class StreamRecorder {
     b.promptTokensEstimate = promptTokensEstimate;
   }
 
+  /** What the request asked: its {@code max_tokens} (0 for none) and whether it sent {@code ignore_eos}. */
+  public void asked(int maxTokens, boolean ignoreEos) {
+    b.asked(maxTokens, ignoreEos);
+  }
+
   public void headers(int status, long nanos, boolean streamed) {
     b.status = status;
     b.headersNanos = nanos;

@@ -25,6 +25,7 @@ import dev.llmbench.internal.analysis.LevelFindings;
 import dev.llmbench.internal.analysis.LevelWarnings;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.metrics.MaxTokensAsked;
 import dev.llmbench.internal.metrics.Bootstrap;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -220,6 +221,24 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   @Override
   public List<Finding> findings() {
     return memo.get("findings", () -> LevelFindings.of(this));
+  }
+
+  /**
+   * The {@code max_tokens} the level's requests asked, as their bodies carried it (rows, a trace or a distribution
+   * give each its own); empty for a level read back from files, which did not record it, or one that asked none.
+   */
+  public Optional<MaxTokensAsked> maxTokensAsked() {
+    return memo.get("maxTokensAsked", () -> MaxTokensAsked.ofMetrics(metrics()));
+  }
+
+  /** What the level's warm-up requests asked, when recorded: {@code 128}, or {@code 14-130 (mean 61.3)}. */
+  public Optional<MaxTokensAsked> warmupMaxTokensAsked() {
+    return extras.reading(MaxTokensAsked.OfWarmup.class).map(MaxTokensAsked.OfWarmup::asked);
+  }
+
+  /** What the level's requests asked, as a label says it: {@code 128}, or {@code 14-130 (mean 61.3)}. */
+  public String maxTokensText() {
+    return maxTokensAsked().map(MaxTokensAsked::toString).orElse(Integer.toString(maxTokens()));
   }
 
   @Override

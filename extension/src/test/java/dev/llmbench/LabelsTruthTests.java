@@ -1,0 +1,113 @@
+package dev.llmbench;
+
+import static dev.llmbench.assertions.LlmBenchAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmbench.datasets.Dataset;
+import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.StubEngine;
+import dev.llmbench.trace.Trace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IntSummaryStatistics;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a level says it sent is what the wire carried (#36): the server records every body, and each label is checked
+ * against them.
+ */
+class LabelsTruthTests {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static final String DATA = "src/test/resources/datasets/";
+  static final String TRACE = "target/labels-tests/trace.jsonl";
+
+  private static JsonNode level(BenchKit.Run run, Class<?> fixture, String label) throws IOException {
+    return JSON.readTree(Files.readString(run.sweepDir(fixture, "sweep").resolve(label + ".json"))).path("llmbench");
+  }
+
+  /** The bodies after the readiness probe (max_tokens 1, one message): the warm-up's, then the level's. */
+  private static List<JsonNode> sent(StubEngine stub) {
+    return stub.bodies().stream().filter(b -> b.path("max_tokens").asInt() != 1 || b.path("messages").size() > 1).toList();
+  }
+
+  private static IntSummaryStatistics maxTokens(List<JsonNode> bodies) {
+    return bodies.stream().mapToInt(b -> b.path("max_tokens").asInt()).summaryStatistics();
+  }
+
+  private static void assertAsked(JsonNode asked, IntSummaryStatistics wire) {
+    assertThat(asked.path("min").asInt()).as("least max_tokens asked").isEqualTo(wire.getMin());
+    assertThat(asked.path("max").asInt()).as("most max_tokens asked").isEqualTo(wire.getMax());
+    assertThat(asked.path("requests").asLong()).as("requests").isEqualTo(wire.getCount());
+    assertThat(asked.path("mean").asDouble()).isEqualTo(Math.round(wire.getAverage() * 10) / 10.0);
+  }
+
+  @Test
+  void aDatasetLevelAndItsWarmUpReportTheMaxTokensTheirRowsAsked() throws IOException {
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      BenchKit.Run run = BenchKit.run(DatasetTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=2");
+      List<JsonNode> bodies = sent(stub);
+      JsonNode level = level(run, DatasetTestCases.class, "C=2");
+      int warmups = level.path("warmup").path("requests").asInt();
+      assertThat(warmups).isEqualTo(2);
+      assertThat(bodies).hasSize(warmups + 6);
+      IntSummaryStatistics warm = maxTokens(bodies.subList(0, warmups));
+      IntSummaryStatistics measured = maxTokens(bodies.subList(warmups, bodies.size()));
+      assertThat(measured.getMin()).as("the rows ask different lengths").isLessThan(measured.getMax());
+      assertAsked(level.path("max_tokens_asked"), measured);
+      assertThat(level.has("max_tokens")).as("no single max_tokens: the @Workload default (128) was never sent").isFalse();
+      // The warm-up's rows: one value or the largest, with their summary.
+      assertThat(level.path("warmup").path("max_tokens").asInt()).isEqualTo(warm.getMax());
+      assertAsked(level.path("warmup").path("max_tokens_asked"), warm);
+    }
+  }
+
+  @Test
+  void aTraceLevelUnderASweepReportsTheLargestItSentNotTheFilesLargest() throws IOException {
+    Files.createDirectories(Path.of(TRACE).getParent());
+    List<String> rows = new ArrayList<>();
+    // Output lengths 2..13: the first 6 rows (what a level of 6 requests sends) ask 2..7, the file's largest is 13.
+    for (int i = 0; i < 12; i++) {
+      rows.add("{\"timestamp\": " + i + ", \"input_length\": 20, \"output_length\": " + (2 + i) + ", \"hash_ids\": [" + i + ", " + (100 + i) + "]}");
+    }
+    Files.write(Path.of(TRACE), rows);
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      BenchKit.Run run = BenchKit.run(TraceTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=2");
+      List<JsonNode> bodies = sent(stub);
+      JsonNode level = level(run, TraceTestCases.class, "C=2");
+      int warmups = level.path("warmup").path("requests").asInt();
+      IntSummaryStatistics measured = maxTokens(bodies.subList(warmups, bodies.size()));
+      assertThat(measured.getMax()).isLessThan(13);
+      assertAsked(level.path("max_tokens_asked"), measured);
+      assertAsked(level.path("warmup").path("max_tokens_asked"), maxTokens(bodies.subList(0, warmups)));
+    }
+  }
+
+  @LlmEndpoint
+  static class DatasetTestCases {
+    @ConcurrencySweep(2)
+    @Dataset(path = DATA + "sharegpt-small.json", format = Dataset.Format.SHAREGPT)
+    @Measurement(requests = 6)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
+  @LlmEndpoint
+  static class TraceTestCases {
+    @ConcurrencySweep(2)
+    @Trace(value = TRACE, blockSize = 16)
+    @Measurement(requests = 6)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+}
