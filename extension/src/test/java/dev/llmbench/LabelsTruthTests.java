@@ -91,6 +91,37 @@ class LabelsTruthTests {
     }
   }
 
+  @Test
+  void aSessionsLevelReportsTheSessionsAndTurnsItSentBesideTheFiles() throws IOException {
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      BenchKit.Run run = BenchKit.run(SessionsTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=1");
+      List<JsonNode> turns = sent(stub);
+      long firstTurns = turns.stream().filter(b -> { // a session's first turn carries one user message
+        int users = 0;
+        for (JsonNode m : b.path("messages")) users += m.path("role").asText().equals("user") ? 1 : 0;
+        return users == 1;
+      }).count();
+      JsonNode sessions = level(run, SessionsTestCases.class, "C=1").path("sessions");
+      assertThat(sessions.path("sessions_sent").asLong()).isEqualTo(firstTurns).isEqualTo(1);
+      assertThat(sessions.path("turns_sent").asLong()).isEqualTo(turns.size());
+      assertThat(sessions.path("sessions").asText()).startsWith("2 conversations of chats.jsonl");
+      assertThat(Files.readString(run.sweepDir(SessionsTestCases.class, "sweep").resolve("table.txt")))
+          .contains("C=1 | sessions: 1 session sent (" + turns.size() + " turns) of 2 conversations of chats.jsonl");
+    }
+  }
+
+  @LlmEndpoint
+  static class SessionsTestCases {
+    @ConcurrencySweep(1)
+    @Workload(maxTokens = 4)
+    @Warmup(requests = 0)
+    @dev.llmbench.sessions.Sessions(file = DATA + "sessions/chats.jsonl", format = dev.llmbench.sessions.Sessions.Format.JSONL, sessions = 1)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
   @LlmEndpoint
   static class DatasetTestCases {
     @ConcurrencySweep(2)
