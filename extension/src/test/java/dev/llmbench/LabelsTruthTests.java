@@ -111,6 +111,66 @@ class LabelsTruthTests {
     }
   }
 
+  static final String MODEL_FIRST_SHAREGPT = "target/labels-tests/model-first.json";
+  static final String MODEL_FIRST_JSONL = "target/labels-tests/model-first.jsonl";
+
+  /** Three conversations, one of which opens with the model's greeting (after a system prompt). */
+  static void modelFirstFiles() throws IOException {
+    Files.createDirectories(Path.of(MODEL_FIRST_SHAREGPT).getParent());
+    Files.writeString(Path.of(MODEL_FIRST_SHAREGPT), """
+        [{"conversations": [{"from": "human", "value": "What is the capital of France, in one word?"}, {"from": "gpt", "value": "Paris, of course."}]},
+         {"conversations": [{"from": "system", "value": "Be brief."}, {"from": "gpt", "value": "Hello! How can I help you today?"},
+                            {"from": "human", "value": "Name three primary colours, please."}, {"from": "gpt", "value": "Red, yellow and blue."}]},
+         {"conversations": [{"from": "human", "value": "Say hello to the whole wide world."}, {"from": "gpt", "value": "Hello, world!"}]}]
+        """);
+    Files.write(Path.of(MODEL_FIRST_JSONL), List.of(
+        "{\"messages\": [{\"role\": \"user\", \"content\": \"Hi there\"}, {\"role\": \"assistant\", \"content\": \"Hello\"}]}",
+        "{\"messages\": [{\"role\": \"assistant\", \"content\": \"How can I help?\"}, {\"role\": \"user\", \"content\": \"Tell me a joke\"}]}",
+        "{\"messages\": [{\"role\": \"user\", \"content\": \"One\"}, {\"role\": \"assistant\", \"content\": \"Two\"}, {\"role\": \"user\", \"content\": \"Three\"}]}"));
+  }
+
+  @Test
+  void aConversationThatOpensWithTheModelsTurnIsAWarningWithItsCountNeverSilent() throws IOException {
+    modelFirstFiles();
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      BenchKit.Run run = BenchKit.run(ModelFirstTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=1");
+      assertThat(sent(stub)).noneMatch(b -> b.toString().contains("How can I help"));
+      assertThat(level(run, ModelFirstTestCases.class, "C=1").path("warnings").toString()).contains("1 of the 3 conversations "
+          + "read from model-first.json began with the model's turn: it was not sent, each such row's prompt is its first human turn");
+    }
+    try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
+      BenchKit.Run run = BenchKit.run(ModelFirstSessionsTestCases.class, "llmbench.base-url", stub.url());
+      assertThat(run).passed("C=1");
+      assertThat(sent(stub)).noneMatch(b -> b.toString().contains("How can I help"));
+      assertThat(level(run, ModelFirstSessionsTestCases.class, "C=1").path("warnings").toString()).contains("1 of the 3 "
+          + "conversations of model-first.jsonl began with the model's turn: it was not sent, each such session starts at its "
+          + "first user turn");
+    }
+  }
+
+  @LlmEndpoint
+  static class ModelFirstTestCases {
+    @ConcurrencySweep(1)
+    @Dataset(path = MODEL_FIRST_SHAREGPT, format = Dataset.Format.SHAREGPT)
+    @Measurement(requests = 3)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
+  @LlmEndpoint
+  static class ModelFirstSessionsTestCases {
+    @ConcurrencySweep(1)
+    @Workload(maxTokens = 4)
+    @Warmup(requests = 0)
+    @dev.llmbench.sessions.Sessions(file = MODEL_FIRST_JSONL, format = dev.llmbench.sessions.Sessions.Format.JSONL, sessions = 3)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
   @LlmEndpoint
   static class SessionsTestCases {
     @ConcurrencySweep(1)

@@ -69,7 +69,7 @@ final class SessionSettings {
     }
     LengthDistribution turns = s.turns().isBlank() ? null : distribution(s.turns(), "turns");
     return Optional.of(SessionWorkload.of(file, read.conversations(), turns, think, maxTokens, s.seed(),
-        header.isEmpty() ? null : header));
+        header.isEmpty() ? null : header).withModelFirst(read.modelFirst()));
   }
 
   /**

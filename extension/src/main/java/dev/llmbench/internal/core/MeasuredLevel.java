@@ -241,9 +241,18 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
     return maxTokensAsked().map(MaxTokensAsked::toString).orElse(Integer.toString(maxTokens()));
   }
 
+  /** The level's notes and what its prompts say of themselves (a dataset's rows that began with the model's turn). */
+  private List<String> withPrompts(List<String> notes) {
+    List<String> said = plan.workload().prompts().warnings();
+    if (said.isEmpty()) return notes;
+    List<String> all = new java.util.ArrayList<>(notes);
+    all.addAll(said);
+    return all;
+  }
+
   @Override
   public List<String> warnings() {
-    return memo.get("warnings", () -> LevelWarnings.of(this, chunkTokenMismatches(), notes));
+    return memo.get("warnings", () -> LevelWarnings.of(this, chunkTokenMismatches(), withPrompts(notes)));
   }
 
   @Override

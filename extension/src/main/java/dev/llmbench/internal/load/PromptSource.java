@@ -181,6 +181,14 @@ public final class PromptSource {
     return rows == null ? Optional.empty() : rows.sessions();
   }
 
+  /** What every level sending these prompts says of them: its dataset's and its rows' warnings. */
+  public List<String> warnings() {
+    List<String> out = new java.util.ArrayList<>();
+    dataset().ifPresent(d -> out.addAll(d.warnings()));
+    if (rows != null) out.addAll(rows.warnings());
+    return out;
+  }
+
   /** Whether requests come from {@link RowSource}: they set their own {@code max_tokens} and keep prompts apart by namespace. */
   public boolean hasRows() {
     return rows != null;

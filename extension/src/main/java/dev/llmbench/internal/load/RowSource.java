@@ -22,6 +22,11 @@ public interface RowSource {
   CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace);
 
   /** The rows' own schedule (a trace's timestamps), or empty to send them as the level's load shape says. */
+  /** What every level that sends these rows says of them (e.g. conversations whose model's opening turn was not sent). */
+  default java.util.List<String> warnings() {
+    return java.util.List.of();
+  }
+
   default Optional<LoadRunner.Arrivals> arrivals() {
     return Optional.empty();
   }
