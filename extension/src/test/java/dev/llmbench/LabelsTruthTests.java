@@ -48,6 +48,14 @@ class LabelsTruthTests {
     assertThat(asked.path("mean").asDouble()).isEqualTo(Math.round(wire.getAverage() * 10) / 10.0);
   }
 
+  /** Every step of every finding, and every warning, of a level: the advice it was given. */
+  private static List<String> advice(JsonNode level) {
+    List<String> out = new ArrayList<>();
+    level.path("findings").forEach(f -> f.path("next_steps").forEach(s -> out.add(s.asText())));
+    level.path("warnings").forEach(w -> out.add(w.asText()));
+    return out;
+  }
+
   @Test
   void aDatasetLevelAndItsWarmUpReportTheMaxTokensTheirRowsAsked() throws IOException {
     try (StubEngine stub = StubEngine.builder().tokenTime(Duration.ofMillis(1)).start()) {
@@ -88,6 +96,9 @@ class LabelsTruthTests {
       assertThat(measured.getMax()).isLessThan(13);
       assertAsked(level.path("max_tokens_asked"), measured);
       assertAsked(level.path("warmup").path("max_tokens_asked"), maxTokens(bodies.subList(0, warmups)));
+      // It sent ignore_eos on every request: no finding advises it to (#36 item 8).
+      assertThat(bodies).allSatisfy(body -> assertThat(body.path("ignore_eos").asBoolean()).isTrue());
+      assertThat(advice(level)).noneMatch(step -> step.contains("ignoreEos = true"));
     }
   }
 
@@ -105,6 +116,8 @@ class LabelsTruthTests {
       JsonNode sessions = level(run, SessionsTestCases.class, "C=1").path("sessions");
       assertThat(sessions.path("sessions_sent").asLong()).isEqualTo(firstTurns).isEqualTo(1);
       assertThat(sessions.path("turns_sent").asLong()).isEqualTo(turns.size());
+      // A sessions level counts sessions: @Measurement(rounds or requests) would be a configuration error there.
+      assertThat(advice(level(run, SessionsTestCases.class, "C=1"))).noneMatch(step -> step.contains("@Measurement(r"));
       assertThat(sessions.path("sessions").asText()).startsWith("2 conversations of chats.jsonl");
       assertThat(Files.readString(run.sweepDir(SessionsTestCases.class, "sweep").resolve("table.txt")))
           .contains("C=1 | sessions: 1 session sent (" + turns.size() + " turns) of 2 conversations of chats.jsonl");

@@ -68,6 +68,22 @@ public final class SessionWorkload implements RowSource, SessionSource {
     return new SessionWorkload(turns, null, thinkMillis, conversations, file, maxTokens, seed, affinityHeader);
   }
 
+  /** What a sessions level takes beside it: a duration or a target interval, never a count of requests (it counts sessions). */
+  static boolean takesBeside(dev.llmbench.internal.load.WorkloadSource.Beside beside) {
+    return beside == dev.llmbench.internal.load.WorkloadSource.Beside.DURATION_OR_TARGET;
+  }
+
+  @Override
+  public boolean takes(dev.llmbench.internal.load.WorkloadSource.Beside beside) {
+    return takesBeside(beside);
+  }
+
+  @Override
+  public Optional<String> instead(dev.llmbench.internal.load.AdviceSetting setting) {
+    return setting.beside().filter(b -> b == dev.llmbench.internal.load.WorkloadSource.Beside.REQUEST_COUNT)
+        .map(b -> "measure more sessions: @Sessions(sessions = N), or bound the level with @Measurement(duration)");
+  }
+
   /** These sessions, saying that {@code count} of the file's conversations began with the model's turn. */
   SessionWorkload withModelFirst(int count) {
     SessionWorkload copy = new SessionWorkload(turns, inputTokens, thinkMillis, conversations, file, maxTokens, seed, affinityHeader);

@@ -170,7 +170,7 @@ public final class LevelFindings {
           + "request in the batch (chunked prefill spreads it out)", null);
       b.possible("another tenant or a noisy neighbour", "the server or its host shared its accelerators or CPUs", null);
       b.possible("answers of different lengths", "a summary does not say whether every request generated as many tokens",
-          "send ignore_eos so every request generates max_tokens");
+          "send ignore_eos so every request generates max_tokens: @Workload(ignoreEos = true)");
       b.add(ReadingCauses.sampleSize(l, Double.NaN));
       b.next(ReadingCauses.ROUNDS_STEP);
     }

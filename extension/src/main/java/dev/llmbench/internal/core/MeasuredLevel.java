@@ -43,7 +43,7 @@ import org.apiguardian.api.API;
  * its plan, its endpoint and what the server said.
  */
 @API(status = INTERNAL)
-public final class MeasuredLevel extends LevelStatistics implements SweepLevelResult {
+public final class MeasuredLevel extends LevelStatistics implements SweepLevelResult, dev.llmbench.internal.load.AdviceTaker {
 
   private final LevelPlan plan;
   private final EndpointInfo endpoint;
@@ -239,6 +239,32 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
   /** What the level's requests asked, as a label says it: {@code 128}, or {@code 14-130 (mean 61.3)}. */
   public String maxTokensText() {
     return maxTokensAsked().map(MaxTokensAsked::toString).orElse(Integer.toString(maxTokens()));
+  }
+
+  /**
+   * Advice applies when the level's workload source takes the setting (a sessions level counts sessions, not requests)
+   * and the level has not done it already (sent {@code ignore_eos}, kept its prompts out of the cache).
+   */
+  @Override
+  public boolean accepts(dev.llmbench.internal.load.AdviceSetting setting) {
+    var prompts = plan.workload().prompts();
+    if (setting.beside().isPresent() && !prompts.takes(setting.beside().get())) return false;
+    return switch (setting) {
+      case MEASUREMENT_ROUNDS -> load() instanceof LoadShape.ClosedLoop; // rounds are C requests of a closed loop
+      case MEASUREMENT_REQUESTS -> true;
+      // Asked already: sent on every request, or left off on purpose (a tool call or a JSON answer must end where it ends).
+      case IGNORE_EOS -> !plan.workload().ignoreEos() && metrics().stream().noneMatch(m -> m.trace().ignoreEosSent());
+      case PREFIX_CACHE_AVOID -> plan.workload().prefixCache() != dev.llmbench.Workload.PrefixCache.AVOID;
+    };
+  }
+
+  @Override
+  public Optional<String> instead(dev.llmbench.internal.load.AdviceSetting setting) {
+    Optional<String> own = plan.workload().prompts().instead(setting);
+    if (own.isPresent() || setting != dev.llmbench.internal.load.AdviceSetting.IGNORE_EOS) return own;
+    return Optional.of("the level asked ignore_eos already (answers still differ: the rows' own max_tokens, a server that "
+        + "does not honour it, or tool calls and JSON answers, which end where the model ends them): read the steady-state "
+        + "figure instead");
   }
 
   /** The level's notes and what its prompts say of themselves (a dataset's rows that began with the model's turn). */
