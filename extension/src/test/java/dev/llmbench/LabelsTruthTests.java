@@ -162,6 +162,41 @@ class LabelsTruthTests {
     }
   }
 
+  static final String SHORT_LAST = "target/labels-tests/short-last.jsonl";
+
+  /**
+   * Rows of 18 tokens in 16-token blocks: their last block (2 tokens) is shorter than what the server adds, so the rest
+   * comes off block 1, which the 32-token rows send whole.
+   */
+  @Test
+  void aTraceRowWhoseLastBlockIsShorterThanTheTemplateIsReportedOnTheLevel() throws IOException {
+    Files.createDirectories(Path.of(SHORT_LAST).getParent());
+    Files.write(Path.of(SHORT_LAST), List.of(
+        "{\"timestamp\": 0, \"input_length\": 32, \"output_length\": 2, \"hash_ids\": [1, 2]}",
+        "{\"timestamp\": 1, \"input_length\": 18, \"output_length\": 2, \"hash_ids\": [1, 3]}",
+        "{\"timestamp\": 2, \"input_length\": 32, \"output_length\": 2, \"hash_ids\": [1, 4]}",
+        "{\"timestamp\": 3, \"input_length\": 18, \"output_length\": 2, \"hash_ids\": [1, 5]}"));
+    BenchKit.Run run = BenchKit.run(ShortLastTestCases.class);
+    assertThat(run).passed("C=1");
+    JsonNode level = level(run, ShortLastTestCases.class, "C=1");
+    int overhead = level.path("input_alignment").path("template_tokens").asInt();
+    assertThat(overhead).as("the engine's template and lead word").isGreaterThan(2);
+    assertThat(level.path("warnings").toString()).contains("2 of the 4 rows of short-last.jsonl that share blocks have a last "
+        + "block shorter than what the server adds (" + overhead + " tokens: its chat template and the lead word, counted by ")
+        .contains("each takes the rest, " + (overhead - 2) + " tokens, off the end of its earlier full blocks, so it shares that "
+            + "many tokens fewer with the rows that send those blocks whole (lines 2, 4)");
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class ShortLastTestCases {
+    @ConcurrencySweep(1)
+    @Trace(value = SHORT_LAST, blockSize = 16)
+    @dev.llmbench.workload.ExactInputTokens
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+    }
+  }
+
   @LlmEndpoint
   static class ModelFirstTestCases {
     @ConcurrencySweep(1)
