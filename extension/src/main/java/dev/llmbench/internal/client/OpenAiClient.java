@@ -56,6 +56,12 @@ public final class OpenAiClient implements AutoCloseable {
   private NettyStreamTransport streams;
   private boolean closed;
   private final ObjectMapper json = new ObjectMapper();
+  /**
+   * Whether streamed requests ask for usage on every chunk ({@code stream_options.continuous_usage_stats}, vLLM's and
+   * SGLang's): set once the server showed it accepts it ({@link #detectChunkUsage}), never for a server that refuses
+   * unknown fields.
+   */
+  private volatile boolean chunkUsage;
   /** Each sending thread's buffer for request bodies, kept between requests up to {@link #KEPT_BODY_BUFFER}. */
   private final ThreadLocal<ByteArrayOutputStream> bodyBuffer = ThreadLocal.withInitial(() -> new ByteArrayOutputStream(16 << 10));
   private static final int KEPT_BODY_BUFFER = 1 << 20;
@@ -235,6 +241,41 @@ public final class OpenAiClient implements AutoCloseable {
    * {@code stream_options} replace a body field's.
    */
   byte[] body(ApiStyle api, String model, CompletionRequest request) {
+    return body(api, model, request, chunkUsage);
+  }
+
+  /** What {@link #detectChunkUsage} found. */
+  public enum ChunkUsage {
+    /** The server sent usage on a token chunk when asked: every streamed request asks. */
+    ACCEPTED,
+    /** It answered but sent no usage on token chunks: nothing to gain, not asked. */
+    IGNORED,
+    /** It refused the request that asked (a server that rejects unknown fields): not asked. */
+    REFUSED
+  }
+
+  /**
+   * Asks the server, with one streamed 1-token request, whether it reports usage per chunk when asked
+   * ({@code stream_options.continuous_usage_stats}, vLLM's, SGLang's): then every later streamed request asks, so that
+   * the tokens of the first chunk are known (TPOT from tokens, not chunks). A server that refuses the field or ignores
+   * it is not asked again, and nothing fails.
+   */
+  public ChunkUsage detectChunkUsage(ApiStyle api, String model) {
+    CompletionRequest hi = CompletionRequest.of("Hi").withMaxTokens(1);
+    StreamRequest r = new StreamRequest(options.resolve(api.path()), body(api, model, hi, true), Map.of(), true,
+        TextCapture.EXCERPT, 0, 1, 1, false);
+    RequestTrace t = sendAsync(r, System.nanoTime()).join();
+    ChunkUsage found = !t.succeeded() ? ChunkUsage.REFUSED : t.firstChunkTokens() > 0 ? ChunkUsage.ACCEPTED : ChunkUsage.IGNORED;
+    chunkUsage = found == ChunkUsage.ACCEPTED;
+    return found;
+  }
+
+  /** Whether streamed requests ask for usage on every chunk. */
+  public boolean asksChunkUsage() {
+    return chunkUsage;
+  }
+
+  private byte[] body(ApiStyle api, String model, CompletionRequest request, boolean askChunkUsage) {
     Map<String, String> fields = request.bodyFields();
     ByteArrayOutputStream out = bodyBuffer.get();
     out.reset();
@@ -287,6 +328,7 @@ public final class OpenAiClient implements AutoCloseable {
       if (request.stream()) {
         g.writeObjectFieldStart("stream_options");
         g.writeBooleanField("include_usage", true);
+        if (askChunkUsage) g.writeBooleanField("continuous_usage_stats", true);
         g.writeEndObject();
       }
       g.writeEndObject();
