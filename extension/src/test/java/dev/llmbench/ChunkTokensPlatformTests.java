@@ -178,6 +178,10 @@ class ChunkTokensPlatformTests {
       long end = w.stream().mapToLong(Written::end).max().orElseThrow();
       double truthThroughput = 4.0 * TOKENS * 1e9 / (end - first);
       assertThat(level.get("output_throughput").asDouble()).isCloseTo(truthThroughput, within(0.03 * truthThroughput));
+      // Read back from its files (an offline analysis), the level keeps the same window: its records keep each stream's end.
+      SweepResult read = dev.llmbench.offline.SweepAnalysis.read(run.sweepDir(BundledTestCases.class, "sweep"));
+      assertThat(read.levels()).singleElement().satisfies(l -> assertThat(l.window().toNanos() / 1e9)
+          .isCloseTo(level.get("duration").asDouble(), within(0.002)));
     }
   }
 

@@ -110,6 +110,11 @@ public final class RequestTrace {
   }
 
   /** The same trace, known as turn {@code index} of its session. */
+  /** The same trace with its body ending at {@code nanos} (read back from a file that recorded it). */
+  public RequestTrace withStreamEnd(long nanos) {
+    return with(c -> c.streamEndNanos = nanos);
+  }
+
   public RequestTrace withTurn(int index) {
     return with(c -> c.turn = index);
   }
