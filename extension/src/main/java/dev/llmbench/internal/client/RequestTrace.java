@@ -178,6 +178,25 @@ public final class RequestTrace {
     return f.firstChunkTokens;
   }
 
+  /**
+   * The text of the first token chunk (its reasoning, then its content), when the kept text holds it whole; empty
+   * otherwise. Its tokens can be counted by the server's tokenize route when the server did not report them.
+   */
+  public Optional<String> firstChunkText() {
+    int c = f.firstChunkContentChars;
+    int r = f.firstChunkReasoningChars;
+    if (c < 0 || r < 0 || f.content == null || f.reasoning == null || c > f.content.length() || r > f.reasoning.length()) {
+      return Optional.empty();
+    }
+    String text = f.reasoning.substring(0, r) + f.content.substring(0, c);
+    return text.isEmpty() ? Optional.empty() : Optional.of(text);
+  }
+
+  /** The same trace, its first token chunk known to have carried {@code tokens} tokens (counted by the server's tokenizer). */
+  public RequestTrace withFirstChunkTokens(int tokens) {
+    return with(c -> c.firstChunkTokens = tokens);
+  }
+
   /** The {@code max_tokens} the request asked, as its body carried it; 0 for none (the server's default) or unknown. */
   public int maxTokensAsked() {
     return f.maxTokensAsked;

@@ -82,6 +82,11 @@ public final class StreamRecorder {
   void chars(int contentChars, int reasoningChars) {
     b.contentChars += contentChars;
     b.reasoningChars += reasoningChars;
+    // Where the first token chunk's text ends, so that its tokens can be counted later when the server did not say.
+    if (tokens.count() == 1 && b.firstChunkContentChars < 0) {
+      b.firstChunkContentChars = (int) Math.min(Integer.MAX_VALUE, b.contentChars);
+      b.firstChunkReasoningChars = (int) Math.min(Integer.MAX_VALUE, b.reasoningChars);
+    }
   }
 
   void finishReason(String reason) {

@@ -28,6 +28,9 @@ final class TraceFields implements RequestTrace.Builder, Cloneable {
   long streamEndNanos;
   /** Output tokens the first token chunk carried, from per-chunk usage; -1 when unknown. */
   int firstChunkTokens = -1;
+  /** Content and reasoning characters up to the end of the first token chunk; -1 before it came. */
+  int firstChunkContentChars = -1;
+  int firstChunkReasoningChars = -1;
   /** The {@code max_tokens} the request asked, 0 for none or unknown. */
   int maxTokensAsked;
   /** Whether the request asked {@code ignore_eos}. */

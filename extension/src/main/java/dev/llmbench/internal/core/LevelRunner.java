@@ -109,7 +109,9 @@ public final class LevelRunner {
       notes.add("the server closes its connection after each response (though it answers keep-alive), so every "
           + "request went on a new connection with Connection: close; TTFT and latency include the connect");
     }
-    List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
+    // After the level, outside its window: the first chunk's tokens where the server bundled several and did not say.
+    List<RequestMetrics> metrics = FirstChunkTokens.counted(outcome.traces(), endpoint.client(), info.model()).stream()
+        .map(RequestMetrics::of).toList();
     ClientLoad load = client.stop(LevelStatistics.window(metrics));
     long outputTokens = metrics.stream().filter(RequestMetrics::succeeded).mapToLong(RequestMetrics::outputTokens).sum();
     List<Object> readings = new ArrayList<>();
