@@ -269,11 +269,28 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
 
   /** The level's notes and what its prompts say of themselves (a dataset's rows that began with the model's turn). */
   private List<String> withPrompts(List<String> notes) {
-    List<String> said = plan.workload().prompts().warnings();
+    List<String> said = new java.util.ArrayList<>(plan.workload().prompts().warnings());
+    firstChunksUnknown().ifPresent(said::add);
     if (said.isEmpty()) return notes;
     List<String> all = new java.util.ArrayList<>(notes);
     all.addAll(said);
     return all;
+  }
+
+  /**
+   * Requests whose usage says some chunk carried several tokens while neither per-chunk usage nor the server's
+   * tokenize route said how many the first one did: their TPOT counts one token there, an estimate, said as such
+   * even below the 10% chunks-versus-tokens warning (37 chunks for 40 tokens).
+   */
+  private Optional<String> firstChunksUnknown() {
+    long n = metrics().stream().filter(m -> m.succeeded() && m.trace().firstChunkTokens() < 0 && m.trace().usage() != null
+        && m.trace().usage().completionTokens() != null && m.trace().usage().completionTokens() > m.trace().tokenChunks()
+        && m.trace().tokenChunks() > 0).count();
+    if (n == 0) return Optional.empty();
+    return Optional.of(n + " of " + succeeded() + " requests carried more tokens than chunks and the server said neither "
+        + "how many the first chunk held (no usage per chunk) nor counted it (no tokenize route): their TPOT and output "
+        + "tok/s per user are estimates that count one token in the first chunk (too low and too high by up to (k - 1) / "
+        + "(output tokens - 1) for k tokens there)");
   }
 
   @Override
