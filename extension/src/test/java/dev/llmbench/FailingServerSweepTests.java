@@ -77,4 +77,57 @@ class FailingServerSweepTests {
       LlmBenchAssertions.assertThat(level).hasNoErrors();
     }
   }
+
+  /**
+   * A server that answers the readiness probes and dies at the warm-up's first request: every measured request is
+   * refused. Its client figures over a window of refusals (a few milliseconds) were once read as saturation.
+   */
+  @Test
+  void aLevelOfRefusedConnectionsIsNeverClientBound() throws Exception {
+    MockWebServer server = new MockWebServer();
+    server.setDispatcher(new Dispatcher() {
+      @Override
+      public MockResponse dispatch(RecordedRequest request) {
+        String path = request.getUrl().encodedPath();
+        if (path.equals("/health")) return new MockResponse.Builder().body("{\"status\":\"ok\"}").build();
+        if (path.equals("/v1/models")) return new MockResponse.Builder().body("{\"data\":[{\"id\":\"m\"}]}").build();
+        if (request.getBody().utf8().contains("\"max_tokens\":1,")) {
+          return new MockResponse.Builder().addHeader("Content-Type", "application/json")
+              .body("{\"choices\":[{\"message\":{\"content\":\"Hi\"},\"finish_reason\":\"length\"}]}").build();
+        }
+        Thread killer = new Thread(() -> {
+          try {
+            server.close();
+          } catch (Exception e) {
+            // closed already
+          }
+        });
+        killer.start();
+        return new MockResponse.Builder().onRequestStart(new mockwebserver3.SocketEffect.CloseSocket()).build();
+      }
+    });
+    BenchKit.Run run;
+    try {
+      server.start();
+      run = BenchKit.run(DyingTestCases.class, "llmbench.base-url", server.url("/").toString());
+    } finally {
+      server.close();
+    }
+    Path dir = run.sweepDir(DyingTestCases.class, "sweep");
+    var json = ResultJson.read(Files.readString(dir.resolve("C=16.json")));
+    assertThat(json.get("completed").asInt()).isZero();
+    assertThat(json.get("llmbench").get("errors_by_type").get("CONNECTION").asInt()).isPositive();
+    assertThat(json.get("llmbench").path("findings").toString()).doesNotContain("CLIENT_BOUND");
+    assertThat(Files.readString(dir.resolve("table.txt"))).contains("C=16 |  0/16 ok (16 err)").doesNotContain("CLIENT-BOUND");
+  }
+
+  @LlmEndpoint(readyTimeout = "10s", readyPollInterval = "100ms")
+  static class DyingTestCases {
+    @ConcurrencySweep(16)
+    @Workload(maxTokens = 8)
+    @Measurement(requests = 16)
+    void sweep(SweepLevelResult level) {
+      LlmBenchAssertions.assertThat(level).hasNoErrors();
+    }
+  }
 }

@@ -24,6 +24,23 @@ import java.util.OptionalInt;
  */
 final class AgentWorkload implements RowSource, SessionSource {
 
+  /** What an agents' level takes beside it: a duration or a target interval, never a count of requests (it counts agents). */
+  static boolean takesBeside(dev.llmbench.internal.load.WorkloadSource.Beside beside) {
+    return beside == dev.llmbench.internal.load.WorkloadSource.Beside.DURATION_OR_TARGET;
+  }
+
+  @Override
+  public boolean takes(dev.llmbench.internal.load.WorkloadSource.Beside beside) {
+    return takesBeside(beside);
+  }
+
+  @Override
+  public Optional<String> instead(dev.llmbench.internal.load.AdviceSetting setting) {
+    return setting.beside().filter(b -> b == dev.llmbench.internal.load.WorkloadSource.Beside.REQUEST_COUNT)
+        .map(b -> "measure more agents: @AgentTrace(agents = N) or @SyntheticAgents(agents = N), or bound the level with "
+            + "@Measurement(duration)");
+  }
+
   /** What starts a tool's result, sent as a user message (see docs/agents.md, "Tool calls"). */
   static final String TOOL_RESULT = "[tool result] ";
 

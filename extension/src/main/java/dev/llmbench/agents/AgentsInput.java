@@ -159,7 +159,7 @@ final class AgentsInput implements WorkloadSource {
 
   @Override
   public boolean takes(Beside beside) {
-    return beside == Beside.DURATION_OR_TARGET;
+    return AgentWorkload.takesBeside(beside); // the levels' agents say the same when a finding advises them
   }
 
   @Override

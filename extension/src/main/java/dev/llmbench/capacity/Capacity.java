@@ -83,7 +83,7 @@ public record Capacity(Outcome outcome, ServiceLevels slo, boolean closedLoop, d
 
   /** {@code C=12} or {@code 4.5 req/s}. */
   String name(double load) {
-    return closedLoop ? "C=" + (int) load : Formats.number(load) + " req/s";
+    return closedLoop ? "C=" + (int) load : Formats.rate(load) + " req/s";
   }
 
   /**

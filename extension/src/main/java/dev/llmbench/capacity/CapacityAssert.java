@@ -37,6 +37,6 @@ public final class CapacityAssert extends AbstractAssert<CapacityAssert, Capacit
 
   /** {@code C=12} or {@code 4.5 req/s}, as {@link Capacity#statement()} names a load. */
   private String name(double load) {
-    return actual.closedLoop() ? "C=" + (int) load : Formats.number(load) + " req/s";
+    return actual.closedLoop() ? "C=" + (int) load : Formats.rate(load) + " req/s";
   }
 }

@@ -177,10 +177,10 @@ final class CapacityExtension implements TestTemplateInvocationContextProvider {
 
     private static String answer(Capacity c) {
       String unit = c.closedLoop() ? "" : " req/s";
-      String low = (c.closedLoop() ? "C=" : "") + Formats.number(c.low()) + unit;
-      String high = (c.closedLoop() ? "C=" : "") + Formats.number(c.high()) + unit;
+      String low = (c.closedLoop() ? "C=" : "") + Formats.rate(c.low()) + unit;
+      String high = (c.closedLoop() ? "C=" : "") + Formats.rate(c.high()) + unit;
       return switch (c.outcome()) {
-        case FOUND -> (c.closedLoop() ? "C=" : "") + Formats.number(c.load()) + unit;
+        case FOUND -> (c.closedLoop() ? "C=" : "") + Formats.rate(c.load()) + unit;
         case HOLDS_AT_HIGH -> "at least " + high;
         case FAILS_AT_LOW -> "below " + low;
         case SEARCHING, STOPPED -> "unknown";

@@ -85,6 +85,9 @@ public final class DatasetLoader {
       sampling = limit == 0 ? "all " + kept.size() : "first " + kept.size();
     }
     if (skipped > 0) sampling += "; skipped " + ((ShareGptReader) reader).skippedWhy();
-    return new LoadedDataset(file, reader.format(), kept, read, skipped, sampling);
+    int modelFirst = reader instanceof ShareGptReader s ? s.modelFirst() : 0;
+    List<String> warnings = modelFirst == 0 ? List.of() : List.of(modelFirst + " of the " + read + " conversations read from "
+        + file.getFileName() + " began with the model's turn: it was not sent, each such row's prompt is its first human turn");
+    return new LoadedDataset(file, reader.format(), kept, read, skipped, sampling, warnings);
   }
 }

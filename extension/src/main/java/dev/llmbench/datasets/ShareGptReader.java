@@ -72,6 +72,7 @@ public final class ShareGptReader implements DatasetReader {
   private final Filter filter;
   private int skippedShort;
   private int skippedByLength;
+  private int modelFirst;
 
   public ShareGptReader(Filter filter) {
     this.filter = filter;
@@ -90,6 +91,14 @@ public final class ShareGptReader implements DatasetReader {
   /** Conversations skipped, as vLLM skips them: fewer than two turns, or outside the filter's lengths. */
   public int skipped() {
     return skippedShort + skippedByLength;
+  }
+
+  /**
+   * Rows kept whose first turn (after a system prompt) was the model's: that turn is not sent, the row's prompt is
+   * its first human turn. Said as a warning, never silently.
+   */
+  public int modelFirst() {
+    return modelFirst;
   }
 
   /** Why rows were skipped, e.g. {@code 1 with fewer than two turns, 3 outside vLLM's lengths (prompt and reply >= 4, ...)}. */
@@ -166,6 +175,8 @@ public final class ShareGptReader implements DatasetReader {
       skippedShort++; // no human turn with a reply after it: nothing to send, as vLLM would have nothing either
       return null;
     }
+    boolean opensWithModel = false;
+    for (int i = 0; i < human; i++) opensWithModel |= !turns.get(i).get("from").asText().equals("system");
     String prompt = turns.get(human).get("value").asText();
     String reply = turns.get(human + 1).get("value").asText();
     int input = TokenEstimate.of(prompt);
@@ -174,6 +185,7 @@ public final class ShareGptReader implements DatasetReader {
       skippedByLength++;
       return null;
     }
+    if (opensWithModel) modelFirst++;
     return new Row(number, line, List.of(ChatMessage.user(prompt)), input, OptionalInt.of(output), null, Map.of());
   }
 }

@@ -56,7 +56,7 @@ final class ParetoChart {
     renderer.setDefaultItemLabelGenerator((dataset, series, item) -> {
       if (series == frontierIndex) return null;
       SweepLevelResult l = pointsOf.get(series).get(item);
-      return open ? Formats.number(SweepGroups.rate(l)) + "/s" : "C=" + l.concurrency();
+      return open ? Formats.rate(SweepGroups.rate(l)) + "/s" : "C=" + l.concurrency();
     });
     return XyCharts.draw(title + ": deployments, latency vs throughput", new XYPlot(data, x, y, renderer), true);
   }

@@ -39,15 +39,22 @@ final class ConversationFiles {
   static final String JSONL_ROW = "{\"messages\": [{\"role\": \"user\", \"content\": \"...\"}, {\"role\": \"assistant\", "
       + "\"content\": \"...\"}, ...]}";
 
-  /** What a file held: its conversations with a user turn, and how many had none. */
-  public record Read(List<Transcript> conversations, int skipped) {}
+  /**
+   * What a file held: its conversations with a user turn, how many had none, and how many of those kept began with the
+   * model's turn (after any system prompt), which a session does not send: it starts at the first user turn.
+   */
+  public record Read(List<Transcript> conversations, int skipped, int modelFirst) {
+    public Read(List<Transcript> conversations, int skipped) {
+      this(conversations, skipped, 0);
+    }
+  }
 
   private ConversationFiles() {}
 
   /** @throws BadInputException when a conversation is not of the format, or none has a user turn */
   public static Read read(Path file, Sessions.Format format) {
     List<Transcript> all = new ArrayList<>();
-    int[] skipped = {0};
+    int[] skipped = {0, 0}; // without a user turn; kept but opening with the model's turn
     try {
       if (format == Sessions.Format.SHAREGPT) readShareGpt(file, all, skipped);
       else readJsonl(file, all, skipped);
@@ -62,7 +69,7 @@ final class ConversationFiles {
           + " without one)" : ""), "at least one conversation like " + (format == Sessions.Format.SHAREGPT ? SHAREGPT_ROW
           : JSONL_ROW));
     }
-    return new Read(List.copyOf(all), skipped[0]);
+    return new Read(List.copyOf(all), skipped[0], skipped[1]);
   }
 
   private static void readShareGpt(Path file, List<Transcript> all, int[] skipped) throws IOException {
@@ -90,6 +97,7 @@ final class ConversationFiles {
         }
         List<ChatMessage> opening = new ArrayList<>();
         List<String> user = new ArrayList<>();
+        boolean modelFirst = false;
         for (int i = 0; i < turns.size(); i++) {
           String from = text(file, line, turns.get(i), "from", "conversations[" + i + "]", "one of " + SHAREGPT_ROLES);
           String value = text(file, line, turns.get(i), "value", "conversations[" + i + "]", "the turn's text");
@@ -99,9 +107,11 @@ final class ConversationFiles {
           }
           if (HUMAN.contains(from)) user.add(value);
           else if (from.equals("system") && user.isEmpty()) opening.add(ChatMessage.system(value));
+          else if (user.isEmpty()) modelFirst = true;
         }
         if (user.isEmpty()) skipped[0]++;
         else all.add(new Transcript(line, opening, user));
+        if (!user.isEmpty() && modelFirst) skipped[1]++;
       }
     } catch (JsonParseException e) {
       throw new BadInputException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(), "",
@@ -130,6 +140,7 @@ final class ConversationFiles {
         }
         List<ChatMessage> opening = new ArrayList<>();
         List<String> user = new ArrayList<>();
+        boolean modelFirst = false;
         for (int i = 0; i < messages.size(); i++) {
           String role = text(file, line, messages.get(i), "role", "messages[" + i + "]", "one of " + CHAT_ROLES);
           String content = text(file, line, messages.get(i), "content", "messages[" + i + "]", "the message's text");
@@ -138,9 +149,11 @@ final class ConversationFiles {
           }
           if (role.equals("user")) user.add(content);
           else if (!role.equals("assistant") && user.isEmpty()) opening.add(new ChatMessage(role, content));
+          else if (user.isEmpty()) modelFirst = true;
         }
         if (user.isEmpty()) skipped[0]++;
         else all.add(new Transcript(line, opening, user));
+        if (!user.isEmpty() && modelFirst) skipped[1]++;
       }
     }
   }

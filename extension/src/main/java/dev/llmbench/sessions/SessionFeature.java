@@ -47,9 +47,14 @@ final class SessionFeature implements SweepFeature {
     if (turns.isEmpty()) return Optional.empty();
     ObjectNode json = JSON.createObjectNode();
     json.put("sessions", describe);
+    // What the level sent, beside what the file holds: each session's first turn starts it.
+    long sessionsSent = level.requests().stream().filter(r -> r.turn().orElse(0) == 1).count();
+    long turnsSent = level.requests().stream().filter(r -> r.turn().isPresent()).count();
+    json.put("sessions_sent", sessionsSent);
+    json.put("turns_sent", turnsSent);
     ArrayNode rows = json.putArray("by_turn");
     List<String> console = new ArrayList<>();
-    console.add(level.label() + " | sessions: " + describe);
+    console.add(level.label() + " | sessions: " + sent(sessionsSent, turnsSent) + " of " + describe);
     console.add(level.label() + " | turn  requests  failed  TTFT p50  TTFT p90  TPOT p50  ITL p50  E2E p50  prompt tokens  cached");
     StringBuilder html = new StringBuilder("<table class=\"sessions\"><caption>").append(escape(level.label()))
         .append(": by turn</caption><tr><th>turn</th><th>requests</th><th>failed</th><th>TTFT p50 (ms)</th>"
@@ -84,6 +89,11 @@ final class SessionFeature implements SweepFeature {
     console.addAll(findings.stream().map(f -> level.label() + " | finding: " + f).toList());
     // The findings go into the sweep's list once, from sweep(); the level's lines and JSON carry its own.
     return Optional.of(FeatureSection.titled("sessions by turn").withJson(json).withConsole(console).withHtml(html.toString()));
+  }
+
+  /** {@code 4 sessions sent (13 turns)}. */
+  static String sent(long sessions, long turns) {
+    return sessions + (sessions == 1 ? " session" : " sessions") + " sent (" + turns + (turns == 1 ? " turn)" : " turns)");
   }
 
   /** One line a level for the sweep's summary (its TTFT and cache by turn, the headline), and every level's findings. */

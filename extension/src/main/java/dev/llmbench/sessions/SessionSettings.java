@@ -69,7 +69,7 @@ final class SessionSettings {
     }
     LengthDistribution turns = s.turns().isBlank() ? null : distribution(s.turns(), "turns");
     return Optional.of(SessionWorkload.of(file, read.conversations(), turns, think, maxTokens, s.seed(),
-        header.isEmpty() ? null : header));
+        header.isEmpty() ? null : header).withModelFirst(read.modelFirst()));
   }
 
   /**
@@ -104,7 +104,7 @@ final class SessionSettings {
       if (o.maxConcurrency().isPresent()) return null;
       double thinking = o.rate().perSecond() * Math.max(0, sessions.meanTurns() - 1) * sessions.meanThinkNanos() / 1e9;
       if (thinking > MAX_SESSIONS_IN_FLIGHT) {
-        throw new IllegalArgumentException(label + ": " + Formats.number(o.rate().perSecond()) + " sessions/s of "
+        throw new IllegalArgumentException(label + ": " + Formats.rate(o.rate().perSecond()) + " sessions/s of "
             + Formats.number(sessions.meanTurns()) + " turns with think times of " + Formats.number(sessions.meanThinkNanos()
             / 1e6) + " ms on average keep at least " + Math.round(thinking) + " sessions in flight (rate x turns x think "
             + "time), more than the " + MAX_SESSIONS_IN_FLIGHT + " a level holds: cap them with @RateSweep(maxConcurrency = "

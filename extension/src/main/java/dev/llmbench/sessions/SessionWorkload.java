@@ -40,6 +40,8 @@ public final class SessionWorkload implements RowSource, SessionSource {
   private final int maxTokens;
   private final long seed;
   private final String affinityHeader; // null for none
+  /** Conversations of the file that began with the model's turn, which is not sent; set once, before any level. */
+  private int modelFirst;
 
   private SessionWorkload(LengthDistribution turns, LengthDistribution inputTokens, LengthDistribution thinkMillis,
       List<Transcript> conversations, Path file, int maxTokens, long seed, String affinityHeader) {
@@ -64,6 +66,35 @@ public final class SessionWorkload implements RowSource, SessionSource {
       LengthDistribution thinkMillis, int maxTokens, long seed, String affinityHeader) {
     if (conversations.isEmpty()) throw new IllegalArgumentException(file + " has no conversations");
     return new SessionWorkload(turns, null, thinkMillis, conversations, file, maxTokens, seed, affinityHeader);
+  }
+
+  /** What a sessions level takes beside it: a duration or a target interval, never a count of requests (it counts sessions). */
+  static boolean takesBeside(dev.llmbench.internal.load.WorkloadSource.Beside beside) {
+    return beside == dev.llmbench.internal.load.WorkloadSource.Beside.DURATION_OR_TARGET;
+  }
+
+  @Override
+  public boolean takes(dev.llmbench.internal.load.WorkloadSource.Beside beside) {
+    return takesBeside(beside);
+  }
+
+  @Override
+  public Optional<String> instead(dev.llmbench.internal.load.AdviceSetting setting) {
+    return setting.beside().filter(b -> b == dev.llmbench.internal.load.WorkloadSource.Beside.REQUEST_COUNT)
+        .map(b -> "measure more sessions: @Sessions(sessions = N), or bound the level with @Measurement(duration)");
+  }
+
+  /** These sessions, saying that {@code count} of the file's conversations began with the model's turn. */
+  SessionWorkload withModelFirst(int count) {
+    SessionWorkload copy = new SessionWorkload(turns, inputTokens, thinkMillis, conversations, file, maxTokens, seed, affinityHeader);
+    copy.modelFirst = count;
+    return copy;
+  }
+
+  @Override
+  public List<String> warnings() {
+    return modelFirst == 0 ? List.of() : List.of(modelFirst + " of the " + conversations.size() + " conversations of "
+        + file.getFileName() + " began with the model's turn: it was not sent, each such session starts at its first user turn");
   }
 
   /** What the sweep's table says of the prompts, e.g. {@code sessions(turns=4, input=64)} or {@code sessions:chats.json}. */

@@ -28,7 +28,7 @@ final class SessionsInput implements WorkloadSource {
 
   @Override
   public boolean takes(Beside beside) {
-    return beside == Beside.DURATION_OR_TARGET;
+    return SessionWorkload.takesBeside(beside); // the levels' sessions say the same when a finding advises them
   }
 
   @Override

@@ -54,6 +54,8 @@ public final class TraceSource implements ExactRows {
   private final long[] seenOnce = new long[SEEN_SLOTS];
   /** The prompt being written, kept between rows (its bytes are copied out once): one array per prompt, not two. */
   private final StringBuilder promptText = new StringBuilder();
+  /** What every level sending these rows says of them: rows whose template cost reached into a shared block. */
+  private List<String> warnings = List.of();
   private MooncakeTrace.Cursor requests;
   private int nextRequest;
   /** Rows the schedule has read and not yet sent, by index: each row is parsed once on the sending thread. */
@@ -204,8 +206,26 @@ public final class TraceSource implements ExactRows {
   @Override
   public TraceSource aligned(ExactText text) {
     int shortest = text.overhead() + 1;
+    int blockSize = trace.blockSize();
+    int shortRows = 0;
+    int sharing = 0;
+    int leastBorrowed = Integer.MAX_VALUE;
+    int mostBorrowed = 0;
+    List<Integer> lines = new java.util.ArrayList<>();
     try (MooncakeTrace.Cursor c = trace.cursor()) {
       for (TraceRow r = c.next(); r != null; r = c.next()) {
+        // What the server adds comes off the end of the row's last block; when that block is shorter, the rest comes off
+        // the block before it, a full block the row shares by id with rows that send it whole (#36 item 9).
+        int blockCount = (r.inputLength() + blockSize - 1) / blockSize;
+        int last = r.inputLength() - (blockCount - 1) * blockSize;
+        if (r.hashIds().length > 0) sharing++;
+        if (r.hashIds().length > 1 && blockCount > 1 && last < text.overhead() && r.inputLength() >= shortest) {
+          int borrowed = Math.min(text.overhead() - last, r.inputLength() - last - 1);
+          shortRows++;
+          leastBorrowed = Math.min(leastBorrowed, borrowed);
+          mostBorrowed = Math.max(mostBorrowed, borrowed);
+          if (lines.size() < 5) lines.add(r.line());
+        }
         if (r.inputLength() < shortest) {
           throw new TokenCountException(trace.file() + " line " + r.line() + ", field \"input_length\": " + r.inputLength()
               + " is below what the server bills for the shortest aligned prompt: " + shortest + " tokens (its chat "
@@ -214,7 +234,21 @@ public final class TraceSource implements ExactRows {
         }
       }
     }
-    return new TraceSource(trace, timeScale, text);
+    TraceSource aligned = new TraceSource(trace, timeScale, text);
+    if (shortRows > 0) {
+      aligned.warnings = List.of(shortRows + " of the " + sharing + " rows of " + trace.file().getFileName() + " that share blocks "
+          + "have a last block shorter than what the server adds (" + text.overhead() + " tokens: its chat template and the "
+          + "lead word, counted by " + text.method() + "): each takes the rest, " + (leastBorrowed == mostBorrowed
+          ? leastBorrowed : leastBorrowed + "-" + mostBorrowed) + " tokens, off the end of its earlier full blocks, so it shares "
+          + "that many tokens fewer with the rows that send those blocks whole (lines " + lines.stream().map(String::valueOf)
+          .collect(java.util.stream.Collectors.joining(", ")) + (shortRows > lines.size() ? ", ..." : "") + ")");
+    }
+    return aligned;
+  }
+
+  @Override
+  public List<String> warnings() {
+    return warnings;
   }
 
   /** Once aligned: by what, what the server adds, and how far the checked samples were off; each row's target is its own. */

@@ -156,7 +156,13 @@ class DatasetSweepTests {
       assertThat(in.path("actual").path("mean").asDouble()).isEqualTo(in.path("requested").path("mean").asDouble() + 1);
       assertThat(w.path("output_tokens").path("actual").path("mean").asDouble())
           .isEqualTo(w.path("output_tokens").path("requested").path("mean").asDouble());
-      assertThat(level(run, DistributionTestCases.class, "C=2").path("max_tokens").asInt()).isEqualTo(6);
+      // The requests asked 4 or 8: no single max_tokens, their range as the wire carried it (#36).
+      JsonNode asked = level(run, DistributionTestCases.class, "C=2").path("max_tokens_asked");
+      assertThat(level(run, DistributionTestCases.class, "C=2").has("max_tokens")).isFalse();
+      assertThat(asked.path("min").asInt()).isEqualTo(4);
+      assertThat(asked.path("max").asInt()).isEqualTo(8);
+      assertThat(asked.path("mean").asDouble()).isCloseTo(bodies.stream().mapToInt(b -> b.path("max_tokens").asInt()).average()
+          .orElseThrow(), org.assertj.core.api.Assertions.within(0.05));
     }
   }
 

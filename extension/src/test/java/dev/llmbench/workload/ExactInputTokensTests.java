@@ -88,7 +88,8 @@ class ExactInputTokensTests {
             + "llama-server's /apply-template); set @ExactInputTokens(method = USAGE_PROBES) to align against the "
             + "usage.prompt_tokens of probe requests instead, or TOKENIZER_JSON with the model's tokenizer.json");
       }
-      assertThat(stub.chatRequests()).as("the readiness probe only").isEqualTo(1);
+      // The readiness probe, and the 1-token stream that asks whether the server reports usage per chunk: no load.
+      assertThat(stub.chatRequests()).as("the readiness probe and the per-chunk usage question only").isEqualTo(2);
     }
   }
 

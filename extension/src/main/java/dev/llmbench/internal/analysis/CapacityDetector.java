@@ -21,7 +21,7 @@ final class CapacityDetector implements CurveDetector {
       if (QueueingDetector.keptUp(l)) keptUp = l;
     }
     String capacity = keptUp == null ? "the server kept up with none of the offered rates"
-        : "the server kept up with offered rates up to " + Formats.number(SweepGroups.rate(keptUp)) + " req/s (no queue built up)";
+        : "the server kept up with offered rates up to " + Formats.rate(SweepGroups.rate(keptUp)) + " req/s (no queue built up)";
     FindingBuilder b = new FindingBuilder(FindingKind.CAPACITY, capacity, keptUp == null ? List.of() : List.of(keptUp));
     if (keptUp != null) b.evidence("highest rate kept up with", SweepGroups.rate(keptUp), "req/s");
     return Optional.of(b.build());

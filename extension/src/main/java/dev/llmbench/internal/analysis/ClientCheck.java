@@ -54,7 +54,9 @@ public final class ClientCheck {
   public static List<String> reasons(SweepLevelResult l) {
     List<String> reasons = new ArrayList<>();
     ClientLoad c = l.clientLoad().orElse(null);
-    if (c == null) return reasons;
+    // A level no request of which was answered (a server that died refused every connection) gave the client nothing
+    // to read: its threads' share of a window of refusals is noise, and its figures are the failures, not the client's.
+    if (c == null || !hadWork(l, c)) return reasons;
     if (c.processCpuShare() >= JVM_BUSY) {
       reasons.add("this JVM used " + Formats.percent(c.processCpuShare()) + " of its " + c.cores() + " cores"
           + (l.endpoint().embedded().isPresent() ? " (the embedded engine runs in it too)" : ""));
@@ -84,6 +86,11 @@ public final class ClientCheck {
           + otherProcesses(c).map(o -> "; " + o + ", which may have made it late").orElse(""));
     }
     return reasons;
+  }
+
+  /** Whether the client had streams to read: a request was answered and its events read. */
+  static boolean hadWork(SweepLevelResult l, ClientLoad c) {
+    return l.succeeded() > 0 && c.eventsPerSecond() > 0;
   }
 
   /** What the client's threads asked of the cores: the share they ran plus the share they waited (when known). */

@@ -12,6 +12,16 @@ import java.util.function.BiFunction;
 /** The per-level figures findings read, with the server's own gauges under each engine's names. */
 final class Figures {
 
+  /**
+   * The most {@code max_tokens} the level's requests asked, as their bodies carried it; the plan's where the requests
+   * were not recorded (a level read back from files).
+   */
+  static int maxTokensAsked(dev.llmbench.SweepLevelResult l) {
+    return l instanceof dev.llmbench.internal.metrics.LevelStatistics s
+        ? dev.llmbench.internal.metrics.MaxTokensAsked.ofMetrics(s.metrics()).map(a -> a.max()).orElse(l.maxTokens())
+        : l.maxTokens();
+  }
+
   /** Requests waiting in the server's queue (vLLM, SGLang, llama.cpp, TGI). */
   static final String[] WAITING = {"vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred",
       "tgi_queue_size"};

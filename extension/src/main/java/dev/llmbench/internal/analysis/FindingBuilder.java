@@ -6,6 +6,9 @@ import dev.llmbench.result.FindingKind;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
+import dev.llmbench.internal.load.AdviceSetting;
+import dev.llmbench.internal.load.AdviceTaker;
 import java.util.Set;
 
 /** Gathers a finding's parts: causes the numbers point to rank before causes they merely allow. */
@@ -13,6 +16,8 @@ final class FindingBuilder {
 
   private final FindingKind kind;
   private final List<String> levels = new ArrayList<>();
+  /** The levels themselves: each step of advice is given only if every one takes it. */
+  private final List<SweepLevelResult> levelResults = new ArrayList<>();
   private final String summary;
   private final List<Finding.Evidence> evidence = new ArrayList<>();
   private final List<Finding.Cause> likely = new ArrayList<>();
@@ -25,6 +30,7 @@ final class FindingBuilder {
     this.kind = kind;
     this.summary = summary;
     levels.forEach(l -> this.levels.add(l.label()));
+    this.levelResults.addAll(levels);
   }
 
   FindingBuilder evidence(String name, double value, String unit) {
@@ -69,7 +75,30 @@ final class FindingBuilder {
     causes.addAll(possible);
     List<String> steps = new ArrayList<>(likelySteps);
     nextSteps.stream().filter(s -> !likelySteps.contains(s)).forEach(steps::add);
-    return new Finding(kind, levels, summary, evidence, causes, ruledOut, steps);
+    return new Finding(kind, levels, summary, evidence, causes, ruledOut, taken(steps, levelResults));
+  }
+
+  /**
+   * The steps every level takes: a step that changes a setting a level refuses (its source does not take it, or the
+   * level did it already) is left out, or replaced by what the level's source advises instead.
+   */
+  static List<String> taken(List<String> steps, List<? extends SweepLevelResult> levels) {
+    List<String> out = new ArrayList<>();
+    for (String step : steps) {
+      Optional<AdviceSetting> setting = AdviceSetting.of(step);
+      if (setting.isEmpty()) {
+        out.add(step);
+        continue;
+      }
+      List<AdviceTaker> refusing = levels.stream().filter(l -> l instanceof AdviceTaker t && !t.accepts(setting.get()))
+          .map(AdviceTaker.class::cast).toList();
+      if (refusing.isEmpty()) {
+        out.add(step);
+      } else {
+        refusing.get(0).instead(setting.get()).filter(s -> !out.contains(s)).ifPresent(out::add);
+      }
+    }
+    return out;
   }
 
   /** Causes gathered apart from a finding, to be added to one. */

@@ -79,9 +79,9 @@ public final class LevelFindings {
     } else if (warmupShort) {
       b.likely("a warm-up that never ran the level's batch", "it had at most " + w.get().peakInFlight() + " of "
           + w.get().target() + " in flight", "lengthen the warm-up's requests: @Warmup(maxTokens = ...)");
-    } else if (w.get().maxTokens() < l.maxTokens()) {
+    } else if (w.get().maxTokens() < Figures.maxTokensAsked(l)) {
       b.likely("a warm-up shorter than the level", "its requests asked for " + w.get().maxTokens() + " tokens, the level's for "
-          + l.maxTokens() + ": longer sequences met a cold path", "warm up with the level's max_tokens: @Warmup(maxTokens = -1)");
+          + Figures.maxTokensAsked(l) + ": longer sequences met a cold path", "warm up with the level's max_tokens: @Warmup(maxTokens = -1)");
     } else {
       b.possible("a cold path the warm-up did not reach", "the warm-up ran a batch of " + w.get().peakInFlight()
           + " with the level's max_tokens", "send more warm-up requests: @Warmup(requests = " + 2 * l.concurrency() + ")");
@@ -171,7 +171,7 @@ public final class LevelFindings {
           + "request in the batch (chunked prefill spreads it out)", null);
       b.possible("another tenant or a noisy neighbour", "the server or its host shared its accelerators or CPUs", null);
       b.possible("answers of different lengths", "a summary does not say whether every request generated as many tokens",
-          "send ignore_eos so every request generates max_tokens");
+          "send ignore_eos so every request generates max_tokens: @Workload(ignoreEos = true)");
       b.add(ReadingCauses.sampleSize(l, Double.NaN));
       b.next(ReadingCauses.ROUNDS_STEP);
     }

@@ -81,6 +81,10 @@ public final class LevelWarnings {
   /** A closed loop whose count is not a multiple of C ends with a round run at less than C. */
   public static Optional<String> partialRound(SweepLevelResult l) {
     if (!(l.load() instanceof LoadShape.ClosedLoop) || l.stopReason() != StopReason.REQUEST_COUNT) return Optional.empty();
+    // A level that counts sessions or agents, not requests, has no rounds to make whole.
+    if (l instanceof dev.llmbench.internal.load.AdviceTaker t && !t.accepts(dev.llmbench.internal.load.AdviceSetting.MEASUREMENT_ROUNDS)) {
+      return Optional.empty();
+    }
     long n = l.requestCount();
     int c = l.concurrency();
     if (n % c == 0) return Optional.empty();

@@ -27,7 +27,7 @@ final class QueueingDetector implements CurveDetector {
       if (growth.isPresent() && growth.get() > QUEUE_GROWTH) {
         FindingBuilder b = new FindingBuilder(FindingKind.QUEUEING, String.format(Locale.ROOT, "at %s req/s the latency of "
             + "the last third of requests is %.1fx that of the first third: requests queue, the server is past saturation",
-            Formats.number(SweepGroups.rate(l)), growth.get()), List.of(l))
+            Formats.rate(SweepGroups.rate(l)), growth.get()), List.of(l))
             .evidence("offered rate", SweepGroups.rate(l), "req/s")
             .evidence("latency growth, last third over first", growth.get(), "")
             .evidence("request throughput", l.requestThroughput().perSecond(), "req/s");

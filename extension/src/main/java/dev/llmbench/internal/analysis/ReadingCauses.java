@@ -83,9 +83,9 @@ final class ReadingCauses {
     if (!w.get().reachedTarget()) {
       return "; its warm-up never had " + w.get().target() + " in flight together (at most " + w.get().peakInFlight() + ")";
     }
-    if (w.get().maxTokens() < l.maxTokens()) {
+    if (w.get().maxTokens() < Figures.maxTokensAsked(l)) {
       return "; its warm-up's requests were shorter (max_tokens " + w.get().maxTokens() + ") than the level's ("
-          + l.maxTokens() + ")";
+          + Figures.maxTokensAsked(l) + ")";
     }
     return "; its warm-up ran a batch of " + w.get().peakInFlight() + ", so the cold path is one it did not reach";
   }

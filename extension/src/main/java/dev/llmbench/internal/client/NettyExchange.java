@@ -78,6 +78,7 @@ final class NettyExchange implements StreamWatchdog.Watched {
     this.lastActivityNanos = startNanos;
     this.recorder = new StreamRecorder(request.capture(), Math.min(request.scheduledNanos(), startNanos), startNanos,
         request.promptTokensEstimate());
+    recorder.asked(request.maxTokens(), request.ignoreEos());
   }
 
   void acquire() {

@@ -56,6 +56,12 @@ public final class OpenAiClient implements AutoCloseable {
   private NettyStreamTransport streams;
   private boolean closed;
   private final ObjectMapper json = new ObjectMapper();
+  /**
+   * Whether streamed requests ask for usage on every chunk ({@code stream_options.continuous_usage_stats}, vLLM's and
+   * SGLang's): set once the server showed it accepts it ({@link #detectChunkUsage}), never for a server that refuses
+   * unknown fields.
+   */
+  private volatile boolean chunkUsage;
   /** Each sending thread's buffer for request bodies, kept between requests up to {@link #KEPT_BODY_BUFFER}. */
   private final ThreadLocal<ByteArrayOutputStream> bodyBuffer = ThreadLocal.withInitial(() -> new ByteArrayOutputStream(16 << 10));
   private static final int KEPT_BODY_BUFFER = 1 << 20;
@@ -175,8 +181,21 @@ public final class OpenAiClient implements AutoCloseable {
   public StreamRequest prepare(ApiStyle api, String model, CompletionRequest request, TextCapture capture,
       Map<String, String> headers) {
     int promptEstimate = request.messages().stream().mapToInt(m -> m.content().length()).sum() / 4 + 1;
+    // What the body asks, a row's own body field first, so that a level reports what its requests asked.
+    Map<String, String> fields = request.bodyFields();
+    int maxTokens = fields.containsKey("max_tokens") ? wholeNumber(fields.get("max_tokens"))
+        : request.maxTokens() != null ? request.maxTokens() : 0;
+    boolean ignoreEos = fields.containsKey("ignore_eos") ? fields.get("ignore_eos").trim().equals("true") : request.ignoreEos();
     return new StreamRequest(options.resolve(api.path()), body(api, model, request), headers, request.stream(), capture, 0,
-        promptEstimate);
+        promptEstimate, maxTokens, ignoreEos);
+  }
+
+  private static int wholeNumber(String json) {
+    try {
+      return Integer.parseInt(json.trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   /** Sends a request {@link #prepare}d before, meant to go at {@code scheduledNanos}; as {@link #sendAsync}. */
@@ -222,6 +241,41 @@ public final class OpenAiClient implements AutoCloseable {
    * {@code stream_options} replace a body field's.
    */
   byte[] body(ApiStyle api, String model, CompletionRequest request) {
+    return body(api, model, request, chunkUsage);
+  }
+
+  /** What {@link #detectChunkUsage} found. */
+  public enum ChunkUsage {
+    /** The server sent usage on a token chunk when asked: every streamed request asks. */
+    ACCEPTED,
+    /** It answered but sent no usage on token chunks: nothing to gain, not asked. */
+    IGNORED,
+    /** It refused the request that asked (a server that rejects unknown fields): not asked. */
+    REFUSED
+  }
+
+  /**
+   * Asks the server, with one streamed 1-token request, whether it reports usage per chunk when asked
+   * ({@code stream_options.continuous_usage_stats}, vLLM's, SGLang's): then every later streamed request asks, so that
+   * the tokens of the first chunk are known (TPOT from tokens, not chunks). A server that refuses the field or ignores
+   * it is not asked again, and nothing fails.
+   */
+  public ChunkUsage detectChunkUsage(ApiStyle api, String model) {
+    CompletionRequest hi = CompletionRequest.of("Hi").withMaxTokens(1);
+    StreamRequest r = new StreamRequest(options.resolve(api.path()), body(api, model, hi, true), Map.of(), true,
+        TextCapture.EXCERPT, 0, 1, 1, false);
+    RequestTrace t = sendAsync(r, System.nanoTime()).join();
+    ChunkUsage found = !t.succeeded() ? ChunkUsage.REFUSED : t.firstChunkTokens() > 0 ? ChunkUsage.ACCEPTED : ChunkUsage.IGNORED;
+    chunkUsage = found == ChunkUsage.ACCEPTED;
+    return found;
+  }
+
+  /** Whether streamed requests ask for usage on every chunk. */
+  public boolean asksChunkUsage() {
+    return chunkUsage;
+  }
+
+  private byte[] body(ApiStyle api, String model, CompletionRequest request, boolean askChunkUsage) {
     Map<String, String> fields = request.bodyFields();
     ByteArrayOutputStream out = bodyBuffer.get();
     out.reset();
@@ -274,6 +328,7 @@ public final class OpenAiClient implements AutoCloseable {
       if (request.stream()) {
         g.writeObjectFieldStart("stream_options");
         g.writeBooleanField("include_usage", true);
+        if (askChunkUsage) g.writeBooleanField("continuous_usage_stats", true);
         g.writeEndObject();
       }
       g.writeEndObject();

@@ -136,6 +136,11 @@ public final class RequestTrace {
   }
 
   /** The same trace, known as turn {@code index} of its session. */
+  /** The same trace with its body ending at {@code nanos} (read back from a file that recorded it). */
+  public RequestTrace withStreamEnd(long nanos) {
+    return with(c -> c.streamEndNanos = nanos);
+  }
+
   public RequestTrace withTurn(int index) {
     return with(c -> c.turn = index);
   }
@@ -197,6 +202,35 @@ public final class RequestTrace {
    */
   public int firstChunkTokens() {
     return f.firstChunkTokens;
+  }
+
+  /**
+   * The text of the first token chunk (its reasoning, then its content), when the kept text holds it whole; empty
+   * otherwise. Its tokens can be counted by the server's tokenize route when the server did not report them.
+   */
+  public Optional<String> firstChunkText() {
+    int c = f.firstChunkContentChars;
+    int r = f.firstChunkReasoningChars;
+    if (c < 0 || r < 0 || f.content == null || f.reasoning == null || c > f.content.length() || r > f.reasoning.length()) {
+      return Optional.empty();
+    }
+    String text = f.reasoning.substring(0, r) + f.content.substring(0, c);
+    return text.isEmpty() ? Optional.empty() : Optional.of(text);
+  }
+
+  /** The same trace, its first token chunk known to have carried {@code tokens} tokens (counted by the server's tokenizer). */
+  public RequestTrace withFirstChunkTokens(int tokens) {
+    return with(c -> c.firstChunkTokens = tokens);
+  }
+
+  /** The {@code max_tokens} the request asked, as its body carried it; 0 for none (the server's default) or unknown. */
+  public int maxTokensAsked() {
+    return f.maxTokensAsked;
+  }
+
+  /** Whether the request's body asked {@code ignore_eos}. */
+  public boolean ignoreEosSent() {
+    return f.ignoreEosSent;
   }
 
   /** Wall-clock time of {@link #startNanos()}, for exports. */
@@ -420,6 +454,8 @@ public final class RequestTrace {
     Builder streamEnd(long nanos);
     /** Output tokens the first token chunk carried, from per-chunk usage; -1 for unknown. */
     Builder firstChunkTokens(int tokens);
+    /** What the request asked: its {@code max_tokens} (0 for none) and whether it sent {@code ignore_eos}. */
+    Builder asked(int maxTokens, boolean ignoreEos);
     Builder startedAt(Instant at);
     /** The reply's tokens as its logprobs named them. */
     Builder replyTokens(ReplyTokens tokens);

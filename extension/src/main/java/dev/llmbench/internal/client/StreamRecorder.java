@@ -52,6 +52,11 @@ public final class StreamRecorder {
     b.promptTokensEstimate = promptTokensEstimate;
   }
 
+  /** What the request asked: its {@code max_tokens} (0 for none) and whether it sent {@code ignore_eos}. */
+  public void asked(int maxTokens, boolean ignoreEos) {
+    b.asked(maxTokens, ignoreEos);
+  }
+
   public void headers(int status, long nanos, boolean streamed) {
     b.status = status;
     b.headersNanos = nanos;
@@ -155,6 +160,11 @@ public final class StreamRecorder {
   void chars(int contentChars, int reasoningChars) {
     b.contentChars += contentChars;
     b.reasoningChars += reasoningChars;
+    // Where the first token chunk's text ends, so that its tokens can be counted later when the server did not say.
+    if (tokens.count() == 1 && b.firstChunkContentChars < 0) {
+      b.firstChunkContentChars = (int) Math.min(Integer.MAX_VALUE, b.contentChars);
+      b.firstChunkReasoningChars = (int) Math.min(Integer.MAX_VALUE, b.reasoningChars);
+    }
   }
 
   void finishReason(String reason) {

@@ -16,13 +16,21 @@ import org.apiguardian.api.API;
  * @param capture              how much text to keep
  * @param scheduledNanos       when the load generator meant to send it
  * @param promptTokensEstimate the client's estimate of the prompt's tokens
+ * @param maxTokens            the {@code max_tokens} the body asks, 0 for none (the server's default)
+ * @param ignoreEos            whether the body asks {@code ignore_eos}
  */
 @API(status = INTERNAL)
 public record StreamRequest(URI uri, byte[] body, Map<String, String> headers, boolean stream, TextCapture capture,
-    long scheduledNanos, int promptTokensEstimate) {
+    long scheduledNanos, int promptTokensEstimate, int maxTokens, boolean ignoreEos) {
 
   public StreamRequest {
     headers = Map.copyOf(headers);
+  }
+
+  /** A request whose {@code max_tokens} and {@code ignore_eos} are not known (an embeddings batch, a test's body). */
+  public StreamRequest(URI uri, byte[] body, Map<String, String> headers, boolean stream, TextCapture capture,
+      long scheduledNanos, int promptTokensEstimate) {
+    this(uri, body, headers, stream, capture, scheduledNanos, promptTokensEstimate, 0, false);
   }
 
   /** A streamed POST meant to go now, with no extra headers, keeping an excerpt of the text. */
@@ -31,11 +39,11 @@ public record StreamRequest(URI uri, byte[] body, Map<String, String> headers, b
   }
 
   public StreamRequest withCapture(TextCapture capture) {
-    return new StreamRequest(uri, body, headers, stream, capture, scheduledNanos, promptTokensEstimate);
+    return new StreamRequest(uri, body, headers, stream, capture, scheduledNanos, promptTokensEstimate, maxTokens, ignoreEos);
   }
 
   public StreamRequest scheduledAt(long nanos) {
-    return new StreamRequest(uri, body, headers, stream, capture, nanos, promptTokensEstimate);
+    return new StreamRequest(uri, body, headers, stream, capture, nanos, promptTokensEstimate, maxTokens, ignoreEos);
   }
 
   /** Never shows the body or header values: they can hold the key. */

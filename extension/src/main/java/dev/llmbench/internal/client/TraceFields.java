@@ -28,6 +28,13 @@ final class TraceFields implements RequestTrace.Builder, Cloneable {
   long streamEndNanos;
   /** Output tokens the first token chunk carried, from per-chunk usage; -1 when unknown. */
   int firstChunkTokens = -1;
+  /** Content and reasoning characters up to the end of the first token chunk; -1 before it came. */
+  int firstChunkContentChars = -1;
+  int firstChunkReasoningChars = -1;
+  /** The {@code max_tokens} the request asked, 0 for none or unknown. */
+  int maxTokensAsked;
+  /** Whether the request asked {@code ignore_eos}. */
+  boolean ignoreEosSent;
   Instant startedAt;
   TokenChunks tokens = TokenChunks.NONE;
   /** Where a hand-built trace's token chunks go until it is built; null while none came. */
@@ -114,6 +121,13 @@ final class TraceFields implements RequestTrace.Builder, Cloneable {
   @Override
   public TraceFields streamEnd(long nanos) {
     this.streamEndNanos = nanos;
+    return this;
+  }
+
+  @Override
+  public TraceFields asked(int maxTokens, boolean ignoreEos) {
+    this.maxTokensAsked = maxTokens;
+    this.ignoreEosSent = ignoreEos;
     return this;
   }
 

@@ -133,11 +133,28 @@ public final class Endpoint implements AutoCloseable {
       probed.addAll(asked);
       refused.putAll(outcome.refused());
       info = outcome.info();
+      if (asked.contains(EndpointRoute.GENERATION) && !refused.containsKey(EndpointRoute.GENERATION)) askChunkUsage(info);
       listener.endpointReady(info);
       return info;
     } catch (RuntimeException e) {
       notReady = e;
       throw e;
+    }
+  }
+
+  /**
+   * Whether the server reports usage on every chunk when asked (vLLM's and SGLang's {@code continuous_usage_stats}):
+   * then every streamed request asks, so that TPOT divides by the tokens after the first chunk, however many it
+   * carried. The embedded engine streams one token a chunk and is not asked; a server that refuses the field is not
+   * asked again, and nothing fails.
+   */
+  private void askChunkUsage(EndpointInfo ready) {
+    if (embedded != null || ready.serverVersion().filter(v -> v.startsWith("llmbench-embedded")).isPresent()) return;
+    try {
+      Listeners.step(listener, "Ask " + client.baseUrl() + " for usage on every streamed chunk (continuous_usage_stats)",
+          () -> client.detectChunkUsage(ready.api(), ready.model()));
+    } catch (RuntimeException e) {
+      // A probe that could not run leaves requests as they were: without the field.
     }
   }
 

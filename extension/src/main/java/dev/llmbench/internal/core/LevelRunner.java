@@ -59,8 +59,9 @@ public final class LevelRunner {
     // A count-bounded level waits for its last requests as long as a request may take.
     Duration countGrace = endpoint.spec().requestTimeout().plusSeconds(5);
     // Through the same loop as the level, so its first measured request does not pay for a cold code path.
-    Optional<WarmupReport> warmup = WarmupRun.run(plan, maxTokens -> new LoadRunner(sender(endpoint, info, plan, maxTokens,
+    Optional<WarmupRun.Result> warmed = WarmupRun.run(plan, maxTokens -> new LoadRunner(sender(endpoint, info, plan, maxTokens,
         replies), endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE), listener);
+    Optional<WarmupReport> warmup = warmed.map(WarmupRun.Result::report);
     Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
     ClientMonitor client = ClientMonitor.start(endpoint.client().ioThreadPrefix());
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens(), replies), endpoint.client()::cancelAll, grace,
@@ -108,10 +109,13 @@ public final class LevelRunner {
       notes.add("the server closes its connection after each response (though it answers keep-alive), so every "
           + "request went on a new connection with Connection: close; TTFT and latency include the connect");
     }
-    List<RequestMetrics> metrics = outcome.traces().stream().map(RequestMetrics::of).toList();
+    // After the level, outside its window: the first chunk's tokens where the server bundled several and did not say.
+    List<RequestMetrics> metrics = FirstChunkTokens.counted(outcome.traces(), endpoint.client(), info.model()).stream()
+        .map(RequestMetrics::of).toList();
     ClientLoad load = client.stop(LevelStatistics.window(metrics));
     long outputTokens = metrics.stream().filter(RequestMetrics::succeeded).mapToLong(RequestMetrics::outputTokens).sum();
     List<Object> readings = new ArrayList<>();
+    warmed.flatMap(WarmupRun.Result::asked).ifPresent(readings::add);
     for (LevelRecorder.Recording r : recordings) {
       LevelRecorder.Recorded recorded = r.stop(outputTokens);
       recorded.reading().ifPresent(readings::add);

@@ -25,6 +25,7 @@ import dev.llmbench.internal.analysis.LevelFindings;
 import dev.llmbench.internal.analysis.LevelWarnings;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.PromptSource;
+import dev.llmbench.internal.metrics.MaxTokensAsked;
 import dev.llmbench.internal.metrics.Bootstrap;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -42,7 +43,7 @@ import org.apiguardian.api.API;
  * its plan, its endpoint and what the server said.
  */
 @API(status = INTERNAL)
-public final class MeasuredLevel extends LevelStatistics implements SweepLevelResult {
+public final class MeasuredLevel extends LevelStatistics implements SweepLevelResult, dev.llmbench.internal.load.AdviceTaker {
 
   private final LevelPlan plan;
   private final EndpointInfo endpoint;
@@ -222,9 +223,79 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
     return memo.get("findings", () -> LevelFindings.of(this));
   }
 
+  /**
+   * The {@code max_tokens} the level's requests asked, as their bodies carried it (rows, a trace or a distribution
+   * give each its own); empty for a level read back from files, which did not record it, or one that asked none.
+   */
+  public Optional<MaxTokensAsked> maxTokensAsked() {
+    return memo.get("maxTokensAsked", () -> MaxTokensAsked.ofMetrics(metrics()));
+  }
+
+  /** What the level's warm-up requests asked, when recorded: {@code 128}, or {@code 14-130 (mean 61.3)}. */
+  public Optional<MaxTokensAsked> warmupMaxTokensAsked() {
+    return extras.reading(MaxTokensAsked.OfWarmup.class).map(MaxTokensAsked.OfWarmup::asked);
+  }
+
+  /** What the level's requests asked, as a label says it: {@code 128}, or {@code 14-130 (mean 61.3)}. */
+  public String maxTokensText() {
+    return maxTokensAsked().map(MaxTokensAsked::toString).orElse(Integer.toString(maxTokens()));
+  }
+
+  /**
+   * Advice applies when the level's workload source takes the setting (a sessions level counts sessions, not requests)
+   * and the level has not done it already (sent {@code ignore_eos}, kept its prompts out of the cache).
+   */
+  @Override
+  public boolean accepts(dev.llmbench.internal.load.AdviceSetting setting) {
+    var prompts = plan.workload().prompts();
+    if (setting.beside().isPresent() && !prompts.takes(setting.beside().get())) return false;
+    return switch (setting) {
+      case MEASUREMENT_ROUNDS -> load() instanceof LoadShape.ClosedLoop; // rounds are C requests of a closed loop
+      case MEASUREMENT_REQUESTS -> true;
+      // Asked already: sent on every request, or left off on purpose (a tool call or a JSON answer must end where it ends).
+      case IGNORE_EOS -> !plan.workload().ignoreEos() && metrics().stream().noneMatch(m -> m.trace().ignoreEosSent());
+      case PREFIX_CACHE_AVOID -> plan.workload().prefixCache() != dev.llmbench.Workload.PrefixCache.AVOID;
+    };
+  }
+
+  @Override
+  public Optional<String> instead(dev.llmbench.internal.load.AdviceSetting setting) {
+    Optional<String> own = plan.workload().prompts().instead(setting);
+    if (own.isPresent() || setting != dev.llmbench.internal.load.AdviceSetting.IGNORE_EOS) return own;
+    return Optional.of("the level asked ignore_eos already (answers still differ: the rows' own max_tokens, a server that "
+        + "does not honour it, or tool calls and JSON answers, which end where the model ends them): read the steady-state "
+        + "figure instead");
+  }
+
+  /** The level's notes and what its prompts say of themselves (a dataset's rows that began with the model's turn). */
+  private List<String> withPrompts(List<String> notes) {
+    List<String> said = new java.util.ArrayList<>(plan.workload().prompts().warnings());
+    firstChunksUnknown().ifPresent(said::add);
+    if (said.isEmpty()) return notes;
+    List<String> all = new java.util.ArrayList<>(notes);
+    all.addAll(said);
+    return all;
+  }
+
+  /**
+   * Requests whose usage says some chunk carried several tokens while neither per-chunk usage nor the server's
+   * tokenize route said how many the first one did: their TPOT counts one token there, an estimate, said as such
+   * even below the 10% chunks-versus-tokens warning (37 chunks for 40 tokens).
+   */
+  private Optional<String> firstChunksUnknown() {
+    long n = metrics().stream().filter(m -> m.succeeded() && m.trace().firstChunkTokens() < 0 && m.trace().usage() != null
+        && m.trace().usage().completionTokens() != null && m.trace().usage().completionTokens() > m.trace().tokenChunks()
+        && m.trace().tokenChunks() > 0).count();
+    if (n == 0) return Optional.empty();
+    return Optional.of(n + " of " + succeeded() + " requests carried more tokens than chunks and the server said neither "
+        + "how many the first chunk held (no usage per chunk) nor counted it (no tokenize route): their TPOT and output "
+        + "tok/s per user are estimates that count one token in the first chunk (too low and too high by up to (k - 1) / "
+        + "(output tokens - 1) for k tokens there)");
+  }
+
   @Override
   public List<String> warnings() {
-    return memo.get("warnings", () -> LevelWarnings.of(this, chunkTokenMismatches(), notes));
+    return memo.get("warnings", () -> LevelWarnings.of(this, chunkTokenMismatches(), withPrompts(notes)));
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.llmbench.internal.load.Budget;
 import dev.llmbench.internal.load.LevelPlan;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.metrics.LevelStatistics;
+import dev.llmbench.internal.metrics.MaxTokensAsked;
 import dev.llmbench.result.LoadShape;
 import dev.llmbench.result.WarmupReport;
 import java.time.Duration;
@@ -28,7 +29,7 @@ final class WarmupRun {
    * @param runners a load runner whose requests ask for the given {@code max_tokens}
    * @return what the warm-up did; empty when the plan has none
    */
-  static Optional<WarmupReport> run(LevelPlan plan, IntFunction<LoadRunner> runners, BenchListener listener) {
+  static Optional<Result> run(LevelPlan plan, IntFunction<LoadRunner> runners, BenchListener listener) {
     int requests = plan.warmupRequests();
     if (requests == 0) return Optional.empty();
     int maxTokens = plan.warmupMaxTokens();
@@ -39,7 +40,8 @@ final class WarmupRun {
     do {
       rounds++;
       String name = "Warm-up" + (rounds > 1 ? " round " + rounds : "") + ": " + requests + " requests of max_tokens "
-          + maxTokens + ", not counted" + (target > 0 ? "; until " + target + " are in flight together" : "");
+          + (rounds > 1 ? MaxTokensAsked.of(all).map(MaxTokensAsked::toString).orElse(Integer.toString(maxTokens))
+              : ownLengths(plan, maxTokens) ? "their own" : Integer.toString(maxTokens)) + ", not counted" + (target > 0 ? "; until " + target + " are in flight together" : "");
       LoadRunner.Outcome outcome = Listeners.step(listener, name,
           () -> runners.apply(maxTokens).run(plan.load(), Budget.requests(requests), plan.seed()));
       all.addAll(outcome.traces());
@@ -49,7 +51,20 @@ final class WarmupRun {
     all.stream().filter(t -> !t.succeeded()).forEach(t -> errors.merge(t.failure().key(), 1L, Long::sum));
     long first = all.stream().mapToLong(RequestTrace::startNanos).min().orElse(0);
     long last = all.stream().mapToLong(RequestTrace::endNanos).max().orElse(first);
-    return Optional.of(new WarmupReport(all.size(), (int) errors.values().stream().mapToLong(Long::longValue).sum(), errors,
-        maxTokens, target, peak, rounds, Duration.ofNanos(last - first)));
+    // What the requests asked (a row's own length wins over the warm-up's setting): the one value, or the largest.
+    Optional<MaxTokensAsked> asked = MaxTokensAsked.of(all);
+    return Optional.of(new Result(new WarmupReport(all.size(), (int) errors.values().stream().mapToLong(Long::longValue).sum(),
+        errors, asked.map(MaxTokensAsked::max).orElse(maxTokens), target, peak, rounds, Duration.ofNanos(last - first)),
+        asked.map(MaxTokensAsked.OfWarmup::new)));
+  }
+
+  /** Whether the warm-up's requests ask lengths of their own: a trace's rows, or the level's rows or distribution. */
+  private static boolean ownLengths(LevelPlan plan, int maxTokens) {
+    var prompts = plan.workload().prompts();
+    return prompts.hasRows() || maxTokens == plan.maxTokens() && (prompts.usesRowLengths() || prompts.outputLengths().isPresent());
+  }
+
+  /** The warm-up's report, and the {@code max_tokens} its requests asked when they asked several. */
+  record Result(WarmupReport report, Optional<MaxTokensAsked.OfWarmup> asked) {
   }
 }

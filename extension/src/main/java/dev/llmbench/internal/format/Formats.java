@@ -27,6 +27,16 @@ public final class Formats {
     return String.format(Locale.ROOT, "%s", v);
   }
 
+  /**
+   * A rate as people read it: four significant digits at most, no trailing zeros ({@code 4}, {@code 0.5},
+   * {@code 196.9}), where a trace's mean rate at a scale would print {@code 196.92792437967702}.
+   */
+  public static String rate(double v) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) return Double.toString(v);
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) return Long.toString((long) v);
+    return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+  }
+
   /** Seconds with two decimals, as the field's tables show latency: {@code 8.36}. */
   public static String seconds(Duration d) {
     return d == null ? "-" : String.format(Locale.ROOT, "%.2f", d.toNanos() / 1e9);

@@ -181,6 +181,24 @@ public final class PromptSource {
     return rows == null ? Optional.empty() : rows.sessions();
   }
 
+  /** Whether a level sending these prompts takes {@code beside}: its rows' source says; any other prompts take all. */
+  public boolean takes(WorkloadSource.Beside beside) {
+    return rows == null || rows.takes(beside);
+  }
+
+  /** What the rows' source advises instead of {@code setting}, which it does not take. */
+  public Optional<String> instead(AdviceSetting setting) {
+    return rows == null ? Optional.empty() : rows.instead(setting);
+  }
+
+  /** What every level sending these prompts says of them: its dataset's and its rows' warnings. */
+  public List<String> warnings() {
+    List<String> out = new java.util.ArrayList<>();
+    dataset().ifPresent(d -> out.addAll(d.warnings()));
+    if (rows != null) out.addAll(rows.warnings());
+    return out;
+  }
+
   /** Whether requests come from {@link RowSource}: they set their own {@code max_tokens} and keep prompts apart by namespace. */
   public boolean hasRows() {
     return rows != null;

@@ -22,6 +22,24 @@ public interface RowSource {
   CompletionRequest request(int index, boolean ignoreEos, Double temperature, long namespace);
 
   /** The rows' own schedule (a trace's timestamps), or empty to send them as the level's load shape says. */
+  /**
+   * Whether a level sending these rows takes {@code beside}, as the rows' {@link WorkloadSource#takes} said when the
+   * sweep was planned: a finding's advice is checked against it ({@link AdviceSetting}).
+   */
+  default boolean takes(WorkloadSource.Beside beside) {
+    return true;
+  }
+
+  /** What to advise instead of {@code setting}, which these rows' levels do not take (e.g. more sessions, not rounds). */
+  default Optional<String> instead(AdviceSetting setting) {
+    return Optional.empty();
+  }
+
+  /** What every level that sends these rows says of them (e.g. conversations whose model's opening turn was not sent). */
+  default java.util.List<String> warnings() {
+    return java.util.List.of();
+  }
+
   default Optional<LoadRunner.Arrivals> arrivals() {
     return Optional.empty();
   }

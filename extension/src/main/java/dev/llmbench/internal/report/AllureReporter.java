@@ -150,7 +150,7 @@ public final class AllureReporter implements BenchListener {
     }
     LevelPlan plan = level.plan();
     if (plan.load() instanceof LoadShape.OpenLoop open) {
-      parameter("rate", Formats.number(open.rate().perSecond()) + " req/s");
+      parameter("rate", Formats.rate(open.rate().perSecond()) + " req/s");
       parameter("burstiness", Formats.number(open.burstiness()));
       open.maxConcurrency().ifPresent(c -> parameter("max concurrency", Integer.toString(c)));
     } else {
@@ -158,12 +158,12 @@ public final class AllureReporter implements BenchListener {
     }
     parameter("requests", plan.stop().match(c -> Integer.toString(c.requests()),
         t -> "for " + Formats.duration(t.duration()), a -> "adaptive"));
-    parameter("max_tokens", Integer.toString(plan.maxTokens()));
     parameter("prompts", plan.workload().prompts().name());
   }
 
   @Override
   public void levelFinished(SweepRun sweep, MeasuredLevel level) {
+    parameter("max_tokens", level.maxTokensText()); // what the requests asked, known once they were sent
     level.endpoint().deployment().ifPresent(d -> parameter("deployment", d));
     parameter("endpoint", level.endpoint().reportName());
     parameter("model", level.endpoint().model());

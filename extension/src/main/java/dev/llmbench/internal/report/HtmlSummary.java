@@ -64,7 +64,7 @@ public final class HtmlSummary {
     r.steadyState().ifPresent(st -> row(h, "steady part", String.format(Locale.ROOT, "%.1f tok/s with all %d in flight for "
         + "%s of %s (ramp %s, drain %s)", st.outputThroughput().perSecond(), st.inFlight(), Formats.duration(st.steady()),
         Formats.duration(st.window()), Formats.duration(st.ramp()), Formats.duration(st.drain()))));
-    r.warmup().ifPresent(w -> row(h, "warm-up", w.requests() + " requests of max_tokens " + w.maxTokens() + " in "
+    r.warmup().ifPresent(w -> row(h, "warm-up", w.requests() + " requests of max_tokens " + warmupAsked(r, w) + " in "
         + w.rounds() + " round(s), at most " + w.peakInFlight() + " in flight (target " + w.target() + "), " + w.failed()
         + " failed, " + Formats.duration(w.time())));
     if (r instanceof MeasuredLevel m) {
@@ -286,6 +286,12 @@ public final class HtmlSummary {
   /** The rows the registered features read off the level, those at {@code place}. */
   private static void readingRows(StringBuilder h, SweepLevelResult r, LevelReading.Place place) {
     Features.readings(place).forEach(reading -> reading.html(r).forEach(row -> row(h, row.name(), row.text())));
+  }
+
+  /** What the warm-up's requests asked: one value, or their range. */
+  private static String warmupAsked(SweepLevelResult r, dev.llmbench.result.WarmupReport w) {
+    return r instanceof MeasuredLevel m ? m.warmupMaxTokensAsked().map(Object::toString).orElse(Integer.toString(w.maxTokens()))
+        : Integer.toString(w.maxTokens());
   }
 
   private static void row(StringBuilder h, String name, String value) {

@@ -46,6 +46,10 @@ final class LevelReadings {
       n.put("failed", w.failed());
       n.set("errors_by_type", ResultJson.MAPPER.valueToTree(w.errorsByType()));
       n.put("max_tokens", w.maxTokens());
+      // When the warm-up's requests asked several (rows of their own), max_tokens is the largest: the summary says so.
+      if (r instanceof dev.llmbench.internal.core.MeasuredLevel m) {
+        m.warmupMaxTokensAsked().ifPresent(a -> n.set("max_tokens_asked", a.json()));
+      }
       n.put("target_in_flight", w.target());
       n.put("peak_in_flight", w.peakInFlight());
       n.put("rounds", w.rounds());

@@ -27,6 +27,8 @@ import org.apiguardian.api.API;
  * @param toolCallTtftMs     time to the first tool-call chunk
  * @param replyParsed        whether a structured-output check found the reply parsed; null when none checked it
  * @param unparsedBecause    why the check found it unparsed
+ * @param streamEndMs        when the body ended after send, when that was after its last choices chunk (a late usage
+ *                           chunk and {@code [DONE]}); null otherwise: the level's window ends there, read back too
  */
 @API(status = INTERNAL)
 public record RequestRecord(
@@ -51,7 +53,8 @@ public record RequestRecord(
     @JsonInclude(JsonInclude.Include.NON_NULL) Integer embeddings,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double toolCallTtftMs,
     @JsonInclude(JsonInclude.Include.NON_NULL) Boolean replyParsed,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String unparsedBecause) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) String unparsedBecause,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double streamEndMs) {
 
   /** A record read from a file written without chunk timings may lack them: none, as written. */
   public RequestRecord {
@@ -81,7 +84,9 @@ public record RequestRecord(
         r.cachedPromptTokens().isPresent() ? r.cachedPromptTokens().getAsInt() : null,
         r.trace().embeddings() > 0 ? r.trace().embeddings() : null,
         r.trace().toolCallTtftNanos() >= 0 ? ms(r.trace().toolCallTtftNanos()) : null,
-        r.replyChecked() ? !r.trace().replyUnparsed() : null, r.unparsedBecause().orElse(null));
+        r.replyChecked() ? !r.trace().replyUnparsed() : null, r.unparsedBecause().orElse(null),
+        // The body's end when it came after the last choices chunk (a late usage chunk, [DONE]): the window ends there.
+        r.trace().streamEndNanos() > r.trace().endNanos() ? ms(r.trace().streamEndNanos() - start) : null);
   }
 
   /**
@@ -94,6 +99,7 @@ public record RequestRecord(
         toolCallTtftMs == null ? -1 : LatencyHistograms.micros(toolCallTtftMs) * 1_000);
     if (turn != null) t = t.withTurn(turn - 1);
     if (replyParsed != null) t = t.withReplyCheck(replyParsed, unparsedBecause);
+    if (streamEndMs != null) t = t.withStreamEnd(t.startNanos() + Math.round(streamEndMs * 1e6));
     return t;
   }
 

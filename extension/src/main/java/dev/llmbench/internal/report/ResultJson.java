@@ -20,6 +20,7 @@ import dev.llmbench.internal.core.FeatureSection;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.format.Carriage;
 import dev.llmbench.internal.format.Formats;
+import dev.llmbench.internal.metrics.MaxTokensAsked;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.result.ClientLoad;
 import dev.llmbench.result.Distribution;
@@ -79,6 +80,7 @@ public final class ResultJson {
   static final String TIME_TO_READY_S = "time_to_ready_s";
   static final String SERVER_VERSION = "server_version";
   static final String MAX_TOKENS = "max_tokens";
+  static final String MAX_TOKENS_ASKED = "max_tokens_asked";
   static final String PROMPTS = "prompts";
   static final String STOP_REASON = "stop_reason";
   static final String SERVER_METRICS = "server_metrics";
@@ -197,7 +199,7 @@ public final class ResultJson {
       ArrayNode samples = net.putArray("samples_ms");
       rtt.samples().forEach(d -> samples.add(ms(d)));
     });
-    own.put(MAX_TOKENS, r.maxTokens());
+    maxTokens(own, r);
     own.put(PROMPTS, r.prompts());
     own.put("token_source", r.tokenSource().name());
     own.put("total_reasoning_tokens", r.reasoningTokens());
@@ -254,6 +256,21 @@ public final class ResultJson {
     return sweep(sweep.title(), sweep.deploymentDescription(), sweep.levels(), sweep.findings(), List.of(), List.of());
   }
 
+  /**
+   * What the level's requests asked: {@code max_tokens} when every one asked the same, and {@code max_tokens_asked}
+   * (min, mean, max) whenever their bodies were recorded; a level whose requests asked different ones has no single
+   * {@code max_tokens} to report.
+   */
+  private static void maxTokens(ObjectNode n, SweepLevelResult l) {
+    Optional<MaxTokensAsked> asked = l instanceof MeasuredLevel m ? m.maxTokensAsked() : Optional.empty();
+    if (asked.isEmpty()) {
+      n.put(MAX_TOKENS, l.maxTokens());
+      return;
+    }
+    asked.get().value().ifPresent(v -> n.put(MAX_TOKENS, v));
+    n.set(MAX_TOKENS_ASKED, asked.get().json());
+  }
+
   private static String sweep(String title, Optional<DeploymentDescription> deployment, List<? extends SweepLevelResult> all,
       List<Finding> findings, List<String> conclusions, List<FeatureSection> sections) {
     ObjectNode root = MAPPER.createObjectNode();
@@ -265,7 +282,7 @@ public final class ResultJson {
       n.put("label", l.label());
       n.put("concurrency", l.concurrency());
       n.put("rate", l.load() instanceof LoadShape.OpenLoop open ? open.rate().perSecond() : 0);
-      n.put("max_tokens", l.maxTokens());
+      maxTokens(n, l);
       n.put("requests", l.requestCount());
       n.put("completed", l.succeeded());
       n.put("failed", l.failed());

@@ -169,7 +169,7 @@ public final class SvgCharts {
     // Each point is labelled with the level it came from.
     renderer.setDefaultItemLabelGenerator((dataset, series, item) -> {
       SweepLevelResult l = pointsOf.get(series).get(item);
-      return open ? Formats.number(SweepGroups.rate(l)) + "/s" : "C=" + l.concurrency();
+      return open ? Formats.rate(SweepGroups.rate(l)) + "/s" : "C=" + l.concurrency();
     });
     return draw(title, new XYPlot(data, x, y, renderer), true);
   }

@@ -116,7 +116,7 @@ public record Share(LevelPlan whole, Optional<LevelPlan> plan, String skipReason
 
   /** {@code C=4, 10 requests}: what a plan asks of one shard, for progress lines and the manifest. */
   public static String describe(LevelPlan plan) {
-    String load = plan.load().match(c -> "C=" + c.concurrency(), o -> Formats.number(o.rate().perSecond()) + " req/s"
+    String load = plan.load().match(c -> "C=" + c.concurrency(), o -> Formats.rate(o.rate().perSecond()) + " req/s"
         + (o.maxConcurrency().isPresent() ? " (at most " + o.maxConcurrency().getAsInt() + " in flight)" : ""));
     return load + ", " + plan.stop().match(c -> c.requests() + " requests", t -> "for " + Formats.duration(t.duration()),
         a -> "adaptive");

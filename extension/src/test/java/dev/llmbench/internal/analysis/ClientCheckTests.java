@@ -117,4 +117,21 @@ class ClientCheckTests {
   void aLevelWithoutClientFiguresIsNotJudged() {
     assertThat(ClientCheck.reasons(Levels.closed(1).requests(2, i -> Traces.at(i * 100L).content(5, 10).build()).build())).isEmpty();
   }
+
+  @Test
+  void aLevelWhoseEveryRequestWasRefusedIsNeverClientBound() {
+    // A server that died: 16 connections refused in a few milliseconds. Over so short a window the client's
+    // threads' share (here 30% run, 40.7% waited, and a JVM 95% busy) is noise: there was nothing to read.
+    ClientLoad busy = new ClientLoad(2, Duration.ofMillis(3), 0.3, 0.407, Duration.ofNanos(20_000), 0.95, 0.99,
+        Duration.ZERO, Duration.ofMillis(3), Duration.ofMillis(5), 0);
+    SweepLevelResult refused = Levels.closed(16).requests(16, i -> Traces.at(i).failed(dev.llmbench.client.ErrorKind.CONNECTION, 0,
+        "could not connect to 127.0.0.1:1").build()).clientLoad(busy).build();
+    assertThat(refused.succeeded()).isZero();
+    assertThat(ClientCheck.reasons(refused)).isEmpty();
+    assertThat(refused.findings()).noneMatch(f -> f.kind() == dev.llmbench.result.FindingKind.CLIENT_BOUND);
+    // The same client figures on a level that streamed are read as before.
+    ClientLoad reading = new ClientLoad(2, Duration.ofMillis(3), 0.3, 0.407, Duration.ofNanos(20_000), 0.95, 0.99,
+        Duration.ZERO, Duration.ofMillis(3), Duration.ofMillis(5), 1000);
+    assertThat(ClientCheck.reasons(level(reading))).hasSize(3);
+  }
 }

@@ -42,7 +42,7 @@ class WarmupRunTests {
   @Test
   void oneRoundWhenCAreInFlightTogether() {
     AtomicInteger rounds = new AtomicInteger();
-    WarmupReport w = WarmupRun.run(plan(4, 4), runners(rounds, 1, 0), Listeners.none()).orElseThrow();
+    WarmupReport w = WarmupRun.run(plan(4, 4), runners(rounds, 1, 0), Listeners.none()).orElseThrow().report();
     assertThat(w).isEqualTo(new WarmupReport(4, 0, java.util.Map.of(), 8, 4, 4, 1, w.time()));
     assertThat(w.reachedTarget()).isTrue();
   }
@@ -50,7 +50,7 @@ class WarmupRunTests {
   @Test
   void goesOnUntilCAreInFlightTogether() {
     AtomicInteger rounds = new AtomicInteger();
-    WarmupReport w = WarmupRun.run(plan(4, 4), runners(rounds, 2, 0), Listeners.none()).orElseThrow();
+    WarmupReport w = WarmupRun.run(plan(4, 4), runners(rounds, 2, 0), Listeners.none()).orElseThrow().report();
     assertThat(w.rounds()).isEqualTo(2);
     assertThat(w.requests()).isEqualTo(8);
     assertThat(w.peakInFlight()).isEqualTo(4);
@@ -60,7 +60,7 @@ class WarmupRunTests {
   @Test
   void givesUpAfterThreeRoundsAndSaysItNeverReachedC() {
     AtomicInteger rounds = new AtomicInteger();
-    WarmupReport w = WarmupRun.run(plan(4, 4), runners(rounds, 99, 0), Listeners.none()).orElseThrow();
+    WarmupReport w = WarmupRun.run(plan(4, 4), runners(rounds, 99, 0), Listeners.none()).orElseThrow().report();
     assertThat(w.rounds()).isEqualTo(WarmupReport.MAX_ROUNDS);
     assertThat(w.peakInFlight()).isEqualTo(1);
     assertThat(w.reachedTarget()).isFalse();
@@ -69,7 +69,7 @@ class WarmupRunTests {
   @Test
   void stopsAtAFailureAndCountsIt() {
     AtomicInteger rounds = new AtomicInteger();
-    WarmupReport w = WarmupRun.run(plan(4, 4), runners(rounds, 99, 1), Listeners.none()).orElseThrow();
+    WarmupReport w = WarmupRun.run(plan(4, 4), runners(rounds, 99, 1), Listeners.none()).orElseThrow().report();
     assertThat(w.rounds()).isEqualTo(1);
     assertThat(w.failed()).isEqualTo(1);
     assertThat(w.errorsByType()).containsEntry("HTTP 503", 1L);
