@@ -19,6 +19,7 @@ import io.qameta.allure.model.Attachment;
 import io.qameta.allure.model.Label;
 import io.qameta.allure.model.Stage;
 import io.qameta.allure.model.Status;
+import io.qameta.allure.model.StatusDetails;
 import io.qameta.allure.model.StepResult;
 import io.qameta.allure.model.TestResult;
 import io.qameta.allure.util.PropertiesUtils;
@@ -215,7 +216,14 @@ public final class AllureReporter implements BenchListener {
         .setTestCaseId(ResultsUtils.md5(fullName))
         .setName(name)
         .setFullName(fullName)
-        .setStatus(Status.PASSED)
+        .setStatus(switch (summary.verdict().status()) {
+          case PASSED -> Status.PASSED;
+          case FAILED -> Status.FAILED;
+          case BROKEN -> Status.BROKEN;
+        })
+        // Allure shows the message above the description, and its categories read it: the verdict's reasons.
+        .setStatusDetails(summary.verdict().passed() ? null
+            : new StatusDetails().setMessage(summary.verdict().line().substring("verdict: ".length())))
         .setStage(Stage.FINISHED)
         .setStart(place.map(p -> p.start() - 1).orElse(now))
         .setStop(now)

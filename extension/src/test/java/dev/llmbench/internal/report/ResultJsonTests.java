@@ -90,7 +90,7 @@ class ResultJsonTests {
   @Test
   void chartsAreSvgWithTitledAxesTicksAndEveryValue() throws Exception {
     List<MeasuredLevel> levels = List.of(level(1), level(2), level(4));
-    String svg = SvgCharts.forSweep("t", levels).get("throughput");
+    String svg = SvgCharts.forSweep(levels).get("throughput");
     DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
     factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false); // offline
     Document doc = factory.newDocumentBuilder().parse(new InputSource(new StringReader(svg)));
