@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmbench.testkit.BenchKit;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,6 +55,41 @@ class SweepVerdictTests {
     Pages pages = Pages.of(PassingTestCases.class, results);
     pages.assertVerdict("passed", List.of());
     assertThat(pages.table()).contains("\nSIMULATED: " + simulator("instant") + "\n");
+  }
+
+  /**
+   * The run's overview lists every sweep with its verdict and a link to its page, those that did not pass first, and
+   * the console ends the run with the same verdicts in a few lines and where the overview is.
+   */
+  @Test
+  void theOverviewListsEverySweepWithItsVerdictAndTheConsoleEndsWithThem() throws IOException {
+    PrintStream original = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    BenchKit.Run run;
+    try {
+      run = BenchKit.run(TwoSweepsTestCases.class);
+    } finally {
+      System.setOut(original);
+    }
+    String console = captured.toString(StandardCharsets.UTF_8);
+    Path page = run.reportDir().resolve("index.html");
+    String folder = TwoSweepsTestCases.class.getName().replace('$', '.');
+    // The last lines of the run, after every sweep's table.
+    assertThat(console).endsWith("\n[llmbench] 2 sweeps: 1 passed, 1 failed\n"
+        + "  FAILED TwoSweepsTestCases.second: C=1 failed: no answer [simulator]\n"
+        + console.substring(console.indexOf("  PASSED TwoSweepsTestCases.first: peak "), console.indexOf("[simulator]\n  [simulator]:"))
+        + "[simulator]\n  [simulator]: measured on the embedded simulator, not a real server (set llmbench.base-url to measure one)\n"
+        + "[llmbench] overview of every sweep: " + page.toAbsolutePath() + "\n");
+    String html = Files.readString(page);
+    assertThat(html).contains("<div class=\"verdict failed\"><h2>2 sweeps: 1 passed, 1 failed</h2>");
+    int second = html.indexOf("<a href=\"" + folder + ".second/index.html\">TwoSweepsTestCases.second</a>");
+    int first = html.indexOf("<a href=\"" + folder + ".first/index.html\">TwoSweepsTestCases.first</a>");
+    assertThat(second).as("the failed sweep's row, first").isPositive().isLessThan(first);
+    assertThat(html).contains("<td>C=1 failed: no answer</td><td>1</td><td>2 (0)</td><td>peak ");
+    // Each link leads to the sweep's own page.
+    assertThat(run.sweepDir(TwoSweepsTestCases.class, "first").resolve("index.html")).exists();
+    assertThat(run.sweepDir(TwoSweepsTestCases.class, "second").resolve("index.html")).exists();
   }
 
   /** What one fixture run wrote: its Allure results and LLMBench's folder of its sweep. */
@@ -151,6 +191,21 @@ class SweepVerdictTests {
     @Warmup(requests = 0)
     @Slo(ttft = "1ms", percentile = 90)
     void sweep(SweepLevelResult r) {}
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  @Workload(maxTokens = 4)
+  @Measurement(requests = 2)
+  @Warmup(requests = 0)
+  @TestMethodOrder(MethodOrderer.MethodName.class)
+  static class TwoSweepsTestCases {
+    @ConcurrencySweep(1)
+    void first(SweepLevelResult r) {}
+
+    @ConcurrencySweep(1)
+    void second(SweepLevelResult r) {
+      throw new AssertionError("no answer");
+    }
   }
 
   @LlmEndpoint(embeddedProfile = "instant")

@@ -25,14 +25,14 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class HtmlSummary {
 
-  private static final String STYLE = "<style>body{font-family:sans-serif;margin:1.5em;color:#222;max-width:80em}"
+  static final String STYLE = "<style>body{font-family:sans-serif;margin:1.5em;color:#222;max-width:80em}"
       + "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
       + "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.warn{color:#a60}"
       + "pre{white-space:pre-wrap;font-size:90%}summary{cursor:pointer;margin:.4em 0}"
       + ".verdict{border-left:4px solid #1f77b4;background:#f5f9ff;padding:.2em 1em;margin:1em 0}"
       + ".verdict .failed{color:#b00}.verdict.failed,.verdict.broken{border-left-color:#b00;background:#fff5f5}"
       + ".verdict.passed{border-left-color:#2a7d2a}.verdict h2{margin:.3em 0}.simulator{color:#a60;font-weight:bold}"
-      + "table.facts th{text-align:left}.charts div{display:inline-block;vertical-align:top}</style>";
+      + "table.facts th,table.overview td{text-align:left}.charts div{display:inline-block;vertical-align:top}</style>";
 
   private HtmlSummary() {}
 
