@@ -179,6 +179,7 @@ public final class AllureReporter implements BenchListener {
   public void sweepFinished(SweepRun sweep, List<MeasuredLevel> levels) {
     Optional<AllureSweepPlace> place = Optional.ofNullable(places.remove(sweep));
     SweepSummary summary = SweepSummary.of(sweep, levels);
+    summary.deployment().ifPresent(d -> runFiles.deploymentDescribed(d.describe()));
     attach("sweep table", "text/plain", "txt", summary.tableWithFindings());
     attach("findings", "application/json", "json", summary.json());
     summary.charts().forEach((name, svg) -> attach("chart: " + name, "image/svg+xml", "svg", svg));

@@ -210,6 +210,9 @@ class AllureResultsTests {
     String env = Files.readString(results.resolve("environment.properties"));
     assertThat(env).contains("endpoint=http://127.0.0.1:").contains("model=instant")
         .contains("embedded_profile=instant").contains("JVM=").contains("LLMBench=");
+    // What was measured, as the sweep's page says it: the simulator named, the run's date and the client machine.
+    assertThat(env).contains("\nserver=the embedded simulator, not a real server\n").containsPattern("\nrun_date=\\d{4}-\\d\\d-\\d\\d ")
+        .contains("\nrun_duration=").containsPattern("\nclient_machine=.+ \\(.+, \\d+ cores, .+\\)\n");
     assertThat(results.resolve("executor.json")).exists();
   }
 
