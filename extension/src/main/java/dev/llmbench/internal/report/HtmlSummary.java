@@ -303,6 +303,7 @@ public final class HtmlSummary {
             .append(esc(e.toString().substring(e.name().length() + 3))).append("</td></tr>"));
         h.append("</table>");
       }
+      if (FindingText.sharesCauses(f, findings)) h.append("<div>").append(esc(FindingText.SAME_CAUSES)).append("</div>");
       list(h, "likely causes, most likely first", f.causes().stream().map(Finding.Cause::toString).toList(), true);
       list(h, "ruled out", f.ruledOut().stream().map(Finding.Cause::toString).toList(), false);
       list(h, "try", f.nextSteps(), false);

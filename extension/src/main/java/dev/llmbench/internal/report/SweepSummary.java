@@ -72,7 +72,7 @@ record SweepSummary(String title, List<MeasuredLevel> levels, Optional<Deploymen
     StringBuilder out = new StringBuilder(verdict.line()).append('\n');
     deployment.ifPresent(d -> out.append("deployment: ").append(d.describe()).append('\n'));
     out.append(table);
-    findings.forEach(f -> out.append(FindingText.compact(f)).append('\n'));
+    findings.forEach(f -> out.append(FindingText.compact(f, findings)).append('\n'));
     conclusions.forEach(c -> out.append(c).append('\n'));
     return out.toString();
   }
