@@ -13,7 +13,6 @@ import dev.llmbench.server.ServerStartup;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.apiguardian.api.API;
 
@@ -29,8 +28,6 @@ public final class ConsoleReporter implements BenchListener {
   private final ProgressMode progress;
   /** Characters of the progress line now on screen, 0 when none: what the next line must blank out. */
   private int drawn;
-  /** Every sweep of the run so far, for the lines that end it. */
-  private final List<RunOverview.Row> sweeps = new ArrayList<>();
   /** The terminal's width when the environment says it ({@code COLUMNS}), else wide enough for any line. */
   private final int width = columns(System.getenv("COLUMNS"));
 
@@ -135,15 +132,5 @@ public final class ConsoleReporter implements BenchListener {
     }
     out().println("\n[llmbench] " + sweep.title() + "\n" + summary.tableWithFindings() + workloads + "[llmbench] report: "
         + FileReporter.folder(reportRoot, sweep).resolve("index.html").toAbsolutePath() + "\n");
-    sweeps.add(RunOverview.Row.of(summary, sweep.id()));
-  }
-
-  /** The run ends with its sweeps' verdicts in a few lines, and where their overview is: the 600 lines above need not be read. */
-  @Override
-  public synchronized void runFinished() {
-    clearProgress();
-    if (sweeps.isEmpty()) return;
-    out().print("\n" + RunOverview.console(sweeps, FileReporter.overview(reportRoot)));
-    out().flush();
   }
 }
