@@ -3,7 +3,8 @@
 # sample-tests/.allure-history), then opens it in headless Chromium over 127.0.0.1: expands the
 # sweep's throughput chart, and opens the sweep's summary result (first in its branch of the tree, with
 # the table, findings and charts), and a level's timeline attachment, saving a screenshot of each; then
-# checks the sweep's own index.html the same way (check-page.mjs). Fails in one line if anything is missing.
+# checks the sweep's own index.html the same way (check-page.mjs), and the run's overview and the sweep's
+# verdict and facts (check-overview.mjs). Fails in one line if anything is missing.
 #
 #   scripts/allure-report.sh           generate and check
 #   scripts/allure-report.sh --serve   generate, then serve the report on 127.0.0.1 until Ctrl-C
@@ -39,3 +40,6 @@ node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLev
 # LLMBench's own page of the same sweep: the answer first, then charts, findings and table; a level's timeline.
 node allure-config/check-page.mjs sample-tests/target/llmbench/dev.llmbench.samples.EmbeddedDeploymentBenchmarkTest.throughputScalesWithLoad \
   "C=8" sample-tests/target/page-top.png sample-tests/target/page-level.png
+# The run's overview: every sweep's verdict and link; the sample sweep's page states its verdict and what was measured.
+node allure-config/check-overview.mjs sample-tests/target/llmbench dev.llmbench.samples.EmbeddedDeploymentBenchmarkTest.throughputScalesWithLoad \
+  sample-tests/target/overview.png sample-tests/target/page-facts.png

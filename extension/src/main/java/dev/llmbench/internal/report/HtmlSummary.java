@@ -154,7 +154,8 @@ public final class HtmlSummary {
     headline.forEach(name -> h.append("<div>").append(stripXmlDeclaration(charts.get(name))).append("</div>"));
     h.append("</div>");
     h.append(rankedFindings(summary.findings()));
-    h.append("<h3>Levels</h3>").append(levelTable(levels));
+    // TPOT and ITL make the table wide: it scrolls in its own box rather than widening the page.
+    h.append("<h3>Levels</h3><div style=\"overflow-x:auto\">").append(levelTable(levels)).append("</div>");
     h.append("<details><summary>the table as the console prints it, with the steady-state, server and network lines</summary><pre>")
         .append(esc(summary.table())).append("</pre></details>");
     summary.sections().forEach(f -> f.html().ifPresent(h::append));
