@@ -167,6 +167,8 @@ public final class AllureReporter implements BenchListener {
   public void levelFinished(SweepRun sweep, MeasuredLevel level) {
     level.endpoint().deployment().ifPresent(d -> parameter("deployment", d));
     parameter("endpoint", level.endpoint().reportName());
+    // Shown on the level's page, left out of its history id: the embedded engine is a simulator, never a real server.
+    if (active() && level.endpoint().embedded().isPresent()) Allure.parameter("server", "the embedded simulator, not a real server", true);
     parameter("model", level.endpoint().model());
     attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(sweep, level));
     attach(level.label() + " requests", "text/csv", "csv", LevelDocuments.csv(level));

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
 
@@ -25,7 +26,8 @@ import org.apiguardian.api.API;
  * lines, printed when the run closes it. Kept in the launcher session's JUnit store (Surefire executes each class on
  * its own within one session per JVM). The test JVMs of one build (Surefire's forks, its second execution) each
  * write their sweeps' rows under {@code .runs/<run>/}, the run named by the build process that started them all, and
- * each page lists every row of its run: a folder an earlier run left is never listed.
+ * each page lists every row of its run: a folder an earlier run left is never listed. (Gradle's workers and an IDE's
+ * test JVMs share their daemon or IDE as the run: its rows last until the report folder is cleaned.)
  */
 @API(status = INTERNAL)
 public final class RunSweeps implements AutoCloseable {
@@ -47,13 +49,22 @@ public final class RunSweeps implements AutoCloseable {
     this.rows = root.resolve(".runs").resolve(run);
   }
 
+  /** What starts a test JVM for the build without being the build: Surefire starts each fork through {@code sh -c}. */
+  private static final Set<String> SHELLS = Set.of("sh", "dash", "bash", "zsh", "ksh", "cmd", "cmd.exe", "powershell.exe",
+      "pwsh", "pwsh.exe");
+
   /**
-   * The build's run: the process that started this JVM (Maven, Gradle, an IDE), by its id and start, which all its
-   * test JVMs share; this JVM's own when it has no parent to ask about.
+   * The build's run: the nearest process above this JVM that is not a shell (Maven, Gradle's daemon, an IDE), by its id
+   * and start, which all the build's test JVMs share; this JVM's own when there is none to ask about.
    */
   static String runId() {
     ProcessHandle self = ProcessHandle.current();
-    ProcessHandle of = self.parent().filter(p -> p.info().startInstant().isPresent()).orElse(self);
+    Optional<ProcessHandle> up = self.parent();
+    while (up.isPresent() && up.get().info().command().map(c -> SHELLS.contains(Path.of(c).getFileName().toString()))
+        .orElse(false)) {
+      up = up.get().parent();
+    }
+    ProcessHandle of = up.filter(p -> p.info().startInstant().isPresent()).orElse(self);
     return of.pid() + "-" + of.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
   }
 

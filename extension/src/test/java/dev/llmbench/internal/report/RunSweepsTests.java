@@ -36,6 +36,15 @@ class RunSweepsTests {
     assertThat(first.read().get(0).headline()).isEqualTo(RunOverview.Row.of(summary("FirstForkTest"), "x").headline());
   }
 
+  /** Surefire starts each fork through {@code sh -c}: the run is the build's process above it, which every fork shares. */
+  @Test
+  void theRunIsTheBuildProcessAboveThisJvmNotAShell() {
+    long pid = Long.parseLong(RunSweeps.runId().split("-")[0]);
+    assertThat(pid).as("a process above this JVM").isNotEqualTo(ProcessHandle.current().pid());
+    String command = ProcessHandle.of(pid).flatMap(p -> p.info().command()).orElse("");
+    assertThat(Path.of(command).getFileName().toString()).as(command).isNotIn("sh", "dash", "bash", "zsh");
+  }
+
   private static SweepSummary summary(String testClass) {
     MeasuredLevel level = Levels.closed(1).request(Traces.at(0).content(20, 40).usage(10, 2).build())
         .request(Traces.at(50).content(70, 90).usage(10, 2).build()).build();
