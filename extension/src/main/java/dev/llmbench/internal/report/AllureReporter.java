@@ -198,6 +198,14 @@ public final class AllureReporter implements BenchListener {
   }
 
   /**
+   * The status a sweep's summary result gets for levels measured elsewhere ({@code passed}, {@code failed},
+   * {@code broken}): their verdict, without the tests, which each shard's own summary result carries.
+   */
+  public static String summaryStatus(SweepRun sweep, List<MeasuredLevel> levels) {
+    return SweepSummary.of(sweep, levels).verdict().status().label();
+  }
+
+  /**
    * The sweep as a result of its own, beside its levels: table, analysis and charts where a reader looks
    * first. Written straight to the results folder, so it needs no running test and works for a subset of
    * levels too.

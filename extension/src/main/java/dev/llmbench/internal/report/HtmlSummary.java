@@ -32,7 +32,7 @@ public final class HtmlSummary {
       + ".verdict{border-left:4px solid #1f77b4;background:#f5f9ff;padding:.2em 1em;margin:1em 0}"
       + ".verdict .failed{color:#b00}.verdict.failed,.verdict.broken{border-left-color:#b00;background:#fff5f5}"
       + ".verdict.passed{border-left-color:#2a7d2a}.verdict h2{margin:.3em 0}.simulator{color:#a60;font-weight:bold}"
-      + "table.facts th,table.overview td{text-align:left}.charts div{display:inline-block;vertical-align:top}</style>";
+      + "table.facts th,table.facts td,table.overview td{text-align:left}.charts div{display:inline-block;vertical-align:top}</style>";
 
   private HtmlSummary() {}
 

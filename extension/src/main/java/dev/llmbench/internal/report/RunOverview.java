@@ -89,7 +89,10 @@ final class RunOverview {
   /** The overview page: no scripts, the run's count first, then one row per sweep with a link to its page. */
   static String html(List<Row> rows) {
     StringBuilder h = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>LLMBench: ")
-        .append(HtmlSummary.esc(count(rows))).append("</title>").append(HtmlSummary.STYLE).append("</head><body>");
+        .append(HtmlSummary.esc(count(rows))).append("</title>").append(HtmlSummary.STYLE)
+        // A row per sweep with its reasons and answer: the page takes the window's width.
+        .append("<style>body{max-width:none}table.overview td:nth-child(3),table.overview td:nth-child(7){min-width:18em}</style>")
+        .append("</head><body>");
     boolean allPassed = rows.stream().allMatch(r -> r.verdict().passed());
     h.append("<h2>LLMBench run</h2><div class=\"verdict ").append(allPassed ? "passed" : "failed").append("\"><h2>")
         .append(HtmlSummary.esc(count(rows))).append("</h2>");
