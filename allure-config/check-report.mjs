@@ -1,7 +1,8 @@
 // Opens a generated Allure 3 report in headless Chromium over 127.0.0.1 and checks what a reader sees:
 // - the sweep's chart attachment on the given test, expanded, really renders as an SVG image;
 // - with SUMMARY NAME: the sweep's summary result comes first in its branch of the tree, and its page
-//   shows the answer first, then the charts (data: URI images), the findings and the table of levels in its description.
+//   shows the verdict and the answer first, what was measured (date, server, model, client machine, ...), then the
+//   charts (data: URI images), the findings and the table of levels in its description.
 // Saves a screenshot of each (and of the tree, beside SUMMARY_SCREENSHOT as *-tree.png). Exits non-zero, with one line saying why, when something is missing.
 //
 //   node check-report.mjs REPORT_DIR "TEST NAME" ATTACHMENT_NAME SCREENSHOT.png ["SUMMARY NAME" SUMMARY_SCREENSHOT.png]
@@ -115,6 +116,8 @@ async function checkSummary(page, summary) {
         return table ? { rows: table.textContent.trim().split("\n").length, findings: document.querySelectorAll("li").length,
           charts: charts.map((c) => `${c.naturalWidth}x${c.naturalHeight}`),
           answerFirst: !!verdict && !!firstChart && verdict.getBoundingClientRect().top < firstChart.getBoundingClientRect().top,
+          verdict: verdict?.querySelector("h2")?.textContent ?? "",
+          facts: [...document.querySelectorAll("table.facts th")].map((th) => th.textContent),
           levels: document.querySelectorAll("table.levels tr").length - 1 } : null;
       }).catch(() => null);
       if (found) break;
@@ -126,7 +129,11 @@ async function checkSummary(page, summary) {
   if (found.charts.length === 0) fail(`the page of "${summaryName}" shows the table but no chart rendered`);
   if (!found.answerFirst) fail(`the page of "${summaryName}" does not show the answer above its charts`);
   if (found.levels < 1) fail(`the page of "${summaryName}" shows no table of levels`);
+  if (!/^Verdict: (passed|failed|broken)$/.test(found.verdict)) fail(`the page of "${summaryName}" states no verdict first`);
+  const facts = ["date", "duration", "server", "server version", "model", "deployment", "client machine"];
+  const unsaid = facts.filter((f) => !found.facts.includes(f));
+  if (unsaid.length) fail(`the page of "${summaryName}" does not say what was measured: no ${unsaid.join(", ")}`);
   await page.screenshot({ path: summaryScreenshot });
   console.log(`report check passed: "${summaryName}" comes first in "${branch.name}" (screenshot ${treeShot}); its page shows `
-    + `the answer above the charts, a table of ${found.levels} levels (${found.rows} console lines), ${found.findings} findings and ${found.charts.length} charts (${found.charts[0]}); screenshot ${summaryScreenshot}`);
+    + `"${found.verdict}" and what was measured (${found.facts.join(", ")}), the answer above the charts, a table of ${found.levels} levels (${found.rows} console lines), ${found.findings} findings and ${found.charts.length} charts (${found.charts[0]}); screenshot ${summaryScreenshot}`);
 }

@@ -3,7 +3,8 @@
 # .allure-history). For the sample run (the default module, sample-tests), then opens it in headless Chromium over
 # 127.0.0.1: expands the sweep's throughput chart, and opens the sweep's summary result (first in its branch of the
 # tree, with the table, findings and charts), and a level's timeline attachment, saving a screenshot of each; then
-# checks the sweep's own index.html the same way (check-page.mjs). Fails in one line if anything is missing.
+# checks the sweep's own index.html the same way (check-page.mjs), and the run's overview and the sweep's verdict and
+# facts (check-overview.mjs). Fails in one line if anything is missing.
 #
 #   scripts/allure-report.sh                   the sample run's report: generate and check
 #   scripts/allure-report.sh MODULE            the report of MODULE/target/allure-results (any module, yours too:
@@ -69,10 +70,14 @@ if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
   (timeout 600 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq chromium) >/dev/null \
     || die "could not install chromium from Debian's packages"
 fi
-node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult, EarlierLevels) C=32" "chart: throughput" \
+# The sweep's charts are on the test that ended it: its @AfterSweep check, which its verdict includes.
+node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult, EarlierLevels) scalesWithoutFallingOrFailing (after the sweep)" "chart: throughput" \
   sample-tests/target/allure-chart.png "throughputScalesWithLoad · sweep summary" sample-tests/target/allure-sweep-summary.png
 node allure-config/check-report.mjs "$REPORT" "throughputScalesWithLoad(SweepLevelResult, EarlierLevels) C=8" "C=8 timeline" \
   sample-tests/target/allure-timeline.png
 # LLMBench's own page of the same sweep: the answer first, then charts, findings and table; a level's timeline.
 node allure-config/check-page.mjs sample-tests/target/llmbench/dev.llmbench.samples.EmbeddedDeploymentBenchmarkTest.throughputScalesWithLoad \
   "C=8" sample-tests/target/page-top.png sample-tests/target/page-level.png
+# The run's overview: every sweep's verdict and link; the sample sweep's page states its verdict and what was measured.
+node allure-config/check-overview.mjs sample-tests/target/llmbench dev.llmbench.samples.EmbeddedDeploymentBenchmarkTest.throughputScalesWithLoad \
+  sample-tests/target/overview.png sample-tests/target/page-facts.png

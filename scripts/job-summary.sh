@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Turns each sweep's table.txt (written by the report into target/llmbench/<sweep>/) into Markdown: the sweep
-# as a heading, its table in a code block, its findings as a list. Appends to $GITHUB_STEP_SUMMARY on GitHub
+# Turns each sweep's table.txt (written by the report into target/llmbench/<sweep>/) into Markdown: first the
+# run's count of verdicts and every sweep that did not pass; then per sweep a heading, its verdict (the first line of
+# table.txt, as the console and the pages state it), its table in a code block, its findings as a list. Appends to $GITHUB_STEP_SUMMARY on GitHub
 # Actions (the run's summary page), prints to stdout anywhere else.
 #
 #   scripts/job-summary.sh [REPORT_DIR...]   default: every module's target/llmbench, examples' included;
@@ -30,14 +31,29 @@ markdown() {
     echo "No sweep report found${1:+ in $*}: no sweep ran, or the build failed before one did."
     return
   fi
-  local size=0 shown=0 fence='```' sweep body rows
+  local size=0 shown=0 fence='```' sweep body rows verdict passed=0 failed=0 broken=0 notpassed=()
+  # The verdicts first: how many sweeps passed, and which did not, with why.
+  for table in "${tables[@]}"; do
+    verdict=$(grep -m1 '^verdict: ' "$table" || true)
+    case "$verdict" in
+      'verdict: PASSED'*) passed=$((passed + 1)) ;;
+      'verdict: BROKEN'*) broken=$((broken + 1)); notpassed+=("- **$(basename "$(dirname "$table")")**: ${verdict#verdict: }") ;;
+      'verdict: FAILED'*) failed=$((failed + 1)); notpassed+=("- **$(basename "$(dirname "$table")")**: ${verdict#verdict: }") ;;
+    esac
+  done
+  printf '%s sweeps: %s passed, %s failed, %s broken. Overview of every sweep: %s\n\n' \
+    "${#tables[@]}" "$passed" "$failed" "$broken" "$(printf '%s/index.html ' "$@")"
+  if [ ${#notpassed[@]} -gt 0 ]; then printf '%s\n' "${notpassed[@]}" | esc; printf '\n'; fi
   for table in "${tables[@]}"; do
     sweep=$(basename "$(dirname "$table")")
+    verdict=$(grep -m1 '^verdict: ' "$table" || true)
     # The table is every line up to its last row, heading (-- ...) or footnote (* ...); the findings follow.
     rows=$(awk '/ \| |^-- |^\* /{n=NR} END{print n+0}' "$table")
     body=$(
-      printf '### %s\n\nCharts and every level in detail: %s\n\n%stext\n' "$sweep" "${table%table.txt}index.html" "$fence"
-      head -n "$rows" "$table"
+      printf '### %s\n\n' "$sweep"
+      if [ -n "$verdict" ]; then printf '**%s**\n\n' "$(printf '%s' "${verdict#verdict: }" | esc)"; fi
+      printf 'Charts and every level in detail: %s\n\n%stext\n' "${table%table.txt}index.html" "$fence"
+      head -n "$rows" "$table" | grep -v '^verdict: '
       printf '%s\n' "$fence"
       tail -n +"$((rows + 1))" "$table" | grep -v '^[[:space:]]*$' | esc | sed 's/^/- /' || true
     )

@@ -42,7 +42,10 @@ class AnalyseMainTests {
     Ran r = run(table().toString(), "--tp", "8", "--interconnect", "pcie", "--attention", "mla", "--gpus", "8x H20",
         "--json", json.toString());
     assertThat(r.exit()).as(r.err()).isZero();
-    assertThat(r.out()).startsWith("[llmbench] mla.csv\ndeployment: 8x H20 · PCIe · TP=8 · MLA\nC= 1 | 10/10 ok (0 err)")
+    // The table's header names its columns, TPOT and ITL as vllm bench serve does; a file's figures are no simulator's.
+    assertThat(r.out()).startsWith("[llmbench] mla.csv\ndeployment: 8x H20 · PCIe · TP=8 · MLA\nlevel | ok/sent (err) | wall | "
+            + "Output token throughput (tok/s) | E2E latency (s) avg p50 p99 | TTFT (s) avg p99 | Mean, Median, P99 TPOT (ms) | "
+            + "Mean, Median, P99 ITL (ms)\nC= 1 | 10/10 ok (0 err)")
         .contains("32x the concurrency (C=1 to C=32) gave 8.4x the throughput (59.7 to 500.0 tok/s): scaling efficiency 26%; "
             + "each decode step slows as the batch grows (TPOT 16.7 to 65.0 ms), so the deployment is bound by "
             + "tensor-parallel all-reduce over PCIe (TP=8)")

@@ -195,6 +195,7 @@ final class AgentCapacityExtension implements TestTemplateInvocationContextProvi
 
     @Override
     public void afterTestExecution(ExtensionContext context) {
+      context.getExecutionException().ifPresent(e -> sweep.failed("agent capacity", e));
       sweep.finish();
     }
   }

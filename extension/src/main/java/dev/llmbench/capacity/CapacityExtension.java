@@ -266,6 +266,7 @@ final class CapacityExtension implements TestTemplateInvocationContextProvider {
 
     @Override
     public void afterTestExecution(ExtensionContext context) {
+      context.getExecutionException().ifPresent(e -> sweep.failed("capacity", e));
       if (last) sweep.finish();
     }
 

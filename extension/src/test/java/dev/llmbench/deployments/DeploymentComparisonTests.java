@@ -81,7 +81,7 @@ class DeploymentComparisonTests {
     int inside = html.indexOf("<h3>Inside each level</h3>");
     assertThat(List.of(answer, goodput, slo, throughputChart, paretoChart, findings, table, inside)).as(html)
         .doesNotContain(-1).isSorted();
-    assertThat(html.substring(throughputChart, paretoChart)).contains("compare: output throughput");
+    assertThat(html.substring(throughputChart, paretoChart)).contains("Output throughput by concurrency");
     assertThat(html.substring(paretoChart, findings)).contains("deployments, latency vs throughput");
     for (String level : List.of("C=2 · fast", "C=2 · slow", "C=4 · fast", "C=4 · slow")) {
       assertThat(html).contains("<details class=\"level\"><summary>" + level + "</summary><div><svg");

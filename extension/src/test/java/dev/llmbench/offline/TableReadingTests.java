@@ -279,8 +279,12 @@ class TableReadingTests {
     assertThat(drop.causes()).extracting(Finding.Cause::cause).doesNotContain("a batch or slot limit below C",
         "contention in the server");
     assertThat(drop.ruledOut()).extracting(Finding.Cause::cause).contains("decode steps that slow with the batch");
+    // The knee is read over the same two levels as the headline: its cause is said once, under the headline.
+    Finding headline = sweep.findings(FindingKind.SCALING).get(0);
+    assertThat(headline.causes().get(0).cause()).isEqualTo("fewer than C in flight");
     Finding knee = sweep.findings(FindingKind.KNEE).get(0);
-    assertThat(knee.causes().get(0).cause()).isEqualTo("fewer than C in flight");
+    assertThat(knee.causes()).isEmpty();
+    assertThat(knee.nextSteps()).doesNotContainAnyElementsOf(headline.nextSteps());
   }
 
   /** Latencies and a window that Little's law says are not of the same requests: no noise is derived from them. */

@@ -54,7 +54,7 @@ class QualityEvalTests {
     assertThat(dir.resolve("quality-items.json")).exists();
     // The decision leads the page: right under the answer, above the headline charts and the findings.
     String page = Files.readString(dir.resolve("index.html"));
-    int answer = page.indexOf("<div class=\"verdict\">");
+    int answer = page.indexOf("<h3>Answer</h3>");
     int decision = page.indexOf("<section class=\"quality\">");
     assertThat(answer).as("the answer").isNotNegative();
     assertThat(decision).as("the quality section, after the answer").isGreaterThan(answer);

@@ -47,7 +47,7 @@ final class AllureMerge {
 
   private final Path out;
   private final Set<String> kept = new HashSet<>(); // uuids of results written to out
-  private final Map<String, Result> summaries = new LinkedHashMap<>(); // by sweep: the first shard's summary
+  private final Map<String, List<Result>> summaries = new LinkedHashMap<>(); // by sweep: every shard's summary, the first first
   private final Map<String, Long> levelStarts = new HashMap<>(); // by sweep: its merged levels' earliest start
 
   private AllureMerge(Path out) {
@@ -106,19 +106,20 @@ final class AllureMerge {
       Optional<MeasuredLevel> level = sweep.flatMap(sw -> sw.levels().stream()
           .filter(l -> first.json.path("name").asText().endsWith(" " + l.label())).findFirst());
       if (sweep.isPresent() && "llmbench".equals(first.label("framework"))) {
-        summaries.putIfAbsent(sweep.get().id(), first); // written last, placed before the merged levels
+        summaries.putIfAbsent(sweep.get().id(), same); // written last, placed before the merged levels
       } else if (level.isPresent()) {
         level(same, sweep.get(), level.get(), mergedReports);
       } else {
         for (Result r : same) copy(r, r.json);
       }
     }
-    for (Result first : summaries.values()) {
+    for (List<Result> same : summaries.values()) {
+      Result first = same.get(0);
       String testClass = first.label("testClass");
       String method = first.label("testMethod");
       ShardMerge.MergedSweep sweep = sweeps.stream().filter(sw -> sw.className().equals(testClass)
           && sw.method().equals(method)).findFirst().orElseThrow();
-      summary(first, sweep, mergedReports, shards.get(0).manifest().shard().count());
+      summary(first, sweep, mergedReports, shards.get(0).manifest().shard().count(), same);
     }
     for (Path c : containers) container(c);
     runFiles(ordered, shards.get(0).manifest().shard().count());
@@ -191,7 +192,8 @@ final class AllureMerge {
   }
 
   /** One sweep summary, the first shard's, with the merged table and charts. */
-  private void summary(Result base, ShardMerge.MergedSweep sweep, Path mergedReports, int count) throws IOException {
+  private void summary(Result base, ShardMerge.MergedSweep sweep, Path mergedReports, int count, List<Result> shardsSummaries)
+      throws IOException {
     Path dir = mergedReports.resolve(sweep.id());
     ObjectNode json = base.json.deepCopy();
     ArrayNode attachments = JSON.createArrayNode();
@@ -213,9 +215,18 @@ final class AllureMerge {
     Features.rebuild(run, sweep.levels());
     json.put("descriptionHtml", "<p>Each level merged from " + count + " shards' requests.</p>"
         + AllureReporter.summaryDescription(run, sweep.levels()));
+    // One verdict: the merged levels' (SLOs, failed requests), or worse where a shard's tests failed or broke.
+    String status = AllureReporter.summaryStatus(run, sweep.levels());
+    for (Result r : shardsSummaries) status = worse(status, r.json.path("status").asText("passed"));
+    json.put("status", status);
     Long first = levelStarts.get(sweep.id());
     if (first != null) json.put("start", first - 1); // Allure sorts by start: the summary first, as a run places it
     copy(base, json);
+  }
+
+  private static String worse(String a, String b) {
+    List<String> order = List.of("passed", "skipped", "unknown", "failed", "broken");
+    return order.indexOf(b) > order.indexOf(a) ? b : a;
   }
 
   /** Writes a result into the merged folder, with the attachments it refers to that came from its shard. */

@@ -80,6 +80,7 @@ public final class ScalingAnalysis {
     Curve curve = new Curve(sorted, points, facts);
     List<Finding> findings = new ArrayList<>();
     if (sorted.size() > 1) CURVE.forEach(d -> d.detect(curve).ifPresent(findings::add));
+    saidOnce(findings);
     for (int i = 1; i < sorted.size(); i++) {
       int step = i;
       STEPS.forEach(d -> d.detect(curve, step).ifPresent(findings::add));
@@ -111,6 +112,28 @@ public final class ScalingAnalysis {
 
   private static Finding prefixed(Finding f, String prefix) {
     return new Finding(f.kind(), f.levels(), prefix + f.summary(), f.evidence(), f.causes(), f.ruledOut(), f.nextSteps());
+  }
+
+  /**
+   * A cause is said once: the headline ({@link FindingKind#SCALING}) lists the causes of what bounds the curve, and the
+   * knee or dip, read over the same levels' growth, would list them again; theirs keep only the causes, the causes
+   * ruled out and the next steps the headline does not already list (the reports point to the headline's).
+   */
+  static void saidOnce(List<Finding> findings) {
+    Optional<Finding> headline = findings.stream().filter(f -> f.kind() == FindingKind.SCALING).findFirst();
+    if (headline.isEmpty()) return;
+    Set<String> said = new HashSet<>();
+    headline.get().causes().forEach(c -> said.add(c.cause()));
+    headline.get().ruledOut().forEach(c -> said.add(c.cause()));
+    Set<String> steps = new HashSet<>(headline.get().nextSteps());
+    for (int i = 0; i < findings.size(); i++) {
+      Finding f = findings.get(i);
+      if (f.kind() != FindingKind.KNEE && f.kind() != FindingKind.DIP) continue;
+      findings.set(i, new Finding(f.kind(), f.levels(), f.summary(), f.evidence(),
+          f.causes().stream().filter(c -> !said.contains(c.cause())).toList(),
+          f.ruledOut().stream().filter(c -> !said.contains(c.cause())).toList(),
+          f.nextSteps().stream().filter(step -> !steps.contains(step)).toList()));
+    }
   }
 
   /** An open loop's levels by ascending offered rate. */

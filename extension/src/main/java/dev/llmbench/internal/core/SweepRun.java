@@ -2,6 +2,7 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,25 @@ public final class SweepRun {
   private final Memo memo = new Memo();
   private final List<SweepFeature> features = new CopyOnWriteArrayList<>();
   private boolean finished;
+  /** The tests of the sweep that failed, in the order they ended: what makes its verdict failed or broken. */
+  private final List<TestFailure> failures = new CopyOnWriteArrayList<>();
+  private volatile boolean search;
+  private final Instant started = Instant.now();
+  private volatile Instant ended;
+
+  /**
+   * A test of the sweep that did not pass: a level's, an {@code @AfterSweep} method's, a search's conclusion.
+   *
+   * @param test    what the test is called in the run: {@code C=32}, {@code scales (after the sweep)}, {@code capacity}
+   * @param failure what it threw: an {@link AssertionError} is a failed check, anything else a broken test
+   */
+  public record TestFailure(String test, Throwable failure) {
+
+    /** Whether a check failed, rather than the test breaking before it could check (Allure's failed, not broken). */
+    public boolean isAssertion() {
+      return failure instanceof AssertionError;
+    }
+  }
 
   /**
    * @param testClass the class that declares the sweep
@@ -140,6 +160,40 @@ public final class SweepRun {
    */
   private record SectionKey(SweepFeature feature, List<MeasuredLevel> levels) {}
 
+  /** Records that a test of this sweep failed: its verdict says so, first, on every page. */
+  public void failed(String test, Throwable failure) {
+    failures.add(new TestFailure(test, failure));
+  }
+
+  /** The sweep's tests that failed so far, in the order they ended. */
+  public List<TestFailure> failures() {
+    return List.copyOf(failures);
+  }
+
+  /**
+   * Marks the sweep as a search, whose levels are probes chosen by whether the last met the SLO: a probe past the
+   * SLO is how it finds the answer, not a failure of the sweep.
+   */
+  public void searches() {
+    search = true;
+  }
+
+  /** Whether the sweep is a search ({@link #searches()}). */
+  public boolean isSearch() {
+    return search;
+  }
+
+  /** When the sweep was planned: the start of its first level's wait for the endpoint. */
+  public Instant started() {
+    return started;
+  }
+
+  /** When it ended ({@link #finish()}), or now while it runs. */
+  public Instant ended() {
+    Instant e = ended;
+    return e == null ? Instant.now() : e;
+  }
+
   /** The levels measured so far, in run order. */
   public synchronized List<MeasuredLevel> levels() {
     return List.copyOf(levels);
@@ -169,6 +223,7 @@ public final class SweepRun {
     synchronized (this) {
       if (finished || levels.isEmpty()) return;
       finished = true;
+      ended = Instant.now();
       ran = List.copyOf(levels);
     }
     // The features first (a baseline is saved before the reports name its file); a feature that fails keeps

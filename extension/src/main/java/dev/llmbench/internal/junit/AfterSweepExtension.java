@@ -12,6 +12,7 @@ import dev.llmbench.internal.spi.Features;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
@@ -26,8 +27,10 @@ import org.junit.platform.commons.support.ReflectionSupport;
  *
  * @param sweep  the sweep whose levels ran
  * @param method the {@code @AfterSweep} method
+ * @param last   whether it is the sweep's last {@code @AfterSweep} method, which ends the sweep (its reports)
  */
-record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingResolver, InvocationInterceptor {
+record AfterSweepExtension(SweepRun sweep, Method method, boolean last)
+    implements InjectingResolver, InvocationInterceptor, AfterTestExecutionCallback {
 
   /** The {@code @AfterSweep} methods of {@code sweepMethod}'s class that name it, validated. */
   static List<Method> of(Class<?> testClass, Method sweepMethod) {
@@ -80,6 +83,16 @@ record AfterSweepExtension(SweepRun sweep, Method method) implements InjectingRe
       ExtensionContext context) {
     invocation.skip();
     ReflectionSupport.invokeMethod(method, context.getRequiredTestInstance(), AnalysedSweep.of(sweep));
+  }
+
+  /** Its failure is part of the sweep's verdict; the last one reports the sweep, now that every check has run. */
+  @Override
+  public void afterTestExecution(ExtensionContext context) {
+    try {
+      context.getExecutionException().ifPresent(e -> sweep.failed(toString(), e));
+    } finally {
+      if (last) sweep.finish();
+    }
   }
 
   @Override

@@ -21,6 +21,7 @@ import dev.llmbench.internal.report.AllureReporter;
 import dev.llmbench.internal.report.ConsoleReporter;
 import dev.llmbench.internal.report.FileReporter;
 import dev.llmbench.internal.report.ReportOptions;
+import dev.llmbench.internal.report.RunSweeps;
 import dev.llmbench.internal.shard.Shard;
 import dev.llmbench.internal.shard.ShardRun;
 import java.nio.file.Path;
@@ -112,8 +113,33 @@ public final class RunState implements AutoCloseable {
     // The shard's manifest listens too, so that a level the shutdown hook writes is in it.
     ShardRun shards = new ShardRun(shard, reportDir);
     return new RunState(Listeners.broadcast(List.of(new ConsoleReporter(reportDir, progress),
-        new FileReporter(reportDir, reports), new AllureReporter(allureResults, allureConfig, reports), shards)), reportDir,
+        new FileReporter(reportDir, reports, sweeps(context, reportDir)), new AllureReporter(allureResults, allureConfig, reports),
+        shards)), reportDir,
         shards, progressInterval);
+  }
+
+  /**
+   * The sweeps of the whole run into {@code reportDir}, for its overview and the console's last lines: kept in the
+   * launcher session's store, which outlives the root context when a build tool (Surefire) executes each class on its
+   * own, and closed when the session ends; in the root context's store on a JUnit without session stores (before 5.13).
+   */
+  private static RunSweeps sweeps(ExtensionContext context, Path reportDir) {
+    ExtensionContext.Store store;
+    try {
+      store = context.getStore(ExtensionContext.StoreScope.LAUNCHER_SESSION, NAMESPACE);
+    } catch (LinkageError olderJUnit) {
+      store = context.getRoot().getStore(NAMESPACE);
+    }
+    // get and put rather than getOrComputeIfAbsent, which JUnit 6 deprecates and whose replacement 5.14 lacks.
+    synchronized (RunSweeps.class) {
+      String key = RunSweeps.class.getName() + ":" + reportDir.toAbsolutePath().normalize();
+      RunSweeps sweeps = store.get(key, RunSweeps.class);
+      if (sweeps == null) {
+        sweeps = new RunSweeps(reportDir);
+        store.put(key, sweeps);
+      }
+      return sweeps;
+    }
   }
 
   /** This JVM's part of a sharded run: its share of each level and the schedule (a plain run is one shard). */

@@ -72,8 +72,10 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
       }
     }
     List<Method> after = AfterSweepExtension.of(context.getRequiredTestClass(), context.getRequiredTestMethod());
+    // The sweep is reported after its @AfterSweep checks, so that its verdict says whether they passed.
     return Stream.concat(IntStream.range(0, invocations.size()).mapToObj(i -> invocation(sweep, plan, invocations.get(i),
-        i + 1, invocations.size())), after.stream().map(m -> afterSweep(sweep, m)));
+        i + 1, invocations.size(), after.isEmpty())), IntStream.range(0, after.size())
+        .mapToObj(i -> afterSweep(sweep, after.get(i), i == after.size() - 1)));
   }
 
   /** Whether any of the deployments is a candidate the suite launches (a process, a container) rather than a URL. */
@@ -105,7 +107,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
   }
 
   /** One more invocation per {@code @AfterSweep} method: it runs after every level, and shows as a test of its own. */
-  private static TestTemplateInvocationContext afterSweep(SweepRun sweep, Method method) {
+  private static TestTemplateInvocationContext afterSweep(SweepRun sweep, Method method, boolean last) {
     return new TestTemplateInvocationContext() {
       @Override
       public String getDisplayName(int invocationIndex) {
@@ -114,7 +116,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
 
       @Override
       public List<Extension> getAdditionalExtensions() {
-        return List.of(new AfterSweepExtension(sweep, method));
+        return List.of(new AfterSweepExtension(sweep, method, last));
       }
     };
   }
@@ -139,6 +141,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
    * @throws org.junit.jupiter.api.extension.ExtensionConfigurationException naming the method and the fix
    */
   public static void addFeatures(SweepSetup setup) {
+    if (setup.kind() == SweepSetup.Kind.SEARCH) setup.sweep().searches();
     try {
       Features.addTo(setup);
     } catch (IllegalArgumentException e) {
@@ -159,7 +162,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
   }
 
   private static TestTemplateInvocationContext invocation(SweepRun sweep, SweepPlanner.SweepPlan plan, Invocation invocation,
-      int index, int total) {
+      int index, int total, boolean lastEndsSweep) {
     return new TestTemplateInvocationContext() {
       @Override
       public String getDisplayName(int invocationIndex) {
@@ -169,7 +172,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
       @Override
       public List<Extension> getAdditionalExtensions() {
         return List.of(new SweepLevelExtension(new LevelContext(sweep, invocation.level(), plan.slo(), plan.percentiles(),
-            facts(plan.facts(), invocation.deployment())), index, total, invocation.deployment()));
+            facts(plan.facts(), invocation.deployment())), index, total, invocation.deployment(), lastEndsSweep));
       }
     };
   }

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @param level      the level with its sweep's SLO, percentiles and deployment facts
  * @param index      1-based position among the sweep's {@code total} levels
  * @param deployment the deployment measured, when the sweep compares several
+ * @param endsSweep  whether the last level ends the sweep; not when {@code @AfterSweep} methods follow, which end it
  */
-record SweepLevelExtension(LevelContext level, int index, int total, Optional<DeploymentSpec> deployment)
+record SweepLevelExtension(LevelContext level, int index, int total, Optional<DeploymentSpec> deployment, boolean endsSweep)
     implements BeforeTestExecutionCallback, InjectingResolver, AfterTestExecutionCallback {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SweepLevelExtension.class);
@@ -77,9 +78,12 @@ record SweepLevelExtension(LevelContext level, int index, int total, Optional<De
     try {
       MeasuredLevel result = context.getStore(NAMESPACE).get(SweepLevelResult.class, MeasuredLevel.class);
       List<String> violations = result == null ? List.of() : sweep().violations(result);
-      if (!violations.isEmpty()) throw new AssertionError(String.join("\n", violations));
+      AssertionError violated = violations.isEmpty() ? null : new AssertionError(String.join("\n", violations));
+      // The verdict counts the level once: what its method threw, else what the sweep's features found.
+      context.getExecutionException().or(() -> Optional.ofNullable(violated)).ifPresent(e -> sweep().failed(plan().label(), e));
+      if (violated != null) throw violated;
     } finally {
-      if (index == total) sweep().finish();
+      if (index == total && endsSweep) sweep().finish();
     }
   }
 

@@ -19,6 +19,7 @@ import io.qameta.allure.model.Attachment;
 import io.qameta.allure.model.Label;
 import io.qameta.allure.model.Stage;
 import io.qameta.allure.model.Status;
+import io.qameta.allure.model.StatusDetails;
 import io.qameta.allure.model.StepResult;
 import io.qameta.allure.model.TestResult;
 import io.qameta.allure.util.PropertiesUtils;
@@ -166,6 +167,8 @@ public final class AllureReporter implements BenchListener {
     parameter("max_tokens", level.maxTokensText()); // what the requests asked, known once they were sent
     level.endpoint().deployment().ifPresent(d -> parameter("deployment", d));
     parameter("endpoint", level.endpoint().reportName());
+    // Shown on the level's page, left out of its history id: the embedded engine is a simulator, never a real server.
+    if (active() && level.endpoint().embedded().isPresent()) Allure.parameter("server", "the embedded simulator, not a real server", true);
     parameter("model", level.endpoint().model());
     attach(level.label() + " summary", "text/html", "html", LevelDocuments.html(sweep, level));
     attach(level.label() + " requests", "text/csv", "csv", LevelDocuments.csv(level));
@@ -178,6 +181,7 @@ public final class AllureReporter implements BenchListener {
   public void sweepFinished(SweepRun sweep, List<MeasuredLevel> levels) {
     Optional<AllureSweepPlace> place = Optional.ofNullable(places.remove(sweep));
     SweepSummary summary = SweepSummary.of(sweep, levels);
+    summary.deployment().ifPresent(d -> runFiles.deploymentDescribed(d.describe()));
     attach("sweep table", "text/plain", "txt", summary.tableWithFindings());
     attach("findings", "application/json", "json", summary.json());
     summary.charts().forEach((name, svg) -> attach("chart: " + name, "image/svg+xml", "svg", svg));
@@ -191,6 +195,14 @@ public final class AllureReporter implements BenchListener {
    */
   public static String summaryDescription(SweepRun sweep, List<MeasuredLevel> levels) {
     return AllureSweepDescription.html(SweepSummary.of(sweep, levels));
+  }
+
+  /**
+   * The status a sweep's summary result gets for levels measured elsewhere ({@code passed}, {@code failed},
+   * {@code broken}): their verdict, without the tests, which each shard's own summary result carries.
+   */
+  public static String summaryStatus(SweepRun sweep, List<MeasuredLevel> levels) {
+    return SweepSummary.of(sweep, levels).verdict().status().label();
   }
 
   /**
@@ -215,7 +227,14 @@ public final class AllureReporter implements BenchListener {
         .setTestCaseId(ResultsUtils.md5(fullName))
         .setName(name)
         .setFullName(fullName)
-        .setStatus(Status.PASSED)
+        .setStatus(switch (summary.verdict().status()) {
+          case PASSED -> Status.PASSED;
+          case FAILED -> Status.FAILED;
+          case BROKEN -> Status.BROKEN;
+        })
+        // Allure shows the message above the description, and its categories read it: the verdict's reasons.
+        .setStatusDetails(summary.verdict().passed() ? null
+            : new StatusDetails().setMessage(summary.verdict().line().substring("verdict: ".length())))
         .setStage(Stage.FINISHED)
         .setStart(place.map(p -> p.start() - 1).orElse(now))
         .setStop(now)

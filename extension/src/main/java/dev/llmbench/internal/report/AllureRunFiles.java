@@ -3,6 +3,7 @@ package dev.llmbench.internal.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmbench.EndpointInfo;
+import dev.llmbench.internal.format.Formats;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -14,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,7 +31,8 @@ import java.util.regex.Pattern;
 
 /**
  * Writes the run-wide files Allure reads from its results folder when the run ends:
- * {@code environment.properties} (endpoints without credentials, models, server versions, JVM, extension
+ * {@code environment.properties} (endpoints without credentials, each said to be the embedded simulator or a real
+ * server, models, server versions, deployments; the run's date and duration, the client machine, JVM, extension
  * version), {@code executor.json} and {@code categories.json} (from {@code allure-config/}, or the copy
  * bundled in the extension). Writes nothing when there is no results folder, i.e. Allure is not in use.
  */
@@ -37,14 +41,20 @@ final class AllureRunFiles {
   static final String BUNDLED_CATEGORIES = "/META-INF/llmbench/allure/categories.json";
 
   /** The keys of one endpoint, unprefixed when the file names one endpoint. */
-  private static final Set<String> ENDPOINT_FIELDS = Set.of("endpoint", "model", "api", "embedded_profile", "server_version");
-  private static final Pattern NUMBERED = Pattern.compile("endpoint_(\\d+)_(endpoint|model|api|embedded_profile|server_version)");
+  private static final Set<String> ENDPOINT_FIELDS = Set.of("endpoint", "server", "model", "api", "embedded_profile",
+      "server_version", "deployment");
+  private static final Pattern NUMBERED = Pattern.compile(
+      "endpoint_(\\d+)_(endpoint|server|model|api|embedded_profile|server_version|deployment)");
   /** File locks belong to the whole JVM (a second one in it throws), so its writers take turns here first. */
   private static final Object IN_THIS_JVM = new Object();
 
   private final Path resultsDir;
   private final Optional<Path> configDir;
   private final Set<EndpointInfo> endpoints = new LinkedHashSet<>();
+  /** What the suites said of their deployments ({@code @DeploymentFacts}), each once. */
+  private final Set<String> deployments = new LinkedHashSet<>();
+  /** When the run began: the reports were made with it. */
+  private final Instant started = Instant.now();
 
   AllureRunFiles(Path resultsDir, Optional<Path> configDir) {
     this.resultsDir = resultsDir;
@@ -60,10 +70,19 @@ final class AllureRunFiles {
     endpoints.add(info);
   }
 
+  synchronized void deploymentDescribed(String description) {
+    deployments.add(description);
+  }
+
   /** The environment entries, in a stable order. */
   synchronized Map<String, String> environment() {
     Map<String, String> env = new LinkedHashMap<>();
     numbered(endpoints.stream().map(AllureRunFiles::fields).toList(), env);
+    // What was measured, when and from where, as each sweep's page says it.
+    env.put("run_date", MeasuredFacts.date(started));
+    env.put("run_duration", Formats.duration(Duration.between(started, Instant.now())));
+    if (!deployments.isEmpty()) env.put("deployment_facts", String.join("; ", deployments));
+    env.put("client_machine", MeasuredFacts.clientMachine());
     env.put("JVM", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     env.put("LLMBench", version());
     return env;
@@ -73,11 +92,18 @@ final class AllureRunFiles {
   private static Map<String, String> fields(EndpointInfo e) {
     Map<String, String> f = new LinkedHashMap<>();
     f.put("endpoint", e.url());
+    f.put("server", e.embedded().isPresent() ? "the embedded simulator, not a real server" : "a real server");
     f.put("model", e.model());
     f.put("api", e.api().name().toLowerCase(Locale.ROOT));
     e.embedded().ifPresent(p -> f.put("embedded_profile", p));
     e.serverVersion().ifPresent(v -> f.put("server_version", v));
+    e.deployment().ifPresent(d -> f.put("deployment", d));
     return f;
+  }
+
+  private static List<String> identity(Map<String, String> endpoint) {
+    return List.of(endpoint.getOrDefault("endpoint", ""), endpoint.getOrDefault("model", ""), endpoint.getOrDefault("api", ""),
+        endpoint.getOrDefault("deployment", ""));
   }
 
   /** Puts the endpoints' entries into {@code env}: unprefixed for one, {@code endpoint_1_...} onwards for several. */
@@ -106,10 +132,16 @@ final class AllureRunFiles {
         rest.put(key, existing.getProperty(key));
       }
     }
-    Set<Map<String, String>> groups = new LinkedHashSet<>(theirs.values());
-    endpoints.forEach(e -> groups.add(fields(e)));
+    // One endpoint is its URL, model, API and deployment: a file of another version may lack a field this one writes.
+    Map<List<String>, Map<String, String>> groups = new LinkedHashMap<>();
+    theirs.values().forEach(g -> groups.put(identity(g), g));
+    endpoints.forEach(e -> groups.merge(identity(fields(e)), fields(e), (a, b) -> {
+      Map<String, String> both = new LinkedHashMap<>(a);
+      both.putAll(b);
+      return both;
+    }));
     Map<String, String> env = new LinkedHashMap<>();
-    numbered(List.copyOf(groups), env);
+    numbered(List.copyOf(groups.values()), env);
     env.putAll(rest);
     environment().forEach((k, v) -> {
       if (!ENDPOINT_FIELDS.contains(k) && !NUMBERED.matcher(k).matches()) env.put(k, v);

@@ -18,18 +18,15 @@ final class AllureSweepDescription {
   private AllureSweepDescription() {}
 
   /**
-   * Answer first, as the HTML page: the verdict, the features' leads, the headline charts, the findings, the table,
-   * the other charts.
+   * Verdict first, as the HTML page: the verdict and the answer, what was measured, the features' leads, the headline
+   * charts, the findings, the table, the other charts.
    */
   static String html(SweepSummary summary) {
-    StringBuilder h = new StringBuilder("<p>").append(HtmlSummary.esc(summary.title())).append(": ")
-        .append(summary.levels().size()).append(summary.levels().size() == 1 ? " level" : " levels").append(" on ")
-        // Every endpoint the sweep measured, as the page names them: one, or one per deployment.
-        .append(HtmlSummary.esc(String.join(" · ", summary.levels().stream().map(l -> l.endpoint().toString()).distinct()
-            .toList())))
+    StringBuilder h = new StringBuilder(HtmlSummary.verdict(summary.verdict(), SweepAnswer.of(summary)));
+    h.append("<p>").append(HtmlSummary.esc(summary.title())).append(": ")
+        .append(summary.levels().size()).append(summary.levels().size() == 1 ? " level" : " levels")
         .append(". Each level is a result of its own beside this one, with its timeline.</p>");
-    summary.deployment().ifPresent(d -> h.append("<p>deployment: ").append(HtmlSummary.esc(d.describe())).append("</p>"));
-    h.append(HtmlSummary.verdict(SweepAnswer.of(summary)));
+    h.append(HtmlSummary.facts(summary));
     summary.sections().forEach(f -> f.lead().ifPresent(lead -> h.append(inlineSvgAsImages(lead))));
     List<String> headline = HtmlSummary.headlineCharts(summary.charts());
     headline.forEach(name -> image(h, name, summary.charts().get(name)));

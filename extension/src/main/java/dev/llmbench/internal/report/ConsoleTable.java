@@ -32,10 +32,23 @@ public final class ConsoleTable {
 
   private ConsoleTable() {}
 
-  /** One row per level; a sweep crossing several workloads gets a heading per workload. */
+  /**
+   * The columns, above the rows: TPOT and ITL as {@code vllm bench serve} names its statistics ({@code Mean TPOT (ms)},
+   * {@code Median TPOT (ms)}, {@code P99 TPOT (ms)}, the same for ITL).
+   */
+  static final String HEADER = "level | ok/sent (err) | wall | Output token throughput (tok/s) | E2E latency (s) avg p50 p99 "
+      + "| TTFT (s) avg p99 | Mean, Median, P99 TPOT (ms) | Mean, Median, P99 ITL (ms)";
+
+  /**
+   * One row per level under the header, which names the embedded engine a simulator when it was an endpoint; a sweep
+   * crossing several workloads gets a heading per workload.
+   */
   public static String render(List<? extends SweepLevelResult> levels) {
     Map<String, List<SweepLevelResult>> groups = SweepGroups.of(levels);
     StringBuilder out = new StringBuilder();
+    levels.stream().map(l -> l.endpoint().embedded()).flatMap(Optional::stream).findFirst().ifPresent(p -> out
+        .append("SIMULATED: measured on the embedded simulator (profile '").append(p).append("'), not a real server\n"));
+    out.append(HEADER).append('\n');
     if (groups.size() == 1) {
       out.append(rows(levels));
     } else {
@@ -89,6 +102,11 @@ public final class ConsoleTable {
           l.outputThroughput().perSecond(),
           s(l.e2eLatency().mean().orElse(null)), s(l.e2eLatency().percentile(50).orElse(null)),
           p99(l.e2eLatency()), s(l.ttft().mean().orElse(null)), p99(l.ttft())));
+      for (Distribution d : List.of(l.tpot(), l.itl())) {
+        out.append(d == l.tpot() ? " | tpot" : " | itl").append(" mean=").append(msCell(d.mean().orElse(null)))
+            .append(" median=").append(msCell(d.percentile(50).orElse(null))).append(" p99=").append(msCell(d.percentile(99).orElse(null)))
+            .append(!d.isEmpty() && !d.supports(99) ? "*" : "");
+      }
       if (!l.errorsByType().isEmpty()) out.append(" | errors ").append(l.errorsByType());
       if (!ClientCheck.reasons(l).isEmpty()) out.append(" | CLIENT-BOUND");
       if (l.stopReason() == StopReason.SLO_UNREACHABLE) out.append(" | stopped early: SLO unreachable");
@@ -165,6 +183,10 @@ public final class ConsoleTable {
   /** p99 in seconds, starred when it rests on too few samples to be more than the maximum. */
   private static String p99(Distribution d) {
     return s(d.percentile(99).orElse(null)) + (!d.isEmpty() && !d.supports(99) ? "*" : "");
+  }
+
+  private static String msCell(Duration d) {
+    return d == null ? "  -  " : String.format(Locale.ROOT, "%5.1f", d.toNanos() / 1e6);
   }
 
   private static String s(Duration d) {

@@ -15,21 +15,37 @@ import org.apiguardian.api.API;
 
 /**
  * Writes each sweep into a folder of its own: every level's JSON and CSV as soon as it is measured (so a
- * later crash loses nothing), then the table, the analysis, the charts and an HTML page when it ends.
+ * later crash loses nothing), then the table, the analysis, the charts and an HTML page when it ends; and the run's
+ * overview, {@code index.html} beside the folders, rewritten as each sweep ends ({@link RunSweeps}): it lists the run's
+ * sweeps, never a folder left by an earlier run.
  */
 @API(status = INTERNAL)
 public final class FileReporter implements BenchListener {
 
   private final Path root;
   private final ReportOptions options;
+  private final RunSweeps sweeps;
+  /** Whether this reporter made its own {@link RunSweeps}, and so ends them when the run finishes. */
+  private final boolean ownSweeps;
 
   public FileReporter(Path root) {
     this(root, ReportOptions.DEFAULT);
   }
 
   public FileReporter(Path root, ReportOptions options) {
+    this(root, options, new RunSweeps(root), true);
+  }
+
+  /** @param sweeps the run's sweeps, kept by the run (the launcher session), which closes them */
+  public FileReporter(Path root, ReportOptions options, RunSweeps sweeps) {
+    this(root, options, sweeps, false);
+  }
+
+  private FileReporter(Path root, ReportOptions options, RunSweeps sweeps, boolean ownSweeps) {
     this.root = root;
     this.options = options;
+    this.sweeps = sweeps;
+    this.ownSweeps = ownSweeps;
   }
 
   /** A sweep's folder: unique per class and method, so same-named classes of different packages never collide. */
@@ -55,6 +71,12 @@ public final class FileReporter implements BenchListener {
     write(dir, "sweep.json", ResultJson.sweep(summary));
     write(dir, "index.html", HtmlSummary.sweep(summary));
     summary.sections().forEach(f -> f.files().forEach(file -> write(dir, file.fileName(), file.body())));
+    sweeps.add(summary, sweep.id());
+  }
+
+  @Override
+  public void runFinished() {
+    if (ownSweeps) sweeps.close();
   }
 
   private static void write(Path dir, String name, String content) {

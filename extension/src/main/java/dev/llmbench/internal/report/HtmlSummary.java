@@ -25,12 +25,14 @@ import org.apiguardian.api.API;
 @API(status = INTERNAL)
 public final class HtmlSummary {
 
-  private static final String STYLE = "<style>body{font-family:sans-serif;margin:1.5em;color:#222;max-width:80em}"
+  static final String STYLE = "<style>body{font-family:sans-serif;margin:1.5em;color:#222;max-width:80em}"
       + "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
       + "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.warn{color:#a60}"
       + "pre{white-space:pre-wrap;font-size:90%}summary{cursor:pointer;margin:.4em 0}"
       + ".verdict{border-left:4px solid #1f77b4;background:#f5f9ff;padding:.2em 1em;margin:1em 0}"
-      + ".verdict .failed{color:#b00}.charts div{display:inline-block;vertical-align:top}</style>";
+      + ".verdict .failed{color:#b00}.verdict.failed,.verdict.broken{border-left-color:#b00;background:#fff5f5}"
+      + ".verdict.passed{border-left-color:#2a7d2a}.verdict h2{margin:.3em 0}.simulator{color:#a60;font-weight:bold}"
+      + "table.facts th,table.facts td,table.overview td{text-align:left}.charts div{display:inline-block;vertical-align:top}</style>";
 
   private HtmlSummary() {}
 
@@ -43,6 +45,7 @@ public final class HtmlSummary {
     StringBuilder h = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
         .append(esc(r.label())).append("</title>").append(STYLE).append("</head><body>");
     h.append("<h3>").append(esc(r.label())).append(" — ").append(esc(r.endpoint().toString())).append("</h3>");
+    simulator(h, r.endpoint().embedded().map(p -> "measured on the embedded simulator (profile '" + p + "'), not a real server"));
     h.append("<table>");
     row(h, "requests", r.succeeded() + " ok / " + r.requestCount() + " (" + r.failed() + " failed)");
     if (!r.errorsByType().isEmpty()) row(h, "errors by type", r.errorsByType().toString());
@@ -142,11 +145,8 @@ public final class HtmlSummary {
         .append(esc(summary.title())).append("</title>").append(STYLE).append("</head><body>");
     h.append("<h2>").append(esc(summary.title())).append("</h2>");
     List<MeasuredLevel> levels = summary.levels();
-    // Every endpoint the sweep measured: one, or one per deployment.
-    h.append("<p>").append(esc(String.join(" · ", levels.stream().map(l -> l.endpoint().toString()).distinct().toList())));
-    summary.deployment().ifPresent(d -> h.append("<br>deployment: ").append(esc(d.describe())));
-    h.append("</p>");
-    h.append(verdict(SweepAnswer.of(summary)));
+    h.append(verdict(summary.verdict(), SweepAnswer.of(summary)));
+    h.append(facts(summary));
     summary.sections().forEach(f -> f.lead().ifPresent(h::append));
     Map<String, String> charts = summary.charts();
     List<String> headline = headlineCharts(charts);
@@ -154,7 +154,8 @@ public final class HtmlSummary {
     headline.forEach(name -> h.append("<div>").append(stripXmlDeclaration(charts.get(name))).append("</div>"));
     h.append("</div>");
     h.append(rankedFindings(summary.findings()));
-    h.append("<h3>Levels</h3>").append(levelTable(levels));
+    // TPOT and ITL make the table wide: it scrolls in its own box rather than widening the page.
+    h.append("<h3>Levels</h3><div style=\"overflow-x:auto\">").append(levelTable(levels)).append("</div>");
     h.append("<details><summary>the table as the console prints it, with the steady-state, server and network lines</summary><pre>")
         .append(esc(summary.table())).append("</pre></details>");
     summary.sections().forEach(f -> f.html().ifPresent(h::append));
@@ -181,9 +182,20 @@ public final class HtmlSummary {
     return Stream.of("throughput", charts.containsKey("pareto") ? "pareto" : "latency").filter(charts::containsKey).toList();
   }
 
-  /** The verdict's box: the answer, then the SLO outcome, then what failed. */
-  static String verdict(SweepAnswer v) {
-    StringBuilder h = new StringBuilder("<div class=\"verdict\"><h3>Answer</h3><ul>");
+  /**
+   * The verdict's box, stated first: passed, failed or broken and why (the simulator named when it was the endpoint),
+   * then the answer, the SLO outcome per level and what failed.
+   */
+  static String verdict(SweepVerdict verdict, SweepAnswer v) {
+    StringBuilder h = new StringBuilder("<div class=\"verdict ").append(verdict.status().label()).append("\"><h2>Verdict: ")
+        .append(verdict.status().label()).append("</h2>");
+    if (!verdict.reasons().isEmpty()) {
+      h.append("<ul class=\"failed\">");
+      verdict.reasons().forEach(r -> h.append("<li>").append(esc(r)).append("</li>"));
+      h.append("</ul>");
+    }
+    simulator(h, verdict.simulatorNote());
+    h.append("<h3>Answer</h3><ul>");
     v.answer().forEach(a -> h.append("<li>").append(esc(a)).append("</li>"));
     h.append("</ul>");
     if (!v.slo().isEmpty()) {
@@ -197,6 +209,21 @@ public final class HtmlSummary {
       h.append("</ul>");
     }
     return h.append("</div>").toString();
+  }
+
+  private static void simulator(StringBuilder h, Optional<String> note) {
+    note.ifPresent(n -> h.append("<p class=\"simulator\">").append(esc(capitalisedFirst(n))).append(": its figures are a simulation's.</p>"));
+  }
+
+  private static String capitalisedFirst(String s) {
+    return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+  }
+
+  /** What was measured: date, duration, server and version, model, deployment, client machine. */
+  static String facts(SweepSummary summary) {
+    StringBuilder h = new StringBuilder("<table class=\"facts\">");
+    MeasuredFacts.of(summary).forEach((name, text) -> row(h, name, text));
+    return h.append("</table>").toString();
   }
 
   /** The findings heaviest first; notes on the measurement ({@link SweepAnswer#minor}) folded under one line that counts them. */
@@ -220,6 +247,10 @@ public final class HtmlSummary {
     StringBuilder h = new StringBuilder("<table class=\"levels\"><tr><th>level</th><th>ok / sent</th><th>failed</th>"
         + "<th>window (s)</th><th>output tok/s</th><th>E2E avg (s)</th><th>E2E p50 (s)</th><th>E2E p99 (s)</th>"
         + "<th>TTFT avg (s)</th><th>TTFT p99 (s)</th>");
+    // TPOT and ITL as vllm bench serve prints them: "Mean TPOT (ms)", "Median ITL (ms)", "P99 ITL (ms)".
+    for (String metric : List.of("TPOT", "ITL")) {
+      for (String stat : List.of("Mean", "Median", "P99")) h.append("<th>").append(stat).append(' ').append(metric).append(" (ms)</th>");
+    }
     if (slo) h.append("<th>SLO</th>");
     h.append("</tr>");
     for (SweepLevelResult l : levels) {
@@ -232,6 +263,11 @@ public final class HtmlSummary {
       cell(h, l.e2eLatency().percentile(99), !l.e2eLatency().isEmpty() && !l.e2eLatency().supports(99) ? "*" : "");
       cell(h, l.ttft().mean(), "");
       cell(h, l.ttft().percentile(99), !l.ttft().isEmpty() && !l.ttft().supports(99) ? "*" : "");
+      for (Distribution d : List.of(l.tpot(), l.itl())) {
+        msCell(h, d.mean(), "");
+        msCell(h, d.percentile(50), "");
+        msCell(h, d.percentile(99), !d.isEmpty() && !d.supports(99) ? "*" : "");
+      }
       if (slo) {
         boolean met = SloCheck.meets(l, l.serviceLevels());
         h.append("<td").append(met ? "" : " class=\"warn\"").append(">")
@@ -244,6 +280,11 @@ public final class HtmlSummary {
       h.append("<p>* p99 of fewer than ").append(Distribution.samplesNeeded(99)).append(" requests is only their maximum.</p>");
     }
     return h.toString();
+  }
+
+  private static void msCell(StringBuilder h, Optional<Duration> value, String mark) {
+    h.append("<td>").append(value.map(v -> String.format(Locale.ROOT, "%.1f", v.toNanos() / 1e6)).orElse("-"))
+        .append(mark).append("</td>");
   }
 
   private static void cell(StringBuilder h, Optional<Duration> value, String mark) {
@@ -263,6 +304,7 @@ public final class HtmlSummary {
             .append(esc(e.toString().substring(e.name().length() + 3))).append("</td></tr>"));
         h.append("</table>");
       }
+      if (FindingText.sharesCauses(f, findings)) h.append("<div>").append(esc(FindingText.SAME_CAUSES)).append("</div>");
       list(h, "likely causes, most likely first", f.causes().stream().map(Finding.Cause::toString).toList(), true);
       list(h, "ruled out", f.ruledOut().stream().map(Finding.Cause::toString).toList(), false);
       list(h, "try", f.nextSteps(), false);

@@ -247,13 +247,18 @@ public final class ResultJson {
 
   /** A sweep's own document: its deployment, one summary per level, every finding and the conclusions. */
   static String sweep(SweepSummary summary) {
-    return sweep(summary.title(), summary.deployment(), summary.levels(), summary.findings(), summary.conclusions(),
-        summary.sections());
+    ObjectNode verdict = MAPPER.createObjectNode().put("status", summary.verdict().status().label());
+    summary.verdict().reasons().forEach(verdict.putArray("reasons")::add);
+    summary.verdict().simulator().ifPresent(p -> verdict.put("simulator", p));
+    verdict.put("started", summary.started().toString()).put("ended", summary.ended().toString());
+    return sweep(summary.title(), Optional.of(verdict), summary.deployment(), summary.levels(), summary.findings(),
+        summary.conclusions(), summary.sections());
   }
 
   /** The same document for any sweep's reading, e.g. one read back from files. */
   public static String sweep(SweepResult sweep) {
-    return sweep(sweep.title(), sweep.deploymentDescription(), sweep.levels(), sweep.findings(), List.of(), List.of());
+    return sweep(sweep.title(), Optional.empty(), sweep.deploymentDescription(), sweep.levels(), sweep.findings(), List.of(),
+        List.of());
   }
 
   /**
@@ -271,10 +276,12 @@ public final class ResultJson {
     n.set(MAX_TOKENS_ASKED, asked.get().json());
   }
 
-  private static String sweep(String title, Optional<DeploymentDescription> deployment, List<? extends SweepLevelResult> all,
-      List<Finding> findings, List<String> conclusions, List<FeatureSection> sections) {
+  private static String sweep(String title, Optional<ObjectNode> verdict, Optional<DeploymentDescription> deployment,
+      List<? extends SweepLevelResult> all, List<Finding> findings, List<String> conclusions, List<FeatureSection> sections) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("title", title);
+    // First, as on every page: passed, failed or broken, and why.
+    verdict.ifPresent(v -> root.set("verdict", v));
     deployment.ifPresent(d -> root.set(DEPLOYMENT_FACTS, LevelReadings.deployment(d)));
     ArrayNode levels = root.putArray("levels");
     for (SweepLevelResult l : all) {

@@ -57,19 +57,23 @@ public final class SvgCharts {
   /** One curve: its name, and for each level the value plotted (NaN to skip). */
   private record Curve(String name, List<SweepLevelResult> levels, ToDoubleFunction<SweepLevelResult> y) {}
 
-  /** Chart file names (without extension) to SVG documents. */
-  public static Map<String, String> forSweep(String title, List<? extends SweepLevelResult> levels) {
+  /**
+   * Chart file names (without extension) to SVG documents. Titles name the figure and the load only: the page, the
+   * Allure result and the folder around a chart already name the sweep.
+   */
+  public static Map<String, String> forSweep(List<? extends SweepLevelResult> levels) {
     Map<String, String> charts = new LinkedHashMap<>();
     if (levels.isEmpty()) return charts;
     boolean open = levels.get(0).load() instanceof LoadShape.OpenLoop;
+    String by = open ? " by request rate" : " by concurrency";
     // One curve per workload, and per deployment when the sweep compares several.
     Map<String, List<SweepLevelResult>> groups = SweepGroups.curves(levels);
     Metric throughput = Metric.OUTPUT_THROUGHPUT;
-    charts.put("throughput", chart(title + ": " + throughput.label(), capitalised(throughput.heading()), open,
+    charts.put("throughput", chart(capitalised(throughput.label()) + by, capitalised(throughput.heading()), open,
         curves(groups, throughput.label(), throughput::valueOf), "0.0"));
-    charts.put("latency", chart(title + ": " + Metric.E2E_LATENCY.label(), Metric.E2E_LATENCY.label() + " (s)", open,
+    charts.put("latency", chart(Metric.E2E_LATENCY.label() + by, Metric.E2E_LATENCY.label() + " (s)", open,
         curves(groups, "p50", l -> seconds(l.e2eLatency(), 50), "p99", l -> seconds(l.e2eLatency(), 99)), "0.00"));
-    charts.put("ttft", chart(title + ": " + Metric.TTFT.label(), Metric.TTFT.heading(), open,
+    charts.put("ttft", chart(Metric.TTFT.label() + by, Metric.TTFT.heading(), open,
         curves(groups, "p50", l -> seconds(l.ttft(), 50) * 1000, "p99", l -> seconds(l.ttft(), 99) * 1000), "0.0"));
     if (!open) {
       List<Curve> efficiency = new ArrayList<>();
@@ -78,9 +82,9 @@ public final class SvgCharts {
         ScalingAnalysis.of(members).points().forEach(p -> byC.put(p.concurrency(), p.efficiency() * 100));
         efficiency.add(new Curve(named("efficiency", group), members, l -> byC.getOrDefault(l.concurrency(), Double.NaN)));
       });
-      charts.put("efficiency", chart(title + ": scaling efficiency", "Efficiency (% of linear)", false, efficiency, "0"));
+      charts.put("efficiency", chart("Scaling efficiency" + by, "Efficiency (% of linear)", false, efficiency, "0"));
     }
-    charts.put("tradeoff", tradeoff(title + ": latency vs throughput", groups, open));
+    charts.put("tradeoff", tradeoff("Latency vs throughput", groups, open));
     return charts;
   }
 

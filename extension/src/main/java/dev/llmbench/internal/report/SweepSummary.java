@@ -6,6 +6,7 @@ import dev.llmbench.internal.core.AnalysedSweep;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.result.Finding;
 import dev.llmbench.server.DeploymentDescription;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -23,19 +24,23 @@ import java.util.Optional;
  *                    sweep's features' findings
  * @param charts      chart name (file name without extension) to SVG document, the features' after the sweep's own
  * @param sections    what the sweep's features say of it, in their order
+ * @param verdict     passed, failed or broken, and why: what every report states first
+ * @param started     when the sweep started (its first level's wait for the endpoint)
+ * @param ended       when it ended, after its last level and its {@code @AfterSweep} checks
  */
 record SweepSummary(String title, List<MeasuredLevel> levels, Optional<DeploymentDescription> deployment, String table,
-    List<Finding> findings, List<String> conclusions, Map<String, String> charts, List<FeatureSection> sections) {
+    List<Finding> findings, List<String> conclusions, Map<String, String> charts, List<FeatureSection> sections,
+    SweepVerdict verdict, Instant started, Instant ended) {
 
   static SweepSummary of(SweepRun sweep, List<MeasuredLevel> levels) {
     return sweep.memo().get(SweepSummary.class, () -> {
       Optional<DeploymentDescription> deployment = levels.get(0).deploymentDescription();
       List<FeatureSection> sections = sweep.sections(levels);
-      Map<String, String> charts = new LinkedHashMap<>(SvgCharts.forSweep(sweep.title(), levels));
+      Map<String, String> charts = new LinkedHashMap<>(SvgCharts.forSweep(levels));
       sections.forEach(s -> charts.putAll(s.charts()));
       return new SweepSummary(sweep.title(), levels, deployment, ConsoleTable.render(levels)
           + featureLines(sweep, levels, sections), AnalysedSweep.of(sweep).findings(), conclusions(sweep, levels, sections),
-          Collections.unmodifiableMap(charts), sections);
+          Collections.unmodifiableMap(charts), sections, SweepVerdict.of(sweep, levels), sweep.started(), sweep.ended());
     });
   }
 
@@ -59,12 +64,15 @@ record SweepSummary(String title, List<MeasuredLevel> levels, Optional<Deploymen
     return ResultJson.sweep(this);
   }
 
-  /** The deployment, the table and the findings under it, as the console and {@code table.txt} show them. */
+  /**
+   * The verdict, the deployment, the table and the findings under it, as the console and {@code table.txt} (and so the
+   * job summary) show them.
+   */
   String tableWithFindings() {
-    StringBuilder out = new StringBuilder();
+    StringBuilder out = new StringBuilder(verdict.line()).append('\n');
     deployment.ifPresent(d -> out.append("deployment: ").append(d.describe()).append('\n'));
     out.append(table);
-    findings.forEach(f -> out.append(FindingText.compact(f)).append('\n'));
+    findings.forEach(f -> out.append(FindingText.compact(f, findings)).append('\n'));
     conclusions.forEach(c -> out.append(c).append('\n'));
     return out.toString();
   }

@@ -133,7 +133,9 @@ class AllureResultsTests {
   @Test
   void theSweepSummaryDescriptionShowsTableFindingsAndChartsAsImages() {
     String html = result("sweep · sweep summary").path("descriptionHtml").asText();
-    assertThat(html).contains("<pre>C= 1 | 3/3 ok (0 err)").contains("C= 2 | 3/3 ok (0 err)")
+    // The table as the console prints it: the simulator named, the columns, then a row per level.
+    assertThat(html).contains("<pre>SIMULATED: measured on the embedded simulator (profile '").contains("\nC= 1 | 3/3 ok (0 err)")
+        .contains("C= 2 | 3/3 ok (0 err)")
         .contains("<h3>Answer</h3>").contains("<table class=\"levels\">")
         .contains("<b>scaling</b>: 2x the concurrency (C=1 to C=2) gave");
     // Allure 3 strips inline <svg> from descriptions: charts go in as data: URI images.
@@ -208,6 +210,9 @@ class AllureResultsTests {
     String env = Files.readString(results.resolve("environment.properties"));
     assertThat(env).contains("endpoint=http://127.0.0.1:").contains("model=instant")
         .contains("embedded_profile=instant").contains("JVM=").contains("LLMBench=");
+    // What was measured, as the sweep's page says it: the simulator named, the run's date and the client machine.
+    assertThat(env).contains("\nserver=the embedded simulator, not a real server\n").containsPattern("\nrun_date=\\d{4}-\\d\\d-\\d\\d ")
+        .contains("\nrun_duration=").containsPattern("\nclient_machine=.+ \\(.+, \\d+ cores, .+\\)\n");
     assertThat(results.resolve("executor.json")).exists();
   }
 
