@@ -33,7 +33,10 @@ public @interface Measurement {
 
   /**
    * Requests per level; 0 for automatic: for a closed loop whole rounds of C, at least {@value #MIN_ROUNDS}
-   * and at least 10 requests ({@code C x max(3, ceil(10 / C))}); for an open loop {@code max(10, 10 s x rate)}.
+   * and at least 10 requests ({@code C x max(3, ceil(10 / C))}), then, on a real server, on until the 95% interval of
+   * output throughput is within ±5% (the setting {@code llmbench.sweep.target-ci-half-width}), up to
+   * {@link #maxRequests()} or a minute: a gate resting on the level holds from one run to the next (docs/metrics.md);
+   * for an open loop {@code max(10, 10 s x rate)}.
    * p90 needs 10 samples, p99 needs 100. A closed-loop count that is not a multiple of C ends with a partial
    * round, run with fewer than C in flight, and the level says so.
    *
@@ -67,7 +70,7 @@ public @interface Measurement {
    */
   double targetCiHalfWidth() default 0;
 
-  /** {@return adaptive mode's request cap; 0 for 1000} */
+  /** {@return adaptive mode's request cap, and a closed-loop level of automatic size's; 0 for 1000} */
   int maxRequests() default 0;
 
   /** {@return adaptive mode's time cap per level} */

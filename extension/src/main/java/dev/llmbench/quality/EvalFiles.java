@@ -74,7 +74,7 @@ final class EvalFiles {
         try {
           row = JSON.readTree(stripped);
         } catch (JsonProcessingException e) {
-          throw new BadInputException(file, line, "", "not JSON (" + e.getOriginalMessage() + ")",
+          throw new BadInputException(file, line, "", "not JSON (" + BadInputException.jsonProblem(e) + ")",
               "one JSON object per line, like " + format.shape, e);
         }
         if (!row.isObject()) {
@@ -199,7 +199,7 @@ final class EvalFiles {
             try {
               value = Optional.of(JSON.readTree(e.asText()));
             } catch (JsonProcessingException x) {
-              throw r.bad("expected", "the text is not JSON (" + x.getOriginalMessage() + ")", "the expected JSON value, "
+              throw r.bad("expected", "the text is not JSON (" + BadInputException.jsonProblem(x) + ")", "the expected JSON value, "
                   + "inline or as text");
             }
           } else {

@@ -21,7 +21,7 @@ record LevelGrading(EvalSet set, Map<Integer, Outcome> outcomes) {
    * What became of one item.
    *
    * @param graded the verdict, or empty when its request failed
-   * @param reply  the reply (clipped), or the failure
+   * @param reply  the whole reply (quality-items.json holds it: a long working ends with its answer), or the failure
    */
   public record Outcome(EvalItem item, Optional<Graded> graded, String reply) {
     public boolean correct() {
@@ -40,8 +40,8 @@ record LevelGrading(EvalSet set, Map<Integer, Outcome> outcomes) {
       if (t.requestIndex() < 0) continue;
       int index = level.plan().workload().prompts().rowIndex(t.requestIndex()) % set.size();
       EvalItem item = set.items().get(index);
-      Outcome o = t.succeeded() ? new Outcome(item, Optional.of(item.grader().grade(t.content())), Grader.clip(t.content()))
-          : new Outcome(item, Optional.empty(), t.failure().kind() + ": " + Grader.clip(t.failure().message()));
+      Outcome o = t.succeeded() ? new Outcome(item, Optional.of(item.grader().grade(t.content())), t.content())
+          : new Outcome(item, Optional.empty(), t.failure().kind() + ": " + t.failure().message());
       outcomes.putIfAbsent(index, o); // an item sent twice counts once: its first reply
     }
     return new LevelGrading(set, outcomes);

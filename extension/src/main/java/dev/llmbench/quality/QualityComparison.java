@@ -56,6 +56,16 @@ public record QualityComparison(String candidate, String reference, int pairs, i
     gained = List.copyOf(gained);
   }
 
+  /** The candidate's accuracy over the paired items, the recovery's numerator. */
+  double candidateAccuracy() {
+    return pairs == 0 ? Double.NaN : (double) (bothCorrect + onlyCandidate) / pairs;
+  }
+
+  /** The reference's accuracy over the paired items, the recovery's denominator. */
+  double referenceAccuracy() {
+    return pairs == 0 ? Double.NaN : (double) (bothCorrect + onlyReference) / pairs;
+  }
+
   /** {@return whether the candidate answers fewer items right than the reference, beyond chance (McNemar p below 0.05)} */
   public boolean worseBeyondNoise() {
     return onlyReference > onlyCandidate && mcNemarP < ALPHA;

@@ -25,6 +25,9 @@ final class QualityFeature implements SweepFeature {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The comparison's key, in each level's JSON and in the sweep's (level files said {@code vs_<reference>} before). */
+  static final String VS_REFERENCE = "vs_reference";
+
   private final EvalPlan plan;
   private final List<String> deployments;
 
@@ -96,7 +99,7 @@ final class QualityFeature implements SweepFeature {
         : at(known, ByDeployment.load(level)).compare(name, reference());
     List<String> console = new ArrayList<>(List.of(line));
     vs.ifPresent(c -> {
-      comparisonJson(json.putObject("vs_" + c.reference()), c);
+      comparisonJson(json.putObject(VS_REFERENCE), c); // the reference's name is inside, as "reference"
       console.add(level.label() + " | quality vs " + c.reference() + ": " + QualityPage.comparisonLine(c));
     });
     if (byGrader.size() > 1) {

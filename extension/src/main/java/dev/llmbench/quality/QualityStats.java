@@ -1,6 +1,10 @@
 package dev.llmbench.quality;
 
+import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.metrics.Bootstrap;
+import dev.llmbench.internal.metrics.Percentiles;
+import java.util.Arrays;
+import java.util.SplittableRandom;
 import dev.llmbench.result.ConfidenceInterval;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -57,6 +61,51 @@ final class QualityStats {
   public static ConfidenceInterval difference(double[] reference, double[] candidate) {
     List<Integer> items = IntStream.range(0, reference.length).boxed().toList();
     return Bootstrap.ratio(items, i -> candidate[i] - reference[i], i -> 1, 1);
+  }
+
+  /**
+   * The change of goodput from {@code reference} to {@code candidate} (their ratio minus 1) with its 95% interval.
+   * Goodput is drawn as output throughput's interval is: {@code in-flight x sum(good) / sum(e2e)} over resampled
+   * requests (good: succeeded and met every objective of the level's SLO), the mean number in flight held at its
+   * measured value, so its estimate is the level's goodput. Two levels of different requests, so each is resampled by
+   * itself (fixed seeds), as {@code Changes} bounds every other change between two levels.
+   */
+  public static ConfidenceInterval goodputRatio(MeasuredLevel reference, MeasuredLevel candidate) {
+    Goodput ref = Goodput.of(reference);
+    Goodput cand = Goodput.of(candidate);
+    double estimate = cand.estimate() / ref.estimate() - 1;
+    SplittableRandom refRandom = new SplittableRandom(0x5EED_0001L);
+    SplittableRandom candRandom = new SplittableRandom(0x5EED_0002L);
+    double[] changes = new double[Bootstrap.RESAMPLES];
+    int n = 0;
+    for (int b = 0; b < Bootstrap.RESAMPLES; b++) {
+      double x = ref.draw(refRandom);
+      double y = cand.draw(candRandom);
+      if (x > 0) changes[n++] = y / x - 1;
+    }
+    double[] drawn = Arrays.copyOf(changes, n);
+    double lower = n == 0 ? estimate : Math.min(estimate, Percentiles.of(drawn, 2.5));
+    double upper = n == 0 ? estimate : Math.max(estimate, Percentiles.of(drawn, 97.5));
+    return new ConfidenceInterval(estimate, lower, upper, Bootstrap.LEVEL);
+  }
+
+  /** A level's requests as goodput draws them: 1 for a good one, its latency in seconds, and the mean number in flight. */
+  private record Goodput(double[] good, double[] e2e, double inFlight) {
+    static Goodput of(MeasuredLevel level) {
+      double[] good = level.requests().stream().mapToDouble(q -> level.serviceLevels().isMetBy(q) ? 1 : 0).toArray();
+      double[] e2e = level.requests().stream().mapToDouble(q -> q.e2eLatency().toNanos() / 1e9).toArray();
+      double window = level.window().toNanos() / 1e9;
+      return new Goodput(good, e2e, window == 0 ? 0 : Arrays.stream(e2e).sum() / window);
+    }
+
+    double estimate() {
+      double sum = Arrays.stream(e2e).sum();
+      return sum == 0 ? 0 : inFlight * Arrays.stream(good).sum() / sum;
+    }
+
+    double draw(SplittableRandom random) {
+      return inFlight * Bootstrap.resampledRatio(good, e2e, random);
+    }
   }
 
   /** The 95% paired bootstrap interval of {@code sum(candidate) / sum(reference)}: recovery. */

@@ -46,7 +46,7 @@ class QualitySectionsTests {
     JsonNode acc = one.json().orElseThrow().get("accuracy");
     assertThat(acc.get("correct").asInt() + acc.get("wrong").asInt() + acc.get("unparsed").asInt()).isEqualTo(60);
     assertThat(acc.get("unparsed").asInt()).as("items 5, 15, ... that have an unparsed reply").isPositive();
-    assertThat(one.json().get().get("vs_fp8").get("only_candidate").asInt()).isZero();
+    assertThat(one.json().get().get("vs_reference").get("only_candidate").asInt()).isZero();
     assertThat(one.console()).anySatisfy(l -> assertThat(l).startsWith("C=4 · int4 | quality vs fp8: recovery "));
     FeatureSection all = feature.sweep(sweep, List.of(fp8, int4)).orElseThrow();
     assertThat(all.console().get(0)).startsWith("quality and speed: generated:every-grader, 60 items; reference fp8");

@@ -108,6 +108,13 @@ public final class Levels {
     return this;
   }
 
+  /** Measured on the embedded engine (the simulator), not a real server. */
+  public Levels embedded() {
+    this.endpoint = new EndpointInfo(ENDPOINT.url(), ENDPOINT.model(), ENDPOINT.api(), Optional.of("instant"), Optional.empty(),
+        Duration.ZERO, List.of());
+    return this;
+  }
+
   public Levels server(ServerMetrics server) {
     this.server = server;
     return this;

@@ -25,8 +25,13 @@ public final class LevelWarnings {
   /**
    * @param chunkTokenMismatches successful requests whose usage and chunk count differ by more than 10%
    * @param notes                warnings gathered while measuring, listed first
+   * @param precision            the relative half-width of output throughput's interval the level aimed at, or the
+   *                             default's (0.05)
+   * @param aimed                whether the level went on to that precision (adaptive, or a count that goes on), and
+   *                             stops at a cap only when it did not reach it
    */
-  public static List<String> of(SweepLevelResult level, long chunkTokenMismatches, List<String> notes) {
+  public static List<String> of(SweepLevelResult level, long chunkTokenMismatches, List<String> notes, double precision,
+      boolean aimed) {
     List<String> w = new ArrayList<>(notes);
     if (chunkTokenMismatches > 0) {
       w.add(chunkTokenMismatches + " of " + level.succeeded() + " requests: the server's usage and the number of "
@@ -52,6 +57,7 @@ public final class LevelWarnings {
         Formats.percent(DecodeRates.TOLERANCE))));
     level.warmup().ifPresent(warmup -> warmup(level, warmup, w));
     partialRound(level).ifPresent(w::add);
+    tooFewForAGate(level, precision, aimed).ifPresent(w::add);
     steadyStateGap(level).ifPresent(w::add);
     ClientCheck.sharedMachine(level).ifPresent(w::add);
     if (level.stopReason() == StopReason.REFUSED) {
@@ -91,6 +97,36 @@ public final class LevelWarnings {
     return Optional.of(String.format(Locale.ROOT, "%d requests at C=%d are %d whole round(s) and one of %d: "
         + "that last round ran with %d in flight, not %d, and reads low; use a multiple of C or @Measurement(rounds = N)",
         n, c, n / c, n % c, n % c, c));
+  }
+
+  /**
+   * A level on a real server whose output throughput is known less precisely than the target, and a gate rests on it:
+   * it went on to a precision and stopped at a cap short of it, or it has an SLO (its own gate, and a capacity search's
+   * probe) and was bounded by a count or a duration. Such a gate may flip from one run to the next (on llama-server a
+   * level of 10 requests moved 28% between two runs, docs/metrics.md). The requests it would take scale as the square
+   * of the interval's width: n x (half-width / target)². The embedded engine is a simulator, not a server to gate on.
+   */
+  static Optional<String> tooFewForAGate(SweepLevelResult l, double target, boolean aimed) {
+    if (l.endpoint().embedded().isPresent() || !Noise.known(l)) return Optional.empty();
+    StopReason why = l.stopReason();
+    boolean capped = aimed && (why == StopReason.REQUEST_CAP || why == StopReason.TIME_CAP);
+    boolean gatedCount = !aimed && !l.serviceLevels().isEmpty() && (why == StopReason.REQUEST_COUNT || why == StopReason.DURATION);
+    if (!capped && !gatedCount) return Optional.empty();
+    double h = l.outputThroughputCi().relativeHalfWidth();
+    if (h <= target) return Optional.empty();
+    long n = l.requestCount();
+    long needed = (long) Math.ceil(n * (h / target) * (h / target));
+    String stopped = !capped ? "" : "; the level stopped at its " + (why == StopReason.REQUEST_CAP ? "request" : "time")
+        + " cap before it got there";
+    return Optional.of(String.format(Locale.ROOT, "output throughput is known only to %s (95%% interval over %d requests), "
+        + "wider than %s%s: a gate on this level (its SLO, a capacity search, a baseline, an assertion) may flip between "
+        + "runs; about %d requests would hold %s (@Measurement(requests = %d)%s)", pm(h), n, pm(target), stopped, needed,
+        pm(target), needed, aimed ? ", or a longer maxDuration" : ", or a level of automatic size, which goes on until "
+        + pm(target)));
+  }
+
+  private static String pm(double fraction) {
+    return "±" + Formats.percent(fraction);
   }
 
   /** Ramp and drain moved the window's throughput away from the steady part's by more than the window's noise. */

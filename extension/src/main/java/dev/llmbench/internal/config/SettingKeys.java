@@ -119,6 +119,12 @@ public final class SettingKeys {
   public static final Setting<Integer> SWEEP_ROUNDS = new Setting<>("llmbench.sweep.rounds", "", "the annotation's",
       "whole rounds of C requests per level of every `@ConcurrencySweep` (`@Measurement(rounds)`)",
       SettingKeys::positiveInt);
+  public static final Setting<Double> SWEEP_TARGET_CI_HALF_WIDTH = new Setting<>("llmbench.sweep.target-ci-half-width",
+      "0.05", null, "a closed-loop level of automatic size (no `requests`, `rounds`, `duration` or `targetCiHalfWidth` in "
+          + "`@Measurement`) sends its count, then goes on until its output throughput's 95% interval is within this "
+          + "relative half-width (0.05: ±5%), up to 1,000 requests or 1 minute; by default on real servers only, when set on "
+          + "the embedded engine too; `0` for the count alone", t -> number(t, Double::valueOf, v -> v >= 0 && v < 1,
+              "it must be a fraction from 0 up to 1, e.g. 0.05 for ±5%, or 0 for the count alone", "write a fraction such as 0.05"));
   public static final Setting<LengthDistribution> WORKLOAD_INPUT_LENGTH = new Setting<>("llmbench.workload.input-length", "",
       "the annotation's", "synthetic prompt lengths of every sweep (`@Workload(inputLength)`), e.g. "
           + "`normal(480,240,min=1,max=2048)`; see [workloads.md](workloads.md)", LengthDistribution::parse);
@@ -155,7 +161,7 @@ public final class SettingKeys {
         REQUEST_TIMEOUT, IDLE_TIMEOUT, KEEP_ALIVE, PROGRESS_INTERVAL, PROGRESS, EMBEDDED_PROFILE, EMBEDDED_STARTUP_DELAY, EMBEDDED_FAULTS,
         EMBEDDED_FAULT_SEED, EMBEDDED_MODE, EMBEDDED_API_KEY, EMBEDDED_API_KEY_ROUTES, EMBEDDED_PREFIX_CACHE, EMBEDDED_COLD_BATCH_STALL,
         EMBEDDED_SLOWDOWN, EMBEDDED_MALFORMED_ABOVE, EMBEDDED_EMBEDDINGS, SERVER_LOG_FILE, GPU_COUNT, GPU_HOUR_PRICE,
-        NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS,
+        NETWORK_SAMPLES, SWEEP_LEVELS, SWEEP_RATES, SWEEP_REQUESTS, SWEEP_ROUNDS, SWEEP_TARGET_CI_HALF_WIDTH,
         WORKLOAD_INPUT_LENGTH, WORKLOAD_OUTPUT_LENGTH, SLO_ABORT_ON_FAIL,
         REPORT_DIR, REPORT_CHUNK_TIMINGS, ALLURE_CONFIG, SHARD_COUNT, SHARD_INDEX,
         SHARD_START, SHARD_SLOT);

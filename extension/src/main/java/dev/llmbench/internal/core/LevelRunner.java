@@ -14,6 +14,7 @@ import dev.llmbench.internal.load.Conversations;
 import dev.llmbench.internal.load.SessionTurns;
 import dev.llmbench.internal.load.SessionSource;
 import dev.llmbench.internal.load.SloAbortBudget;
+import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.metrics.LevelStatistics;
 import dev.llmbench.internal.metrics.RequestMetrics;
 import dev.llmbench.internal.server.MetricsScraper;
@@ -62,7 +63,8 @@ public final class LevelRunner {
     Optional<WarmupRun.Result> warmed = WarmupRun.run(plan, maxTokens -> new LoadRunner(sender(endpoint, info, plan, maxTokens,
         replies), endpoint.client()::cancelAll, countGrace, LoadRunner.Observer.NONE), listener);
     Optional<WarmupReport> warmup = warmed.map(WarmupRun.Result::report);
-    Duration grace = plan.stop().match(c -> countGrace, t -> t.grace(), a -> countGrace);
+    StopRule stop = plan.stop().on(info.embedded().isPresent());
+    Duration grace = stop.match(c -> countGrace, t -> t.grace(), a -> countGrace);
     ClientMonitor client = ClientMonitor.start(endpoint.client().ioThreadPrefix());
     LoadRunner runner = new LoadRunner(sender(endpoint, info, plan, plan.maxTokens(), replies), endpoint.client()::cancelAll, grace,
         LoadRunner.Observer.both(progress, client));
@@ -78,7 +80,7 @@ public final class LevelRunner {
     ticker.scheduleAtFixedRate(() -> listener.levelProgress(sweep, progress.progress()), every.toNanos(), every.toNanos(),
         TimeUnit.NANOSECONDS);
     LoadRunner.Outcome outcome;
-    Budget budget = SloAbortBudget.of(Budget.of(plan.stop(), plan.concurrency()), slo, plan.stop());
+    Budget budget = SloAbortBudget.of(Budget.of(stop, plan.concurrency()), slo, stop);
     try {
       Budget stopping = Budget.stoppingWhenRefused(budget, plan.concurrency());
       Optional<SessionSource> sessions = plan.workload().prompts().sessions();

@@ -295,7 +295,13 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
 
   @Override
   public List<String> warnings() {
-    return memo.get("warnings", () -> LevelWarnings.of(this, chunkTokenMismatches(), withPrompts(notes)));
+    return memo.get("warnings", () -> LevelWarnings.of(this, chunkTokenMismatches(), withPrompts(notes),
+        plan.stop().targetHalfWidth(), aimedAtPrecision()));
+  }
+
+  /** Whether the level went on until its throughput was precise (adaptive, or a count that goes on on this endpoint). */
+  private boolean aimedAtPrecision() {
+    return plan.stop().on(endpoint().embedded().isPresent()).match(c -> c.precision().isPresent(), t -> false, a -> true);
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.llmbench.EndpointInfo;
 import dev.llmbench.internal.client.RequestTrace;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.load.LevelPlan;
+import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.LoadRunner;
 import dev.llmbench.internal.metrics.Percentiles;
 import dev.llmbench.internal.metrics.RequestMetrics;
@@ -96,10 +97,16 @@ public final class RunningLevel implements LoadRunner.Observer {
     }
     Duration elapsed = Duration.ofNanos(now - startNanos);
     // A count's time left is at the pace so far (completions per elapsed time): an estimate, said as one ("about").
-    String doneOf = plan.stop().match(c -> done + " of " + c.requests() + " requests done",
+    StopRule stop = plan.stop().on(endpoint.embedded().isPresent());
+    // A count that goes on to a precision has sent its count at least; the line says what it then waits for.
+    String doneOf = stop.match(c -> done < c.requests() || c.precision().isEmpty() ? done + " of " + c.requests() + " requests done"
+        : done + " requests done (" + c.requests() + " planned, then on until output throughput is within ±"
+            + Formats.percent(c.precision().get().targetHalfWidth()) + ")",
         t -> done + " requests done", a -> done + " of at most " + a.maxRequests() + " requests done");
-    String left = plan.stop().match(
-        c -> pace(elapsed, done, c.requests()).map(d -> "about " + Formats.duration(d) + " left")
+    String left = stop.match(
+        c -> done >= c.requests() && c.precision().isPresent()
+            ? "at most " + Formats.duration(positive(c.precision().get().maxDuration().minus(elapsed))) + " left (its time cap)"
+            : pace(elapsed, done, c.requests()).map(d -> "about " + Formats.duration(d) + " left")
             .orElse("time left unknown until a request completes"),
         t -> Formats.duration(positive(t.duration().minus(elapsed))) + " of " + Formats.duration(t.duration()) + " left",
         a -> {

@@ -5,6 +5,7 @@ import static dev.llmbench.internal.config.SettingKeys.GPU_HOUR_PRICE;
 import static dev.llmbench.internal.config.SettingKeys.SLO_ABORT_ON_FAIL;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_LEVELS;
 import static dev.llmbench.internal.config.SettingKeys.SWEEP_RATES;
+import static dev.llmbench.internal.config.SettingKeys.SWEEP_TARGET_CI_HALF_WIDTH;
 import static dev.llmbench.internal.config.SettingKeys.WORKLOAD_INPUT_LENGTH;
 import static dev.llmbench.internal.config.SettingKeys.WORKLOAD_OUTPUT_LENGTH;
 import static org.apiguardian.api.API.Status.INTERNAL;
@@ -26,6 +27,7 @@ import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadPlan;
 import dev.llmbench.internal.load.WorkloadSource;
 import dev.llmbench.internal.load.WorkloadSource.Beside;
+import dev.llmbench.result.LoadShape;
 import dev.llmbench.internal.spi.Features;
 import dev.llmbench.internal.workload.LengthDistribution;
 import dev.llmbench.result.ServiceLevels;
@@ -144,14 +146,27 @@ public final class SweepPlanner {
    * What every level of a method shares, read and validated once: the workload, how much each level
    * measures and warms up, the prompts and the source they come from, the objectives.
    */
-  private record Common(Workload workload, Optional<StopRule> fixedRule, Count count, Warmup warmup, PromptSource prompts,
-      Double temperature, ServiceLevels slo, List<Double> percentiles, Optional<LengthDistribution> outputLengths,
-      Optional<PromptSource.Exact> exact, List<WorkloadSource> sources, Optional<WorkloadSource> main) {
+  private record Common(Workload workload, Optional<StopRule> fixedRule, Count count, Optional<StopRule.Precision> precision,
+      Warmup warmup, PromptSource prompts, Double temperature, ServiceLevels slo, List<Double> percentiles,
+      Optional<LengthDistribution> outputLengths, Optional<PromptSource.Exact> exact, List<WorkloadSource> sources,
+      Optional<WorkloadSource> main) {
 
     /** What every request adds, as the sources say (none when they add nothing). */
     RequestExtras extras() {
       return sources.stream().map(WorkloadSource::extras).filter(e -> e != RequestExtras.NONE).findFirst()
           .orElse(RequestExtras.NONE);
+    }
+
+    /**
+     * A closed-loop level of automatic size goes on after its count until its throughput is known to the precision
+     * (llmbench.sweep.target-ci-half-width), where more requests are more of the same: synthetic prompts or a file's
+     * rows, not an eval's items, sessions or a trace, whose levels are their own size.
+     */
+    Optional<StopRule.Precision> automaticPrecision(LoadShape load) {
+      if (!(load instanceof LoadShape.ClosedLoop) || precision.isEmpty()) return Optional.empty();
+      boolean moreOfTheSame = main.isEmpty() || main.get().takes(Beside.REQUEST_COUNT) && main.get().takes(Beside.DURATION_OR_TARGET)
+          && !main.get().prompts().keepsReplies();
+      return moreOfTheSame ? precision : Optional.empty();
     }
 
     LevelPlan level(String label, Point p, int input, int maxTokens) {
@@ -161,8 +176,9 @@ public final class SweepPlanner {
       if (input == 0 && source.inputTokens() > 0) input = source.inputTokens(); // a generated workload's own length
       if (outputLengths.isPresent()) source = source.withOutputLengths(outputLengths.get());
       int all = main.map(m -> m.requests(p.load(), p.autoRequests())).orElse(p.autoRequests());
-      StopRule stop = fixedRule.orElseGet(() -> new StopRule.Count(count.requests() > 0 ? count.requests()
-          : count.rounds() > 0 ? count.rounds() * p.load().concurrency() : all));
+      StopRule stop = fixedRule.orElseGet(() -> count.requests() > 0 ? new StopRule.Count(count.requests())
+          : count.rounds() > 0 ? new StopRule.Count(count.rounds() * p.load().concurrency())
+          : new StopRule.Count(all, automaticPrecision(p.load()).map(pr -> pr.covering(all))));
       if (main.isPresent()) main.get().checkLevel(label, p.load(), stop);
       int warm = warmup.requests() == -1 ? p.autoWarmup() : warmup.requests();
       // A source that sets max_tokens per request (a trace's rows, an eval's) gives the level's figure to report.
@@ -222,8 +238,12 @@ public final class SweepPlanner {
     Optional<WorkloadSource> main = bringing.stream().findFirst();
     PromptSource prompts = main.map(WorkloadSource::prompts).orElseGet(() -> inputLengths
         .map(d -> PromptSource.synthetic(d, workload.seed())).orElseGet(() -> prompts(workload)));
-    return new Common(workload, fixedRule, count, warmup, prompts, temperature, slo, percentiles, outputLengths, exact,
-        sources, main);
+    Settings.Resolved<Double> target = settings.get(SWEEP_TARGET_CI_HALF_WIDTH);
+    int cap = measurement.maxRequests() > 0 ? measurement.maxRequests() : StopRule.Precision.DEFAULT_MAX_REQUESTS;
+    Optional<StopRule.Precision> precision = target.optional().filter(t -> t > 0).map(t -> new StopRule.Precision(t, cap,
+        StopRule.Precision.DEFAULT_MAX_DURATION, target.source().equals("default")));
+    return new Common(workload, fixedRule, count, precision, warmup, prompts, temperature, slo, percentiles, outputLengths,
+        exact, sources, main);
   }
 
   /** The input sources the registered features find on a method, in the registry's order. */

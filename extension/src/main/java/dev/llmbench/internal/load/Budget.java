@@ -28,7 +28,8 @@ public interface Budget {
 
   /** A fresh budget for one run of a level under {@code rule}. */
   static Budget of(StopRule rule, int concurrency) {
-    return rule.match(c -> requests(c.requests()), t -> duration(t.duration()), a -> new AdaptiveBudget(a, concurrency));
+    return rule.match(c -> c.precision().<Budget>map(p -> new PreciseCountBudget(c.requests(), p, concurrency))
+        .orElseGet(() -> requests(c.requests())), t -> duration(t.duration()), a -> new AdaptiveBudget(a, concurrency));
   }
 
   /**

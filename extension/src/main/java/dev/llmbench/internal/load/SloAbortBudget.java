@@ -21,9 +21,9 @@ import org.apiguardian.api.API;
  * least p/100; a request that failed or missed any objective is bad. With N the most requests the level
  * may send, at most {@code allowed = floor(N x (1 - p/100))} may be bad; once more than that are, good / n is
  * below p/100 for every n up to N, whatever the requests still to come do. N is the count of a count-bounded
- * level and the request cap of an adaptive one (both exact: the decision is a proof). A duration-bounded
- * level has no such N: it is projected from the pace so far ({@code issued x duration / elapsed}), and the
- * decision waits until at least the percentile's own minimum of samples (⌈100 / (100 - p)⌉) has completed,
+ * level and the request cap of an adaptive one or of a count that goes on to a precision (all exact: the decision
+ * is a proof). A duration-bounded level has no such N: it is projected from the pace so far
+ * ({@code issued x duration / elapsed}), and the decision waits until at least the percentile's own minimum of samples (⌈100 / (100 - p)⌉) has completed,
  * so that one slow first request cannot stop it; for such a level the stop is an estimate, and says so.
  * Requests already in flight when it stops are waited for as usual and measured.
  */
@@ -79,7 +79,7 @@ public final class SloAbortBudget implements Budget {
 
   /** The most requests this level sends: exact for a count or a cap, projected from the pace for a duration. */
   private Optional<Long> planned() {
-    return rule.match(c -> Optional.of((long) c.requests()), t -> {
+    return rule.match(c -> Optional.of((long) c.precision().map(StopRule.Precision::maxRequests).orElse(c.requests())), t -> {
       if (completed < Distribution.samplesNeeded(slo.percentile()) || elapsed.isZero()) return Optional.empty();
       double projected = (double) issued * t.duration().toNanos() / elapsed.toNanos();
       return Optional.of(Math.max(issued, (long) Math.ceil(projected)));

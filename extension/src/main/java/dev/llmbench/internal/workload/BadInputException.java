@@ -2,7 +2,9 @@ package dev.llmbench.internal.workload;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 
 /**
@@ -30,6 +32,20 @@ public final class BadInputException extends IllegalArgumentException {
     this.line = line;
     this.field = field;
   }
+
+  /**
+   * A JSON parser's complaint about one line, without its own position: Jackson's "original" message still says
+   * where an object began ({@code start marker at [Source: (String)"..."; line: 1, column: 1]}), and "line: 1" read
+   * after the file's "line 5" misleads. The column stays: {@code (opened at column 1)}.
+   */
+  public static String jsonProblem(JsonProcessingException e) {
+    String m = e.getOriginalMessage() == null ? e.getClass().getSimpleName() : e.getOriginalMessage();
+    return SOURCE.matcher(m).replaceAll(r -> (r.group(1) != null ? "opened at" : "at") + " column " + r.group(2)).strip();
+  }
+
+  /** Jackson's position: the source (quoted, possibly with semicolons of its own) then {@code line: L, column: C]}. */
+  private static final Pattern SOURCE = Pattern.compile("(start marker )?at \\[Source: .*?; line: \\d+, column: (\\d+)]",
+      Pattern.DOTALL);
 
   public Path file() {
     return file;
