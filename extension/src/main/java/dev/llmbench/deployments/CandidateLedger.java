@@ -139,6 +139,11 @@ final class CandidateLedger {
     return dir.resolve(candidate);
   }
 
+  /** Whether {@code candidate} is one of the matrix's launched candidates, kept in this ledger. */
+  boolean holds(String candidate) {
+    return entries.containsKey(candidate);
+  }
+
   Map<String, Instant> reused() {
     return reused;
   }
