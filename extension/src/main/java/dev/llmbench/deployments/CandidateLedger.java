@@ -144,6 +144,11 @@ final class CandidateLedger {
     return entries.containsKey(candidate);
   }
 
+  /** The matrix's launched candidates, in its order. */
+  java.util.Set<String> candidates() {
+    return entries.keySet();
+  }
+
   Map<String, Instant> reused() {
     return reused;
   }

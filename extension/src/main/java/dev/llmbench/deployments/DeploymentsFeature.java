@@ -78,7 +78,8 @@ final class DeploymentsFeature implements SweepFeature {
       places.add(f.getValue());
     });
     ledger.filter(l -> !l.reused().isEmpty()).ifPresent(l -> {
-      findings.add("reused from an earlier run (" + l.dir() + "): " + l.reusedDescription() + "; the others measured now");
+      findings.add("reused from an earlier run (" + l.dir() + "): " + l.reusedDescription()
+          + (l.reused().keySet().containsAll(l.candidates()) ? "; no candidate measured now" : "; the others measured now"));
       places.add(AnswerPlace.DETAIL);
     });
     return Optional.of(FeatureSection.titled("deployments compared").withFindings(findings, places)

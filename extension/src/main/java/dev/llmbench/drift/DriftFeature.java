@@ -193,34 +193,48 @@ final class DriftFeature implements SweepFeature {
   private record Row(MeasuredLevel level, DriftComparison c, Optional<Double> accuracy) {}
 
   /**
-   * The answer's part of the decision: what each candidate costs in drift, one clause each, its loads together where
-   * they gave the same figures: {@code drift against F16 (greedy, 16 prompts): Q8_0 11/16 replies identical, 24.8 of 32.0
-   * leading tokens in common, top-1 agreement 98.8%, mean KLD 2.13e-06 at C=1, C=2; Q4_0 ...}. The intervals are in the
-   * console's lines, the page's table and the JSON.
+   * The answer's part of the decision: what each candidate costs in drift, one clause each, a figure given once where
+   * every load gave the same and per load where they differ: {@code drift against F16 (greedy, 16 prompts, max_tokens 32):
+   * Q8_0 10/16 replies identical, 25.4 of 32.0 leading tokens in common, top-1 agreement 98.5%, mean KLD 2.16e-06 (C=1),
+   * 2.14e-06 (C=2); Q4_0 ...}. The intervals are in the console's lines, the page's table and the JSON.
    */
   private String decision(List<Row> rows) {
-    Map<String, Map<String, List<String>>> byCandidate = new LinkedHashMap<>(); // candidate -> figures -> loads
-    for (Row row : rows) {
-      byCandidate.computeIfAbsent(row.c().candidate(), k -> new LinkedHashMap<>())
-          .computeIfAbsent(brief(row.c()), k -> new ArrayList<>()).add(row.c().load());
-    }
+    Map<String, List<DriftComparison>> byCandidate = new LinkedHashMap<>();
+    for (Row row : rows) byCandidate.computeIfAbsent(row.c().candidate(), k -> new ArrayList<>()).add(row.c());
     List<String> parts = new ArrayList<>();
-    byCandidate.forEach((candidate, figures) -> {
-      List<String> each = new ArrayList<>();
-      figures.forEach((text, loads) -> each.add(text + " at " + String.join(", ", loads)));
-      parts.add(candidate + " " + String.join("; ", each));
+    byCandidate.forEach((candidate, loads) -> {
+      List<String> figures = new ArrayList<>();
+      boolean allSame = true;
+      for (int i = 0; i < brief(loads.get(0)).size(); i++) {
+        int part = i;
+        List<String> values = loads.stream().map(c -> brief(c).get(part)).toList();
+        if (values.stream().distinct().count() == 1) {
+          figures.add(values.get(0));
+          continue;
+        }
+        allSame = false;
+        List<String> each = new ArrayList<>();
+        for (int j = 0; j < loads.size(); j++) {
+          String[] labelled = values.get(j).split("\\|");
+          each.add((j == 0 ? labelled[0] : "") + labelled[1] + " (" + loads.get(j).load() + ")");
+        }
+        figures.add(String.join(", ", each) + (values.get(0).split("\\|").length > 2 ? values.get(0).split("\\|")[2] : ""));
+      }
+      String text = String.join(", ", figures).replace("|", "");
+      parts.add(candidate + " " + text + (allSame ? " at " + String.join(", ", loads.stream().map(DriftComparison::load).toList()) : ""));
     });
     return "drift against " + reference + " (greedy, " + rows.get(0).c().prompts() + " prompts, max_tokens " + plan.maxTokens()
         + "): " + String.join("; ", parts);
   }
 
-  /** The figures without their intervals. */
-  private static String brief(DriftComparison c) {
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%d/%d replies identical, %.1f of %.1f leading tokens in common",
-        c.identical(), c.prompts(), c.commonPrefix().estimate(), c.referenceLength()));
-    c.top1Agreement().ifPresent(a -> s.append(String.format(Locale.ROOT, ", top-1 agreement %.1f%%", 100 * a.estimate())));
-    c.meanKld().ifPresent(k -> s.append(", mean KLD ").append(kld(k.estimate())));
-    return s.toString();
+  /** The figures without their intervals, each {@code label|value|after} (label and after may be empty). */
+  private static List<String> brief(DriftComparison c) {
+    List<String> parts = new ArrayList<>();
+    parts.add("|" + c.identical() + "/" + c.prompts() + "| replies identical");
+    parts.add(String.format(Locale.ROOT, "|%.1f| of %.1f leading tokens in common", c.commonPrefix().estimate(), c.referenceLength()));
+    c.top1Agreement().ifPresent(a -> parts.add(String.format(Locale.ROOT, "top-1 agreement |%.1f%%|", 100 * a.estimate())));
+    c.meanKld().ifPresent(k -> parts.add("mean KLD |" + kld(k.estimate()) + "|"));
+    return parts;
   }
 
   /** The eval's accuracy where {@code @QualityEval} graded the level too, read from its section (features never meet). */
