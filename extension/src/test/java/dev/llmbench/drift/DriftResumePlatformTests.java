@@ -44,6 +44,15 @@ class DriftResumePlatformTests {
     assertThat(resume.resolve("drifts").resolve("drift.C_1.json")).exists();
     JsonNode measured = drift(first);
     assertThat(table(first)).contains(DRIFTS, ANSWER);
+    // The answer reads as a decision: which candidate (and how fast), at what cost in drift, and in start time.
+    String answer = table(first);
+    assertThat(answer.indexOf("no @Slo to judge goodput by; by output throughput, ")).isPositive()
+        .isLessThan(answer.indexOf(ANSWER));
+    assertThat(answer.indexOf(ANSWER)).isLessThan(answer.indexOf("time to ready (launch to ready"));
+    assertThat(answer.indexOf("time to ready (launch to ready")).isLessThan(answer.indexOf("latency-throughput frontier"));
+    String page = Files.readString(first.sweepDir(LaunchedDrift.class, "drift").resolve("index.html"));
+    String verdict = page.substring(page.indexOf("<div class=\"verdict\">"), page.indexOf("</div>", page.indexOf("<div class=\"verdict\">")));
+    assertThat(verdict).containsSubsequence("by output throughput", ANSWER, "time to ready", "latency-throughput frontier");
 
     // Killed during the second candidate, in effect: the ledger keeps the reference only. The run again, in a report
     // folder of its own, reuses the reference (not launched) and compares the candidate it measures with its kept replies.
@@ -54,7 +63,9 @@ class DriftResumePlatformTests {
     assertThat(resumed).passed("C=1 · ref", "C=1 · drifts");
     assertThat(resumed.reportDir().resolve("server-ref.log")).doesNotExist();
     assertThat(resumed.reportDir().resolve("server-drifts.log")).exists();
-    assertThat(table(resumed)).contains("C=1 · ref | drift: the reference, 4 replies kept", DRIFTS, ANSWER);
+    assertThat(table(resumed)).contains("C=1 · ref | drift: the reference, 4 replies kept", DRIFTS, ANSWER,
+        "reused from an earlier run (" + resume + "): ref (measured completely at ");
+    assertThat(table(resumed)).containsPattern("; the others measured now\n");
     assertThat(drift(resumed)).isEqualTo(measured);
 
     // All reused: nothing is launched, and the candidate's drift is reported again from its kept replies.
@@ -63,7 +74,8 @@ class DriftResumePlatformTests {
     try (Stream<Path> files = Files.list(reused.reportDir())) {
       assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("server-"));
     }
-    assertThat(table(reused)).contains(DRIFTS, ANSWER);
+    assertThat(table(reused)).contains(DRIFTS, ANSWER).containsPattern("drifts \\(measured completely at [^)]+\\); no "
+        + "candidate measured now\n");
     assertThat(drift(reused)).isEqualTo(measured);
 
     // A reused candidate whose replies were not kept says so, instead of a figure it cannot have.
