@@ -139,6 +139,16 @@ final class CandidateLedger {
     return dir.resolve(candidate);
   }
 
+  /** Whether {@code candidate} is one of the matrix's launched candidates, kept in this ledger. */
+  boolean holds(String candidate) {
+    return entries.containsKey(candidate);
+  }
+
+  /** The matrix's launched candidates, in its order. */
+  java.util.Set<String> candidates() {
+    return entries.keySet();
+  }
+
   Map<String, Instant> reused() {
     return reused;
   }

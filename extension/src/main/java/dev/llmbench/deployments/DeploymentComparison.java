@@ -5,6 +5,7 @@ import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.SweepGroups;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.compare.SloCheck;
+import dev.llmbench.internal.core.FeatureSection.AnswerPlace;
 import dev.llmbench.internal.format.Formats;
 import dev.llmbench.result.ServiceLevels;
 import java.time.Duration;
@@ -26,14 +27,23 @@ final class DeploymentComparison {
 
   private DeploymentComparison() {}
 
-  /** One statement per workload, then the frontier; empty unless the levels come from several deployments. */
+  /** One statement per workload, then the time to ready, then the frontier; empty unless the levels come from several deployments. */
   public static List<String> findings(List<? extends SweepLevelResult> levels) {
+    return placed(levels).stream().map(Map.Entry::getKey).toList();
+  }
+
+  /**
+   * {@link #findings} with where each stands in the sweep's answer: the statement is the choice, the time to ready what
+   * it costs to start, so that another feature's cost in quality (drift, accuracy) reads between them.
+   */
+  static List<Map.Entry<String, AnswerPlace>> placed(List<? extends SweepLevelResult> levels) {
     if (!ByDeployment.several(levels)) return List.of();
-    List<String> findings = new ArrayList<>();
+    List<Map.Entry<String, AnswerPlace>> findings = new ArrayList<>();
     Map<String, List<SweepLevelResult>> workloads = SweepGroups.of(levels);
-    workloads.forEach((workload, members) -> findings.add((workload.isEmpty() ? "" : "[" + workload + "] ") + best(members)));
-    startup(levels).ifPresent(findings::add);
-    findings.add(frontierFinding(levels));
+    workloads.forEach((workload, members) -> findings.add(Map.entry((workload.isEmpty() ? "" : "[" + workload + "] ")
+        + best(members), AnswerPlace.CHOICE)));
+    startup(levels).ifPresent(s -> findings.add(Map.entry(s, AnswerPlace.STARTUP)));
+    findings.add(Map.entry(frontierFinding(levels), AnswerPlace.DETAIL));
     return findings;
   }
 

@@ -3,10 +3,13 @@ package dev.llmbench.deployments;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.compare.ByDeployment;
 import dev.llmbench.internal.core.FeatureSection;
+import dev.llmbench.internal.core.FeatureSection.AnswerPlace;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.core.SweepRun;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +45,12 @@ final class DeploymentsFeature implements SweepFeature {
     return ledger.flatMap(l -> l.recorded(level, deployment));
   }
 
+  /** A launched candidate's folder beside the ledger, where other features keep what they derive from its replies. */
+  @Override
+  public Optional<Path> keptFolder(SweepRun sweep, String deployment) {
+    return ledger.filter(l -> l.holds(deployment)).map(l -> l.candidateDir(deployment));
+  }
+
   /** Each level of a launched candidate kept as it ends, so that a run stopped later resumes after it. */
   @Override
   public void measured(SweepRun sweep, MeasuredLevel level) {
@@ -62,10 +71,18 @@ final class DeploymentsFeature implements SweepFeature {
   @Override
   public Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
     if (!ByDeployment.several(levels)) return Optional.empty();
-    List<String> findings = new java.util.ArrayList<>(DeploymentComparison.findings(levels));
-    ledger.filter(l -> !l.reused().isEmpty()).ifPresent(l -> findings.add("reused from an earlier run (" + l.dir() + "): "
-        + l.reusedDescription() + "; the others measured now"));
-    return Optional.of(FeatureSection.titled("deployments compared").withFindings(findings)
+    List<String> findings = new ArrayList<>();
+    List<AnswerPlace> places = new ArrayList<>();
+    DeploymentComparison.placed(levels).forEach(f -> {
+      findings.add(f.getKey());
+      places.add(f.getValue());
+    });
+    ledger.filter(l -> !l.reused().isEmpty()).ifPresent(l -> {
+      findings.add("reused from an earlier run (" + l.dir() + "): " + l.reusedDescription()
+          + (l.reused().keySet().containsAll(l.candidates()) ? "; no candidate measured now" : "; the others measured now"));
+      places.add(AnswerPlace.DETAIL);
+    });
+    return Optional.of(FeatureSection.titled("deployments compared").withFindings(findings, places)
         .withCharts(Map.of("pareto", ParetoChart.of(sweep.title(), levels))));
   }
 }

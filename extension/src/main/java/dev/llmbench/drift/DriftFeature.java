@@ -10,6 +10,7 @@ import dev.llmbench.internal.core.MeasuredLevel;
 import dev.llmbench.internal.core.SweepFeature;
 import dev.llmbench.internal.core.SweepRun;
 import dev.llmbench.result.ConfidenceInterval;
+import dev.llmbench.result.StopReason;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,12 +54,20 @@ final class DriftFeature implements SweepFeature {
     return level.plan().workload().prompts().name().equals(plan.name()) ? plan.prompts().size() : Integer.MAX_VALUE;
   }
 
-  /** The level's replies, once per level; the reference's are kept in the sweep's folder as they are first read. */
-  LevelReplies replies(MeasuredLevel level) {
+  /**
+   * The level's replies, once per level: a level measured now has them in its requests; a level reused from an earlier
+   * run (a resumed matrix's candidate) has them only where that run kept them, in the candidate's folder beside the
+   * matrix's ledger. The reference's are also kept in the sweep's folder as they are first read.
+   */
+  Optional<LevelReplies> replies(SweepRun sweep, MeasuredLevel level) {
     return level.memo().get(new RepliesKey(this), () -> {
-      LevelReplies r = LevelReplies.of(level, promptCount(level), plan.topLogprobs() > 0);
-      if (ByDeployment.name(level).equals(reference)) {
-        ReferenceFile.write(ReferenceFile.of(folder, reference, ByDeployment.load(level)), plan.identity(), r);
+      String name = ByDeployment.name(level);
+      String load = ByDeployment.load(level);
+      Optional<LevelReplies> r = sweep.reused(level)
+          ? sweep.keptFolder(name).flatMap(f -> ReferenceFile.read(ReferenceFile.kept(f, load), plan.identity()))
+          : Optional.of(LevelReplies.of(level, promptCount(level), plan.topLogprobs() > 0));
+      if (name.equals(reference)) {
+        r.ifPresent(replies -> ReferenceFile.write(ReferenceFile.of(folder, reference, load), plan.identity(), replies));
       }
       return r;
     });
@@ -66,19 +75,36 @@ final class DriftFeature implements SweepFeature {
 
   private record RepliesKey(DriftFeature feature) {}
 
-  /** The reference's replies at {@code load}: its level measured in this run, else the ones kept by an earlier run. */
-  private Optional<LevelReplies> referenceAt(List<MeasuredLevel> levels, String load) {
+  /**
+   * Each deployment's replies kept beside the matrix's ledger as its level ends (where the deployment has such a
+   * folder: a launched candidate), so that a run resumed after a crash compares with a reused reference, and reports a
+   * reused candidate's drift again. A reused level's are already there; a level a JVM's shutdown cut short is not kept.
+   */
+  @Override
+  public void measured(SweepRun sweep, MeasuredLevel level) {
+    if (sweep.reused(level) || level.stopReason() == StopReason.INTERRUPTED) return;
+    sweep.keptFolder(ByDeployment.name(level)).ifPresent(f -> replies(sweep, level).ifPresent(
+        r -> ReferenceFile.write(ReferenceFile.kept(f, ByDeployment.load(level)), plan.identity(), r)));
+  }
+
+  /** The reference's replies at {@code load}: its level in this run (measured or reused), else the ones an earlier run kept. */
+  private Optional<LevelReplies> referenceAt(SweepRun sweep, List<MeasuredLevel> levels, String load) {
     for (MeasuredLevel l : levels) {
-      if (ByDeployment.load(l).equals(load) && ByDeployment.name(l).equals(reference)) return Optional.of(replies(l));
+      if (ByDeployment.load(l).equals(load) && ByDeployment.name(l).equals(reference)) {
+        Optional<LevelReplies> r = replies(sweep, l);
+        if (r.isPresent()) return r;
+      }
     }
     return ReferenceFile.read(ReferenceFile.of(folder, reference, load), plan.identity());
   }
 
-  Optional<DriftComparison> compare(List<MeasuredLevel> levels, MeasuredLevel level) {
+  Optional<DriftComparison> compare(SweepRun sweep, List<MeasuredLevel> levels, MeasuredLevel level) {
     String name = ByDeployment.name(level);
     if (name.equals(reference)) return Optional.empty();
     String load = ByDeployment.load(level);
-    return referenceAt(levels, load).map(r -> DriftStats.compare(name, replies(level), reference, r, load));
+    Optional<LevelReplies> mine = replies(sweep, level);
+    if (mine.isEmpty()) return Optional.empty();
+    return referenceAt(sweep, levels, load).map(r -> DriftStats.compare(name, mine.get(), reference, r, load));
   }
 
   @Override
@@ -87,7 +113,7 @@ final class DriftFeature implements SweepFeature {
     Map<String, DriftComparison> found = new LinkedHashMap<>();
     for (String d : deployments) {
       for (MeasuredLevel l : sweep.levels()) {
-        if (ByDeployment.name(l).equals(d) && ByDeployment.load(l).equals(load)) compare(sweep.levels(), l).ifPresent(c -> found.put(d, c));
+        if (ByDeployment.name(l).equals(d) && ByDeployment.load(l).equals(load)) compare(sweep, sweep.levels(), l).ifPresent(c -> found.put(d, c));
       }
     }
     return Map.of(Drifts.class, new At(load, reference, found));
@@ -95,7 +121,15 @@ final class DriftFeature implements SweepFeature {
 
   @Override
   public Optional<FeatureSection> level(SweepRun sweep, MeasuredLevel level) {
-    LevelReplies r = replies(level);
+    Optional<LevelReplies> kept = replies(sweep, level);
+    if (kept.isEmpty()) {
+      String said = level.label() + " | drift: reused from an earlier run that kept none of its replies at "
+          + ByDeployment.load(level) + ", so it is not compared; measure it again to compare it";
+      return Optional.of(FeatureSection.titled("drift").withJson(JSON.createObjectNode().put("prompts", plan.name())
+          .put("reference", reference).put("role", ByDeployment.name(level).equals(reference) ? "reference" : "candidate")
+          .put("replies_kept", false)).withConsole(List.of(said)).withHtml("<p class=\"drift\">" + esc(said) + "</p>"));
+    }
+    LevelReplies r = kept.get();
     List<MeasuredLevel> known = new ArrayList<>(sweep.levels());
     if (!known.contains(level)) known.add(level);
     ObjectNode json = JSON.createObjectNode().put("prompts", plan.name()).put("reference", reference)
@@ -109,7 +143,7 @@ final class DriftFeature implements SweepFeature {
       html = "<p class=\"drift\">drift: the reference (" + esc(plan.name()) + ", " + r.replies().size() + " replies)</p>";
     } else {
       json.put("role", "candidate");
-      Optional<DriftComparison> c = compare(known, level);
+      Optional<DriftComparison> c = compare(sweep, known, level);
       if (c.isPresent()) {
         figuresJson(json.putObject("vs_" + reference), c.get());
         console.add(level.label() + " | drift vs " + reference + ": " + line(c.get()));
@@ -134,7 +168,7 @@ final class DriftFeature implements SweepFeature {
   public Optional<FeatureSection> sweep(SweepRun sweep, List<MeasuredLevel> levels) {
     List<Row> rows = new ArrayList<>();
     for (MeasuredLevel l : levels) {
-      compare(levels, l).ifPresent(c -> rows.add(new Row(l, c, accuracy(sweep, l))));
+      compare(sweep, levels, l).ifPresent(c -> rows.add(new Row(l, c, accuracy(sweep, l))));
     }
     if (rows.isEmpty()) return Optional.empty();
     ObjectNode json = JSON.createObjectNode().put("prompts", plan.name()).put("reference", reference)
@@ -150,14 +184,58 @@ final class DriftFeature implements SweepFeature {
       console.add("  " + row.level().label() + ": " + line(row.c()) + String.format(Locale.ROOT, "; %.1f tok/s",
           row.level().outputThroughput().perSecond()) + row.accuracy().map(a -> String.format(Locale.ROOT, "; accuracy %.1f%%", 100 * a)).orElse(""));
     }
-    List<String> findings = new ArrayList<>();
-    for (Row row : rows) findings.add(row.level().label() + " against " + reference + ": " + line(row.c()));
     List<FeatureSection.Attachment> figures = List.of(FeatureSection.Attachment.json("drift", json.toPrettyString()));
-    return Optional.of(FeatureSection.titled("drift").withJson(json).withConsole(console).withFindings(findings)
+    return Optional.of(FeatureSection.titled("drift").withJson(json).withConsole(console)
+        .withFindings(List.of(decision(rows)), List.of(FeatureSection.AnswerPlace.QUALITY))
         .withLead(lead(rows)).withHtml(table(rows)).withAttachments(figures).withFiles(figures));
   }
 
   private record Row(MeasuredLevel level, DriftComparison c, Optional<Double> accuracy) {}
+
+  /**
+   * The answer's part of the decision: what each candidate costs in drift, one clause each, a figure given once where
+   * every load gave the same and per load where they differ: {@code drift against F16 (greedy, 16 prompts, max_tokens 32):
+   * Q8_0 10/16 replies identical, 25.4 of 32.0 leading tokens in common, top-1 agreement 98.5%, mean KLD 2.16e-06 (C=1),
+   * 2.14e-06 (C=2); Q4_0 ...}. The intervals are in the console's lines, the page's table and the JSON.
+   */
+  private String decision(List<Row> rows) {
+    Map<String, List<DriftComparison>> byCandidate = new LinkedHashMap<>();
+    for (Row row : rows) byCandidate.computeIfAbsent(row.c().candidate(), k -> new ArrayList<>()).add(row.c());
+    List<String> parts = new ArrayList<>();
+    byCandidate.forEach((candidate, loads) -> {
+      List<String> figures = new ArrayList<>();
+      boolean allSame = true;
+      for (int i = 0; i < brief(loads.get(0)).size(); i++) {
+        int part = i;
+        List<String> values = loads.stream().map(c -> brief(c).get(part)).toList();
+        if (values.stream().distinct().count() == 1) {
+          figures.add(values.get(0));
+          continue;
+        }
+        allSame = false;
+        List<String> each = new ArrayList<>();
+        for (int j = 0; j < loads.size(); j++) {
+          String[] labelled = values.get(j).split("\\|");
+          each.add((j == 0 ? labelled[0] : "") + labelled[1] + " (" + loads.get(j).load() + ")");
+        }
+        figures.add(String.join(", ", each) + (values.get(0).split("\\|").length > 2 ? values.get(0).split("\\|")[2] : ""));
+      }
+      String text = String.join(", ", figures).replace("|", "");
+      parts.add(candidate + " " + text + (allSame ? " at " + String.join(", ", loads.stream().map(DriftComparison::load).toList()) : ""));
+    });
+    return "drift against " + reference + " (greedy, " + rows.get(0).c().prompts() + " prompts, max_tokens " + plan.maxTokens()
+        + "): " + String.join("; ", parts);
+  }
+
+  /** The figures without their intervals, each {@code label|value|after} (label and after may be empty). */
+  private static List<String> brief(DriftComparison c) {
+    List<String> parts = new ArrayList<>();
+    parts.add("|" + c.identical() + "/" + c.prompts() + "| replies identical");
+    parts.add(String.format(Locale.ROOT, "|%.1f| of %.1f leading tokens in common", c.commonPrefix().estimate(), c.referenceLength()));
+    c.top1Agreement().ifPresent(a -> parts.add(String.format(Locale.ROOT, "top-1 agreement |%.1f%%|", 100 * a.estimate())));
+    c.meanKld().ifPresent(k -> parts.add("mean KLD |" + kld(k.estimate()) + "|"));
+    return parts;
+  }
 
   /** The eval's accuracy where {@code @QualityEval} graded the level too, read from its section (features never meet). */
   private static Optional<Double> accuracy(SweepRun sweep, MeasuredLevel level) {

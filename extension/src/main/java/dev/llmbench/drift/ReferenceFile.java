@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,9 +17,11 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The reference's replies at a load, kept in the sweep's folder ({@code drift/reference.<name>.<load>.json}) as soon as
- * they are measured: candidates launched one after another, or a run resumed after a crash, compare with them without
- * the reference's level in memory.
+ * A deployment's replies at a load, kept on disk with what they were sent for: the reference's in the sweep's folder
+ * ({@code drift/reference.<name>.<load>.json}) as soon as they are measured, so that candidates launched one after
+ * another compare with them without the reference's level in memory; and each launched candidate's beside the matrix's
+ * ledger ({@code <resume dir>/<candidate>/drift.<load>.json}), so that a resumed run compares with a reused reference
+ * and reports a reused candidate's drift again.
  */
 final class ReferenceFile {
 
@@ -28,6 +31,11 @@ final class ReferenceFile {
 
   static Path of(Path sweepFolder, String reference, String load) {
     return sweepFolder.resolve("drift").resolve("reference." + safe(reference) + "." + safe(load) + ".json");
+  }
+
+  /** A deployment's replies at {@code load} in its kept folder (a launched candidate's, beside the matrix's ledger). */
+  static Path kept(Path candidateFolder, String load) {
+    return candidateFolder.resolve("drift." + safe(load) + ".json");
   }
 
   private static String safe(String s) {
@@ -50,7 +58,10 @@ final class ReferenceFile {
     });
     try {
       Files.createDirectories(file.getParent());
-      Files.writeString(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+      // Whole or not at all: a JVM killed while writing leaves the previous file, never half of one.
+      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+      Files.writeString(temp, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot keep the drift reference's replies in " + file.toAbsolutePath()
           + "; check that the folder is writable, or set llmbench.report.dir to one that is", e);

@@ -57,7 +57,9 @@ class CandidateFaultsPlatformTests {
     BenchKit.Run run = BenchKit.run(NeverReady.class, "llmbench.launch.command", "sh -c ${script}",
         "llmbench.launch.env", "ENGINE='" + engine("8134") + "'");
     assertThat(run).level("C=1 · loading").failedWith(EndpointNotReadyException.class).hasMessageMatching(Messages.pattern(
-        "LLM endpoint http://127.0.0.1:8134/ was not ready after {duration} (limit 30s, llmbench.ready.timeout); last status: {*}"));
+        "LLM endpoint http://127.0.0.1:8134/ was not ready after {duration} (limit 30s, llmbench.ready.timeout); last "
+            + "status: GET /health answered 503 {*}. Check that the server is running and loading the model, or raise "
+            + "llmbench.ready.timeout."));
     // Stopped before the next started: the next found its port free, started, and was measured.
     assertThat(run).level("C=1 · good").succeeded();
   }

@@ -24,6 +24,8 @@ import org.apiguardian.api.API;
  *                    the headline charts: the feature's part of the decision itself, already escaped, inline SVG
  *                    allowed; empty for none. Most features have none: their {@code html} follows the table.
  * @param findings    statements for the sweep's conclusions, most important first
+ * @param places      where each of {@code findings} stands in the sweep's answer (as many as there are findings):
+ *                    {@link AnswerPlace#DETAIL} unless the feature said otherwise
  * @param charts      chart name (file name without extension) to SVG document, shown and written with the sweep's own
  * @param attachments Allure attachments, on the level's result or the sweep's
  * @param files       files in the sweep's folder, named {@code name.extension}
@@ -32,12 +34,32 @@ import org.apiguardian.api.API;
  */
 @API(status = INTERNAL)
 public record FeatureSection(String key, String title, Optional<JsonNode> json, List<String> console, Optional<String> html,
-    Optional<String> lead, List<String> findings, Map<String, String> charts, List<Attachment> attachments,
-    List<Attachment> files, List<String> violations) {
+    Optional<String> lead, List<String> findings, List<AnswerPlace> places, Map<String, String> charts,
+    List<Attachment> attachments, List<Attachment> files, List<String> violations) {
+
+  /**
+   * Where a finding stands in the sweep's answer, which every report shows in this order (each feature's findings of one
+   * place in the order of the features): the decision reads "which deployment, at what cost in quality, speed and start
+   * time" although each part comes from another feature, and no feature names another.
+   */
+  public enum AnswerPlace {
+    /** Which deployment to choose and how fast each is. */
+    CHOICE,
+    /** What each costs in the quality of its replies (drift from a reference, accuracy). */
+    QUALITY,
+    /** What each costs to start. */
+    STARTUP,
+    /** Everything else, where the feature's order puts it. */
+    DETAIL
+  }
 
   public FeatureSection {
     console = List.copyOf(console);
     findings = List.copyOf(findings);
+    places = List.copyOf(places);
+    if (places.size() != findings.size()) {
+      throw new IllegalArgumentException(findings.size() + " findings with " + places.size() + " places");
+    }
     charts = Collections.unmodifiableMap(new LinkedHashMap<>(charts));
     attachments = List.copyOf(attachments);
     files = List.copyOf(files);
@@ -46,53 +68,59 @@ public record FeatureSection(String key, String title, Optional<JsonNode> json, 
 
   /** A section with a heading only; add its parts with the {@code with} methods. */
   public static FeatureSection titled(String title) {
-    return new FeatureSection("", title, Optional.empty(), List.of(), Optional.empty(), Optional.empty(), List.of(), Map.of(),
-        List.of(), List.of(), List.of());
+    return new FeatureSection("", title, Optional.empty(), List.of(), Optional.empty(), Optional.empty(), List.of(), List.of(),
+        Map.of(), List.of(), List.of(), List.of());
   }
 
   /** The same section under {@code key}: the sweep sets its feature's. */
   FeatureSection withKey(String key) {
-    return new FeatureSection(key, title, json, console, html, lead, findings, charts, attachments, files, violations);
+    return new FeatureSection(key, title, json, console, html, lead, findings, places, charts, attachments, files, violations);
   }
 
   public FeatureSection withJson(JsonNode node) {
-    return new FeatureSection(key, title, Optional.of(node), console, html, lead, findings, charts, attachments, files,
+    return new FeatureSection(key, title, Optional.of(node), console, html, lead, findings, places, charts, attachments, files,
         violations);
   }
 
   /** The section with {@code fragment} shown right under the sweep page's answer ({@link #lead()}). */
   public FeatureSection withLead(String fragment) {
-    return new FeatureSection(key, title, json, console, html, Optional.of(fragment), findings, charts, attachments, files,
+    return new FeatureSection(key, title, json, console, html, Optional.of(fragment), findings, places, charts, attachments, files,
         violations);
   }
 
   public FeatureSection withConsole(List<String> lines) {
-    return new FeatureSection(key, title, json, lines, html, lead, findings, charts, attachments, files, violations);
+    return new FeatureSection(key, title, json, lines, html, lead, findings, places, charts, attachments, files, violations);
   }
 
   public FeatureSection withHtml(String fragment) {
-    return new FeatureSection(key, title, json, console, Optional.of(fragment), lead, findings, charts, attachments, files,
+    return new FeatureSection(key, title, json, console, Optional.of(fragment), lead, findings, places, charts, attachments, files,
         violations);
   }
 
+  /** The section with {@code statements}, each in its {@link AnswerPlace#DETAIL} place. */
   public FeatureSection withFindings(List<String> statements) {
-    return new FeatureSection(key, title, json, console, html, lead, statements, charts, attachments, files, violations);
+    return withFindings(statements, statements.stream().map(s -> AnswerPlace.DETAIL).toList());
+  }
+
+  /** The section with {@code statements}, each at its place in the sweep's answer ({@code places}, one each). */
+  public FeatureSection withFindings(List<String> statements, List<AnswerPlace> at) {
+    return new FeatureSection(key, title, json, console, html, lead, statements, at, charts, attachments, files, violations);
   }
 
   public FeatureSection withCharts(Map<String, String> svgByName) {
-    return new FeatureSection(key, title, json, console, html, lead, findings, svgByName, attachments, files, violations);
+    return new FeatureSection(key, title, json, console, html, lead, findings, places, svgByName, attachments, files, violations);
   }
 
   public FeatureSection withAttachments(List<Attachment> shown) {
-    return new FeatureSection(key, title, json, console, html, lead, findings, charts, shown, files, violations);
+    return new FeatureSection(key, title, json, console, html, lead, findings, places, charts, shown, files, violations);
   }
 
   public FeatureSection withFiles(List<Attachment> written) {
-    return new FeatureSection(key, title, json, console, html, lead, findings, charts, attachments, written, violations);
+    return new FeatureSection(key, title, json, console, html, lead, findings, places, charts, attachments, written, violations);
   }
 
   public FeatureSection withViolations(List<String> failures) {
-    return new FeatureSection(key, title, json, console, html, lead, findings, charts, attachments, files, failures);
+    return new FeatureSection(key, title, json, console, html, lead, findings, places, charts, attachments, files, failures);
   }
 
   /**

@@ -117,7 +117,8 @@ final class ReadinessWait {
       if (!state.reached && launched == null && !config.urlSource().isEmpty()) throw neverAnswered(url, log, e);
       throw new EndpointNotReadyException("LLM endpoint " + url + " was not ready after "
           + Formats.duration(log.elapsed()) + " (" + limit() + "); last status: "
-          + log.last() + (startupLog == null ? "" : "; its log: " + startupLog.phases().describe())
+          + log.last() + (startupLog == null || startupLog.phases().describe().isEmpty() ? ""
+              : "; its log: " + startupLog.phases().describe())
           + ". Check that the server is running and loading the model, or raise llmbench.ready.timeout.", e);
     }
     Duration waited = log.elapsed();

@@ -2,6 +2,7 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,6 +51,15 @@ public interface SweepFeature {
    * a deployment, in the order of the features; the first answer wins.
    */
   default Optional<MeasuredLevel> recorded(SweepRun sweep, LevelContext level, String deployment) {
+    return Optional.empty();
+  }
+
+  /**
+   * Where {@code deployment}'s data is kept across runs (a resumed matrix's folder of that candidate), for every feature to
+   * keep its own of it there (what it derived from the replies, which a reused level's file does not hold); empty when
+   * this feature keeps none. Asked in the order of the features; the first answer wins.
+   */
+  default Optional<Path> keptFolder(SweepRun sweep, String deployment) {
     return Optional.empty();
   }
 

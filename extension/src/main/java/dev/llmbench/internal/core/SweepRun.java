@@ -2,12 +2,16 @@ package dev.llmbench.internal.core;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apiguardian.api.API;
 
@@ -26,6 +30,8 @@ public final class SweepRun {
   private final List<MeasuredLevel> levels = new ArrayList<>();
   private final Memo memo = new Memo();
   private final List<SweepFeature> features = new CopyOnWriteArrayList<>();
+  /** The levels a feature held from an earlier run, reported instead of measured (by identity). */
+  private final Set<MeasuredLevel> reused = Collections.newSetFromMap(new IdentityHashMap<>());
   private boolean finished;
   /** The tests of the sweep that failed, in the order they ended: what makes its verdict failed or broken. */
   private final List<TestFailure> failures = new CopyOnWriteArrayList<>();
@@ -212,7 +218,29 @@ public final class SweepRun {
   public Optional<MeasuredLevel> recorded(LevelContext level, String deployment) {
     for (SweepFeature f : features) {
       Optional<MeasuredLevel> r = f.recorded(this, level, deployment);
-      if (r.isPresent()) return r;
+      if (r.isPresent()) {
+        synchronized (this) {
+          reused.add(r.get());
+        }
+        return r;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Whether {@code level} was reused from an earlier run ({@link #recorded}) rather than measured by this one: its file
+   * holds its requests and figures, not its replies.
+   */
+  public synchronized boolean reused(MeasuredLevel level) {
+    return reused.contains(level);
+  }
+
+  /** Where {@code deployment}'s data is kept across runs, the first feature's answer ({@link SweepFeature#keptFolder}). */
+  public Optional<Path> keptFolder(String deployment) {
+    for (SweepFeature f : features) {
+      Optional<Path> folder = f.keptFolder(this, deployment);
+      if (folder.isPresent()) return folder;
     }
     return Optional.empty();
   }

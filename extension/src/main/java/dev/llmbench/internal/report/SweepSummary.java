@@ -52,10 +52,18 @@ record SweepSummary(String title, List<MeasuredLevel> levels, Optional<Deploymen
     return out.toString();
   }
 
-  /** What compares the deployments, then the baseline's and the capacity search's conclusions, then the features'. */
+  /**
+   * The features' findings by their place in the answer (the choice, its cost in quality, its cost in start time, the
+   * rest), each place in the order of the features: what compares the deployments, then the baseline's and the capacity
+   * search's conclusions, then the others'.
+   */
   static List<String> conclusions(SweepRun sweep, List<MeasuredLevel> levels, List<FeatureSection> sections) {
     List<String> all = new ArrayList<>();
-    sections.forEach(s -> all.addAll(s.findings()));
+    for (FeatureSection.AnswerPlace place : FeatureSection.AnswerPlace.values()) {
+      for (FeatureSection s : sections) {
+        for (int i = 0; i < s.findings().size(); i++) if (s.places().get(i) == place) all.add(s.findings().get(i));
+      }
+    }
     return all;
   }
 
