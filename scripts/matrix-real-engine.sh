@@ -14,7 +14,6 @@
 set -uo pipefail
 ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 LLAMA_ROOT="${LLAMA_ROOT:-$ROOT_DIR/.llama/root}"
-MODEL_DIR=/opt/llmbench
 PORT=8138
 TEST=LlamaServerQuantMatrixTest
 
@@ -54,8 +53,8 @@ resume_check() {
   run_matrix "$first" "$work/first.log" &
   local mvn_pid=$!
   # Until F16 is measured completely and Q8_0's server has been launched.
-  local i jvm=""
-  for i in $(seq 1200); do
+  local jvm=""
+  for _ in $(seq 1200); do
     if grep -q '"completed"' "$RESUME/ledger.json" 2>/dev/null && [ -s "$first/server-Q8_0.log" ]; then
       jvm=$(test_jvm "$mvn_pid")
       break
@@ -70,7 +69,7 @@ resume_check() {
   wait "$mvn_pid" 2>/dev/null
   local orphan; orphan=$(listener)
   if [ -n "$orphan" ]; then echo "resume-check: stopping the killed run's orphaned candidate (pid $orphan)"; kill "$orphan"; fi
-  for i in $(seq 50); do [ -z "$(listener)" ] && break; sleep 0.1; done
+  for _ in $(seq 50); do [ -z "$(listener)" ] && break; sleep 0.1; done
   grep -q '"F16"' "$RESUME/ledger.json" || die "the ledger kept no F16 after the kill"
   echo "$before" | grep -q "drift.C_2.json" || die "F16's replies were not kept beside the ledger (F16/drift.C_2.json)"
   echo "resume-check: second run, same settings"
@@ -79,7 +78,7 @@ resume_check() {
   echo "$reused"
   echo "$reused" | grep -q "reusing F16 (measured completely at" || die "the second run did not say it reused F16"
   [ ! -e "$second/server-F16.log" ] || die "F16 was launched again"
-  [ -e "$second/server-Q8_0.log" ] && [ -e "$second/server-Q4_0.log" ] || die "Q8_0 and Q4_0 were not both measured"
+  if [ ! -e "$second/server-Q8_0.log" ] || [ ! -e "$second/server-Q4_0.log" ]; then die "Q8_0 and Q4_0 were not both measured"; fi
   [ "$(cd "$RESUME" && sha256sum F16/*.json)" = "$before" ] || die "F16's levels were measured again"
   # Drift after the resume: both quantised candidates compared with the reused F16's replies at every load.
   local sweep; sweep=$(ls "$second"/*LlamaServerQuantMatrixTest*/sweep.json)

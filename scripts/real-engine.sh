@@ -11,6 +11,7 @@ if ! bash scripts/llama-server.sh prepare; then
   echo "real-engine: llama-server could not be prepared (reason above); real-engine benchmarks not run" >&2
   exit 1
 fi
+# shellcheck disable=SC2317 # called by the trap below
 stop_servers() { for p in 8091 8092 8093 8094 8141 8142 8143; do bash scripts/llama-server.sh stop "$p"; done; }
 trap stop_servers EXIT
 bash scripts/llama-server.sh start 8091 1 || exit 1

@@ -51,7 +51,7 @@ class DriftResumePlatformTests {
     assertThat(answer.indexOf(ANSWER)).isLessThan(answer.indexOf("time to ready (launch to ready"));
     assertThat(answer.indexOf("time to ready (launch to ready")).isLessThan(answer.indexOf("latency-throughput frontier"));
     String page = Files.readString(first.sweepDir(LaunchedDrift.class, "drift").resolve("index.html"));
-    String verdict = page.substring(page.indexOf("<div class=\"verdict\">"), page.indexOf("</div>", page.indexOf("<div class=\"verdict\">")));
+    String verdict = page.substring(page.indexOf("<div class=\"verdict "), page.indexOf("</div>", page.indexOf("<div class=\"verdict ")));
     assertThat(verdict).containsSubsequence("by output throughput", ANSWER, "time to ready", "latency-throughput frontier");
 
     // Killed during the second candidate, in effect: the ledger keeps the reference only. The run again, in a report
