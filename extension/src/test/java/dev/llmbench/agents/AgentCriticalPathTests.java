@@ -1,6 +1,7 @@
 package dev.llmbench.agents;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmbench.ConcurrencySweep;
@@ -144,6 +145,12 @@ class AgentCriticalPathTests {
       assertThat(first.path("critical_path").path("tool_ms").asDouble()).isEqualTo(300.0);
       assertThat(first.path("critical_path").path("ms").asDouble()).isEqualTo(first.path("wall_ms").asDouble());
       assertThat(section.html().orElseThrow()).contains("C=3: critical path (the chain of turns");
+      // A test reads the same figures as the JSON: AgentFigures.criticalPath.
+      AgentFigures.CriticalPath read = AgentFigures.of(r).orElseThrow().criticalPath();
+      assertThat(read.p50().toNanos() / 1e6).isEqualTo(json.path("critical_path").path("ms").path("p50").asDouble(), within(0.05));
+      assertThat(read.toolShare()).isEqualTo(json.path("critical_path").path("tool_share").asDouble(), within(0.0005));
+      assertThat(read.subAgentShare()).isEqualTo(json.path("critical_path").path("sub_agent_share").asDouble(), within(0.0005));
+      assertThat(read.modelShare() + read.toolShare() + read.otherShare()).isCloseTo(1.0, within(1e-9));
       String svg = AgentLanes.svg("agents", f.lanes());
       assertThat(svg.split("class=\"critical-path\"", -1)).hasSize(1 + f.agents().size());
     }
