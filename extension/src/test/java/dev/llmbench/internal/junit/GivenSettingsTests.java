@@ -40,10 +40,10 @@ class GivenSettingsTests {
   @Test
   void theNearestKeyIgnoresCaseAndSeparators() {
     assertThat(unknown(Map.of("llmbench.baseUrl", "x", "llmbench.ready_timeout", "x", "llmbench.sweep.request", "x",
-        "llmbench.embeded.profile", "x", "llmbench.gpu", "x"), Map.of("llmbench_base_url", "x"))).containsExactly(
+        "llmbench.embeded.profile", "x", "llmbench.hue", "x"), Map.of("llmbench_base_url", "x"))).containsExactly(
         "configuration parameter llmbench.baseUrl (did you mean llmbench.base-url?)",
         "configuration parameter llmbench.embeded.profile (did you mean llmbench.embedded.profile?)",
-        "configuration parameter llmbench.gpu (no key is near it)",
+        "configuration parameter llmbench.hue (no key is near it)",
         "configuration parameter llmbench.ready_timeout (did you mean llmbench.ready.timeout?)",
         "configuration parameter llmbench.sweep.request (did you mean llmbench.sweep.requests?)",
         "environment variable llmbench_base_url (did you mean LLMBENCH_BASE_URL?)");
