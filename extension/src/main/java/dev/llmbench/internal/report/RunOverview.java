@@ -38,10 +38,14 @@ final class RunOverview {
       List<MeasuredLevel> levels = s.levels();
       long requests = levels.stream().mapToLong(MeasuredLevel::requestCount).sum();
       long failed = levels.stream().mapToLong(MeasuredLevel::failed).sum();
-      Optional<MeasuredLevel> peak = levels.stream().filter(l -> l.succeeded() > 0)
-          .max(Comparator.comparingDouble(l -> l.outputThroughput().perSecond()));
-      String headline = peak.map(l -> String.format(Locale.ROOT, "peak %.1f tok/s at %s", l.outputThroughput().perSecond(),
-          l.label()) + l.ttft().percentile(50).map(t -> ", TTFT p50 " + Formats.duration(t)).orElse("")
+      // A sweep whose replies carry no output tokens (embeddings) peaks in requests per second, not a 0.0 tok/s.
+      boolean tokens = levels.stream().anyMatch(l -> l.outputThroughput().perSecond() > 0);
+      Optional<MeasuredLevel> peak = levels.stream().filter(l -> l.succeeded() > 0).max(Comparator.comparingDouble(
+          l -> tokens ? l.outputThroughput().perSecond() : l.requestThroughput().perSecond()));
+      String headline = peak.map(l -> (tokens
+          ? String.format(Locale.ROOT, "peak %.1f tok/s at %s", l.outputThroughput().perSecond(), l.label())
+          : "peak " + Formats.rate(l.requestThroughput().perSecond()) + " req/s at " + l.label())
+          + l.ttft().percentile(50).map(t -> ", TTFT p50 " + Formats.duration(t)).orElse("")
           + l.tpot().percentile(50).map(t -> ", Median TPOT " + Formats.duration(t)).orElse("")).orElse("no request completed");
       List<String> answer = SweepAnswer.of(s).answer();
       return new Row(s.title(), folder, s.verdict(), levels.size(), requests, failed, headline,
@@ -91,7 +95,7 @@ final class RunOverview {
     StringBuilder h = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>LLMBench: ")
         .append(HtmlSummary.esc(count(rows))).append("</title>").append(HtmlSummary.STYLE)
         // A row per sweep with its reasons and answer: the page takes the window's width.
-        .append("<style>body{max-width:none}table.overview td:nth-child(3),table.overview td:nth-child(7){min-width:18em}</style>")
+        .append("<style>body{max-width:none}table.overview td:first-child{max-width:16em;overflow-wrap:anywhere}table.overview td:nth-child(3),table.overview td:nth-child(7){min-width:18em}</style>")
         .append("</head><body>");
     boolean allPassed = rows.stream().allMatch(r -> r.verdict().passed());
     h.append("<h2>LLMBench run</h2><div class=\"verdict ").append(allPassed ? "passed" : "failed").append("\"><h2>")
