@@ -50,6 +50,20 @@ class SweepVerdictTests {
         "fixed-20ms");
   }
 
+  /** In a comparison, which deployment holds the SLO at a load is the answer: one deployment's miss is not a failure. */
+  @Test
+  void aComparisonWhereOneDeploymentHoldsTheSloAtEachLoadPasses(@TempDir Path results) throws IOException {
+    Pages pages = Pages.of(OneHoldsTestCases.class, results);
+    pages.assertVerdict("passed", List.of());
+  }
+
+  @Test
+  void aComparisonWhereEveryDeploymentMissesTheSloAtALoadFails(@TempDir Path results) throws IOException {
+    Pages pages = Pages.of(NoneHoldsTestCases.class, results);
+    pages.assertVerdict("failed", List.of("SLO TTFT ≤ 1.0 ms at p50 missed at C=1 · a, C=1 · b (by every deployment there)"),
+        "fixed-20ms");
+  }
+
   @Test
   void aSweepThatPassedSaysSoAndNamesTheSimulator(@TempDir Path results) throws IOException {
     Pages pages = Pages.of(PassingTestCases.class, results);
@@ -206,6 +220,31 @@ class SweepVerdictTests {
     void second(SweepLevelResult r) {
       throw new AssertionError("no answer");
     }
+  }
+
+  /** fixed-20ms's first token takes a 20 ms step: it misses a 19 ms TTFT at any load; instant's holds it. */
+  @LlmEndpoint
+  @dev.llmbench.deployments.Deployment(name = "fast", embeddedProfile = "instant")
+  @dev.llmbench.deployments.Deployment(name = "slow", embeddedProfile = "fixed-20ms")
+  static class OneHoldsTestCases {
+    @ConcurrencySweep(1)
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 4)
+    @Warmup(requests = 0)
+    @Slo(ttft = "19ms", percentile = 50)
+    void sweep(SweepLevelResult r) {}
+  }
+
+  @LlmEndpoint
+  @dev.llmbench.deployments.Deployment(name = "a", embeddedProfile = "fixed-20ms")
+  @dev.llmbench.deployments.Deployment(name = "b", embeddedProfile = "fixed-20ms")
+  static class NoneHoldsTestCases {
+    @ConcurrencySweep(1)
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 4)
+    @Warmup(requests = 0)
+    @Slo(ttft = "1ms", percentile = 50)
+    void sweep(SweepLevelResult r) {}
   }
 
   @LlmEndpoint(embeddedProfile = "instant")

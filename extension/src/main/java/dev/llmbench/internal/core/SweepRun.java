@@ -36,6 +36,7 @@ public final class SweepRun {
   /** The tests of the sweep that failed, in the order they ended: what makes its verdict failed or broken. */
   private final List<TestFailure> failures = new CopyOnWriteArrayList<>();
   private volatile boolean search;
+  private volatile boolean comparison;
   private final Instant started = Instant.now();
   private volatile Instant ended;
 
@@ -187,6 +188,19 @@ public final class SweepRun {
   /** Whether the sweep is a search ({@link #searches()}). */
   public boolean isSearch() {
     return search;
+  }
+
+  /**
+   * Marks the sweep as a comparison of deployments at each load: which of them holds the SLO there is its answer, so
+   * one deployment's miss is not a failure of the sweep; every deployment's miss at a load is.
+   */
+  public void compares() {
+    comparison = true;
+  }
+
+  /** Whether the sweep compares deployments ({@link #compares()}). */
+  public boolean isComparison() {
+    return comparison;
   }
 
   /** When the sweep was planned: the start of its first level's wait for the endpoint. */

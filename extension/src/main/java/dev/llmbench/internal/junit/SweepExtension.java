@@ -142,6 +142,7 @@ public final class SweepExtension implements TestTemplateInvocationContextProvid
    */
   public static void addFeatures(SweepSetup setup) {
     if (setup.kind() == SweepSetup.Kind.SEARCH) setup.sweep().searches();
+    if (setup.deployments().size() > 1) setup.sweep().compares();
     try {
       Features.addTo(setup);
     } catch (IllegalArgumentException e) {

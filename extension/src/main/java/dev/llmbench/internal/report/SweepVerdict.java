@@ -17,7 +17,8 @@ import java.util.Optional;
  * the sweep's page, the overview, Allure's sweep summary and {@code sweep.json}): failed when a level's test or an
  * {@code @AfterSweep} check failed, a level missed its SLO or a request failed; broken when a test threw something
  * other than a failed check; passed otherwise. A search's probes past the SLO are how it finds its answer, so they
- * count only through its tests.
+ * count only through its tests; in a comparison of deployments, which deployment holds the SLO at a load is the
+ * answer, so a miss counts only where every deployment missed.
  *
  * @param status    passed, failed or broken
  * @param reasons   why it is not passed, one line each, tests first; empty when passed
@@ -53,11 +54,12 @@ record SweepVerdict(Status status, List<String> reasons, Optional<String> simula
     if (!sweep.isSearch()) {
       Map<ServiceLevels, List<String>> missed = new LinkedHashMap<>();
       for (SweepLevelResult l : levels) {
-        if (!l.serviceLevels().isEmpty() && !SloCheck.meets(l, l.serviceLevels())) {
+        if (!l.serviceLevels().isEmpty() && !SloCheck.meets(l, l.serviceLevels()) && !heldBeside(sweep, l, levels)) {
           missed.computeIfAbsent(l.serviceLevels(), k -> new ArrayList<>()).add(l.label());
         }
       }
-      missed.forEach((slo, labels) -> reasons.add("SLO " + slo + " missed at " + String.join(", ", labels)));
+      missed.forEach((slo, labels) -> reasons.add("SLO " + slo + " missed at " + String.join(", ", labels)
+          + (sweep.isComparison() ? " (by every deployment there)" : "")));
       for (SweepLevelResult l : levels) {
         if (l.failed() > 0) reasons.add(l.label() + ": " + l.failed() + " of " + l.requestCount() + " requests failed " + l.errorsByType());
       }
@@ -65,6 +67,17 @@ record SweepVerdict(Status status, List<String> reasons, Optional<String> simula
     Status status = broken ? Status.BROKEN : reasons.isEmpty() ? Status.PASSED : Status.FAILED;
     Optional<String> simulator = levels.stream().map(l -> l.endpoint().embedded()).flatMap(Optional::stream).findFirst();
     return new SweepVerdict(status, reasons, simulator);
+  }
+
+  /**
+   * Whether, in a comparison of deployments, another deployment held the SLO at {@code level}'s load (the same load and
+   * lengths): then which one holds it is the comparison's answer, not a failure of the sweep.
+   */
+  private static boolean heldBeside(SweepRun sweep, SweepLevelResult level, List<MeasuredLevel> levels) {
+    if (!sweep.isComparison()) return false;
+    return levels.stream().filter(o -> o != level && o.load().equals(level.load()) && o.maxTokens() == level.maxTokens()
+        && o.inputTokens() == level.inputTokens() && o.serviceLevels().equals(level.serviceLevels()))
+        .anyMatch(o -> SloCheck.meets(o, o.serviceLevels()));
   }
 
   private static String firstLine(Throwable t) {
