@@ -16,6 +16,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -226,6 +227,69 @@ class ChunkTokensPlatformTests {
       List<Written> w = List.copyOf(server.written);
       double truthTpotMs = median(w.stream().map(x -> (x.last() - x.first()) / 1e6 / (TOKENS - FIRST_CHUNK)).toList());
       assertThat(level.get("median_tpot_ms").asDouble()).isCloseTo(truthTpotMs, within(0.03 * truthTpotMs));
+    }
+  }
+
+  /**
+   * Output throughput over the whole window of every level kind (#36 item 2): each level's window runs from the first
+   * request's arrival to the end of the last body, its late usage chunk and {@code [DONE]} included, on the server's
+   * clock. A window that ended at the last token would overstate it by about 300 ms over the level's length.
+   */
+  @Test
+  void anOpenLoopLevelATraceReplayAndASessionsLevelTakeTheWholeWindowToo() throws IOException {
+    Path trace = Path.of("target", "chunk-tokens", "trace.jsonl");
+    Files.createDirectories(trace.getParent());
+    Files.write(trace, List.of(
+        "{\"timestamp\": 0, \"input_length\": 20, \"output_length\": 40, \"hash_ids\": [0, 1]}",
+        "{\"timestamp\": 150, \"input_length\": 20, \"output_length\": 40, \"hash_ids\": [0, 2]}",
+        "{\"timestamp\": 300, \"input_length\": 20, \"output_length\": 40, \"hash_ids\": [3, 4]}",
+        "{\"timestamp\": 450, \"input_length\": 20, \"output_length\": 40, \"hash_ids\": [3, 5]}"));
+    for (String kind : List.of("open", "replay", "sessions")) {
+      try (BundlingServer server = new BundlingServer(true).warm()) {
+        BenchKit.Run run = BenchKit.run(LevelKindsTestCases.class, org.junit.platform.engine.discovery.DiscoverySelectors
+            .selectMethod(LevelKindsTestCases.class, kind, SweepLevelResult.class.getName()), "llmbench.base-url", server.url());
+        assertThat(run).allTestsPassed(1);
+        Path dir = run.sweepDir(LevelKindsTestCases.class, kind);
+        List<Path> levels;
+        try (var files = Files.list(dir)) {
+          levels = files.filter(f -> f.getFileName().toString().matches("[^.]+\\.json") && !f.endsWith("sweep.json")).toList();
+        }
+        assertThat(levels).as("%s: the level files in %s", kind, dir).hasSize(1);
+        JsonNode level = ResultJson.read(Files.readString(levels.get(0)));
+        List<Written> w = List.copyOf(server.written);
+        assertThat(w).as(kind).hasSize(kind.equals("open") ? 8 : 4);
+        long first = w.stream().mapToLong(Written::arrived).min().orElseThrow();
+        long end = w.stream().mapToLong(Written::end).max().orElseThrow();
+        double truthThroughput = (double) w.size() * TOKENS * 1e9 / (end - first);
+        assertThat(level.get("output_throughput").asDouble()).as("%s: a window of %s s, the server's %s s", kind,
+            level.get("duration").asDouble(), (end - first) / 1e9).isCloseTo(truthThroughput, within(0.03 * truthThroughput));
+      }
+    }
+  }
+
+  @LlmEndpoint(readyTimeout = "10s", readyPollInterval = "100ms")
+  static class LevelKindsTestCases {
+    @RateSweep(8)
+    @Workload(maxTokens = TOKENS, seed = 3)
+    @Measurement(requests = 8)
+    @Warmup(requests = 0)
+    void open(SweepLevelResult level) {
+      LlmBenchAssertions.assertThat(level).hasNoErrors();
+    }
+
+    @dev.llmbench.trace.TraceReplay
+    @dev.llmbench.trace.Trace(value = "target/chunk-tokens/trace.jsonl", blockSize = 16)
+    @Warmup(requests = 0)
+    void replay(SweepLevelResult level) {
+      LlmBenchAssertions.assertThat(level).hasNoErrors();
+    }
+
+    @ConcurrencySweep(2)
+    @Workload(maxTokens = TOKENS)
+    @Warmup(requests = 0)
+    @dev.llmbench.sessions.Sessions(turns = "2", inputTokens = "10", sessions = 2)
+    void sessions(SweepLevelResult level) {
+      LlmBenchAssertions.assertThat(level).hasNoErrors();
     }
   }
 
