@@ -269,7 +269,10 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
 
   /** The level's notes and what its prompts say of themselves (a dataset's rows that began with the model's turn). */
   private List<String> withPrompts(List<String> notes) {
-    List<String> said = new java.util.ArrayList<>(plan.workload().prompts().warnings());
+    // Which rows this level sent (a request of aligned rows keeps its row's index): a row's warning is the level's own.
+    java.util.BitSet sent = new java.util.BitSet();
+    for (RequestMetrics m : metrics()) if (m.trace().requestIndex() >= 0) sent.set(m.trace().requestIndex());
+    List<String> said = new java.util.ArrayList<>(plan.workload().prompts().warnings(sent));
     firstChunksUnknown().ifPresent(said::add);
     if (said.isEmpty()) return notes;
     List<String> all = new java.util.ArrayList<>(notes);
