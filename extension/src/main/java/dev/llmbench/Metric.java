@@ -50,6 +50,11 @@ public enum Metric {
   TPOT("tpot", "TPOT", "ms", "tpot", "inter_token_latency", latency(SweepLevelResult::tpot)),
   /** Inter-token latency: the gaps between successive token-bearing chunks. */
   ITL("itl", "ITL", "ms", "itl", "inter_chunk_latency", latency(SweepLevelResult::itl)),
+  /**
+   * ITL per token: each gap between token-bearing chunks over the tokens the later chunk carried, once a token (as vLLM
+   * PR #28183 proposed); absent where a chunk's tokens are not known. AIPerf's corrected ITL is {@link #TPOT}.
+   */
+  ITL_PER_TOKEN("itl_per_token", "ITL per token", "ms", null, null, latency(SweepLevelResult::itlPerToken)),
   /** End-to-end latency: from sending a request to the end of its response. */
   E2E_LATENCY("e2el", "E2E latency", "ms", "e2el", "request_latency", latency(SweepLevelResult::e2eLatency)),
   /** Time a request waited before it was sent, under an open loop's cap. */

@@ -197,6 +197,12 @@ public interface SweepLevelResult {
   /** {@return every gap between token-bearing chunks of the successful requests} */
   Distribution itl();
 
+  /**
+   * {@return ITL per token: each gap between token-bearing chunks over the tokens the later chunk carried, once a token,
+   * of the successful requests whose chunks' tokens are known (per-chunk usage, or one a chunk); empty when none are}
+   */
+  Distribution itlPerToken();
+
   /** {@return end-to-end latency of the successful requests} */
   Distribution e2eLatency();
 

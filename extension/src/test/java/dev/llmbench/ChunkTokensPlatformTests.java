@@ -16,6 +16,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,14 +59,24 @@ class ChunkTokensPlatformTests {
     final List<Written> written = Collections.synchronizedList(new ArrayList<>());
     final List<Boolean> asked = Collections.synchronizedList(new ArrayList<>());
     final boolean honoursChunkUsage;
+    final int laterChunk;
 
     BundlingServer(boolean honoursChunkUsage) throws IOException {
       this(honoursChunkUsage, false);
     }
 
-    /** @param tokenizes whether it has vLLM's {@code POST /tokenize}: a BOS and one token a character */
     BundlingServer(boolean honoursChunkUsage, boolean tokenizes) throws IOException {
+      this(honoursChunkUsage, tokenizes, 1);
+    }
+
+    /**
+     * @param tokenizes  whether it has vLLM's {@code POST /tokenize}: a BOS and one token a character
+     * @param laterChunk the tokens of each chunk after the first (speculative decoding accepts several a step), written
+     *                   that many token times apart
+     */
+    BundlingServer(boolean honoursChunkUsage, boolean tokenizes, int laterChunk) throws IOException {
       this.honoursChunkUsage = honoursChunkUsage;
+      this.laterChunk = laterChunk;
       http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
       http.setExecutor(threads);
       http.createContext("/health", ex -> send(ex, "{\"status\":\"ok\"}"));
@@ -145,9 +156,9 @@ class ChunkTokensPlatformTests {
         event(out, content("abcd".substring(0, first), first, usage)); // a prefill that bundles its first tokens
         long firstAt = System.nanoTime();
         long lastAt = firstAt;
-        for (int n = first + 1; n <= tokens; n++) {
-          pause(TOKEN_NANOS);
-          event(out, content("x", n, usage));
+        for (int n = first + laterChunk; n <= tokens; n += laterChunk) {
+          pause(laterChunk * TOKEN_NANOS);
+          event(out, content("xyzw".substring(0, laterChunk), n, usage));
           lastAt = System.nanoTime();
         }
         event(out, "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]}");
@@ -226,6 +237,112 @@ class ChunkTokensPlatformTests {
       List<Written> w = List.copyOf(server.written);
       double truthTpotMs = median(w.stream().map(x -> (x.last() - x.first()) / 1e6 / (TOKENS - FIRST_CHUNK)).toList());
       assertThat(level.get("median_tpot_ms").asDouble()).isCloseTo(truthTpotMs, within(0.03 * truthTpotMs));
+    }
+  }
+
+  /**
+   * ITL per token beside ITL (#36 item 1): a server that sends 3 tokens a chunk after its first (60 ms apart) and says
+   * so in its per-chunk usage. ITL, per chunk, is 60 ms; each chunk's gap over its 3 tokens is the server's time per
+   * token, within 3% of its clock, in the level's JSON, its details line and the assertions.
+   */
+  @Test
+  void itlPerTokenIsEachChunksGapOverTheTokensItCarried() throws IOException {
+    try (BundlingServer server = new BundlingServer(true, false, 3).warm()) {
+      BenchKit.Run run = BenchKit.run(BundledTestCases.class, "llmbench.base-url", server.url());
+      assertThat(run).passed("C=2");
+      Path dir = run.sweepDir(BundledTestCases.class, "sweep");
+      JsonNode level = ResultJson.read(Files.readString(dir.resolve("C=2.json")));
+      List<Written> w = List.copyOf(server.written);
+      assertThat(w).hasSize(4);
+      // 12 chunks of 3 tokens after the first: the 36 tokens took (last - first) on the server's clock.
+      double truthPerTokenMs = w.stream().mapToDouble(x -> (x.last() - x.first()) / 1e6 / (TOKENS - FIRST_CHUNK)).average()
+          .orElseThrow();
+      double perToken = level.get("llmbench").get("mean_itl_per_token_ms").asDouble();
+      assertThat(perToken).isCloseTo(truthPerTokenMs, within(0.03 * truthPerTokenMs));
+      // ITL stays per chunk: three tokens' time.
+      assertThat(level.get("mean_itl_ms").asDouble()).isCloseTo(3 * truthPerTokenMs, within(0.03 * 3 * truthPerTokenMs));
+      assertThat(Files.readString(dir.resolve("table.txt"))).contains("C= 2 | ITL per token (ms): mean=");
+      assertThat(level.get("llmbench").get("warnings").toString()).doesNotContain("ITL per token is not given");
+    }
+  }
+
+  /**
+   * Without per-chunk usage a chunk's tokens after the first are not known (the tokenize route counts the first chunk
+   * only): the level gives no ITL per token and says so.
+   */
+  @Test
+  void withoutPerChunkUsageChunksOfSeveralTokensGiveNoItlPerTokenAndTheLevelSaysSo() throws IOException {
+    try (BundlingServer server = new BundlingServer(false, true, 3).warm()) {
+      BenchKit.Run run = BenchKit.run(BundledTestCases.class, "llmbench.base-url", server.url());
+      assertThat(run).passed("C=2");
+      JsonNode level = ResultJson.read(Files.readString(run.sweepDir(BundledTestCases.class, "sweep").resolve("C=2.json")));
+      assertThat(level.get("llmbench").has("mean_itl_per_token_ms")).isFalse();
+      assertThat(level.get("llmbench").get("warnings").toString()).contains("4 of 4 requests carried more tokens than chunks "
+          + "and the server did not say how many each chunk held (no usage per chunk): their ITL per token is not given "
+          + "(ITL, per chunk, is)");
+    }
+  }
+
+  /**
+   * Output throughput over the whole window of every level kind (#36 item 2): each level's window runs from the first
+   * request's arrival to the end of the last body, its late usage chunk and {@code [DONE]} included, on the server's
+   * clock. A window that ended at the last token would overstate it by about 300 ms over the level's length.
+   */
+  @Test
+  void anOpenLoopLevelATraceReplayAndASessionsLevelTakeTheWholeWindowToo() throws IOException {
+    Path trace = Path.of("target", "chunk-tokens", "trace.jsonl");
+    Files.createDirectories(trace.getParent());
+    Files.write(trace, List.of(
+        "{\"timestamp\": 0, \"input_length\": 20, \"output_length\": 40, \"hash_ids\": [0, 1]}",
+        "{\"timestamp\": 150, \"input_length\": 20, \"output_length\": 40, \"hash_ids\": [0, 2]}",
+        "{\"timestamp\": 300, \"input_length\": 20, \"output_length\": 40, \"hash_ids\": [3, 4]}",
+        "{\"timestamp\": 450, \"input_length\": 20, \"output_length\": 40, \"hash_ids\": [3, 5]}"));
+    for (String kind : List.of("open", "replay", "sessions")) {
+      try (BundlingServer server = new BundlingServer(true).warm()) {
+        BenchKit.Run run = BenchKit.run(LevelKindsTestCases.class, org.junit.platform.engine.discovery.DiscoverySelectors
+            .selectMethod(LevelKindsTestCases.class, kind, SweepLevelResult.class.getName()), "llmbench.base-url", server.url());
+        assertThat(run).allTestsPassed(1);
+        Path dir = run.sweepDir(LevelKindsTestCases.class, kind);
+        List<Path> levels;
+        try (var files = Files.list(dir)) {
+          levels = files.filter(f -> f.getFileName().toString().matches("[^.]+\\.json") && !f.endsWith("sweep.json")).toList();
+        }
+        assertThat(levels).as("%s: the level files in %s", kind, dir).hasSize(1);
+        JsonNode level = ResultJson.read(Files.readString(levels.get(0)));
+        List<Written> w = List.copyOf(server.written);
+        assertThat(w).as(kind).hasSize(kind.equals("open") ? 8 : 4);
+        long first = w.stream().mapToLong(Written::arrived).min().orElseThrow();
+        long end = w.stream().mapToLong(Written::end).max().orElseThrow();
+        double truthThroughput = (double) w.size() * TOKENS * 1e9 / (end - first);
+        assertThat(level.get("output_throughput").asDouble()).as("%s: a window of %s s, the server's %s s", kind,
+            level.get("duration").asDouble(), (end - first) / 1e9).isCloseTo(truthThroughput, within(0.03 * truthThroughput));
+      }
+    }
+  }
+
+  @LlmEndpoint(readyTimeout = "10s", readyPollInterval = "100ms")
+  static class LevelKindsTestCases {
+    @RateSweep(8)
+    @Workload(maxTokens = TOKENS, seed = 3)
+    @Measurement(requests = 8)
+    @Warmup(requests = 0)
+    void open(SweepLevelResult level) {
+      LlmBenchAssertions.assertThat(level).hasNoErrors();
+    }
+
+    @dev.llmbench.trace.TraceReplay
+    @dev.llmbench.trace.Trace(value = "target/chunk-tokens/trace.jsonl", blockSize = 16)
+    @Warmup(requests = 0)
+    void replay(SweepLevelResult level) {
+      LlmBenchAssertions.assertThat(level).hasNoErrors();
+    }
+
+    @ConcurrencySweep(2)
+    @Workload(maxTokens = TOKENS)
+    @Warmup(requests = 0)
+    @dev.llmbench.sessions.Sessions(turns = "2", inputTokens = "10", sessions = 2)
+    void sessions(SweepLevelResult level) {
+      LlmBenchAssertions.assertThat(level).hasNoErrors();
     }
   }
 

@@ -181,10 +181,62 @@ class LabelsTruthTests {
     JsonNode level = level(run, ShortLastTestCases.class, "C=1");
     int overhead = level.path("input_alignment").path("template_tokens").asInt();
     assertThat(overhead).as("the engine's template and lead word").isGreaterThan(2);
-    assertThat(level.path("warnings").toString()).contains("2 of the 4 rows of short-last.jsonl that share blocks have a last "
+    assertThat(level.path("warnings").toString()).contains("2 of the 4 rows of short-last.jsonl this level sent that share blocks have a last "
         + "block shorter than what the server adds (" + overhead + " tokens: its chat template and the lead word, counted by ")
         .contains("each takes the rest, " + (overhead - 2) + " tokens, off the end of its earlier full blocks, so it shares that "
             + "many tokens fewer with the rows that send those blocks whole (lines 2, 4)");
+  }
+
+  /**
+   * Reported per level (#36 item 9): a level that sent the first 2 rows counts the one short row it sent (line 2) among
+   * the 2 it sent; a level that sent only the first row, which is whole, says nothing of the file's short rows.
+   */
+  @Test
+  void aTraceRowWhoseLastBlockIsShorterThanTheTemplateIsCountedByTheLevelsThatSentIt() throws IOException {
+    Files.createDirectories(Path.of(SHORT_LAST).getParent());
+    Files.write(Path.of(SHORT_LAST), List.of(
+        "{\"timestamp\": 0, \"input_length\": 32, \"output_length\": 2, \"hash_ids\": [1, 2]}",
+        "{\"timestamp\": 1, \"input_length\": 18, \"output_length\": 2, \"hash_ids\": [1, 3]}",
+        "{\"timestamp\": 2, \"input_length\": 32, \"output_length\": 2, \"hash_ids\": [1, 4]}",
+        "{\"timestamp\": 3, \"input_length\": 18, \"output_length\": 2, \"hash_ids\": [1, 5]}"));
+    BenchKit.Run two = BenchKit.run(ShortLastTwoRowsTestCases.class);
+    assertThat(two).passed("C=1");
+    JsonNode level = level(two, ShortLastTwoRowsTestCases.class, "C=1");
+    int overhead = level.path("input_alignment").path("template_tokens").asInt();
+    assertThat(level.path("warnings").toString()).contains("1 of the 2 rows of short-last.jsonl this level sent that share "
+        + "blocks have a last block shorter than what the server adds (" + overhead + " tokens: its chat template and the lead "
+        + "word, counted by ").contains("each takes the rest, " + (overhead - 2) + " tokens, off the end of its earlier full "
+        + "blocks, so it shares that many tokens fewer with the rows that send those blocks whole (lines 2)");
+    BenchKit.Run one = BenchKit.run(ShortLastOneRowTestCases.class);
+    assertThat(one).passed("C=1");
+    assertThat(level(one, ShortLastOneRowTestCases.class, "C=1").path("warnings").toString())
+        .doesNotContain("last block shorter");
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class ShortLastTwoRowsTestCases {
+    @ConcurrencySweep(1)
+    @Trace(value = SHORT_LAST, blockSize = 16)
+    @dev.llmbench.workload.ExactInputTokens
+    @dev.llmbench.Measurement(requests = 2)
+    @dev.llmbench.Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+      assertThat(r.requestCount()).isEqualTo(2);
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class ShortLastOneRowTestCases {
+    @ConcurrencySweep(1)
+    @Trace(value = SHORT_LAST, blockSize = 16)
+    @dev.llmbench.workload.ExactInputTokens
+    @dev.llmbench.Measurement(requests = 1)
+    @dev.llmbench.Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      assertThat(r).hasNoErrors();
+      assertThat(r.requestCount()).isEqualTo(1);
+    }
   }
 
   @LlmEndpoint(embeddedProfile = "instant")

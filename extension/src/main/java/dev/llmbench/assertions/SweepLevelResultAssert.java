@@ -291,6 +291,11 @@ public final class SweepLevelResultAssert extends AbstractAssert<SweepLevelResul
     return latency(Metric.ITL);
   }
 
+  /** {@return assertions on the distribution of ITL per token (each chunk's gap over the tokens it carried)} */
+  public DistributionAssert itlPerToken() {
+    return latency(Metric.ITL_PER_TOKEN);
+  }
+
   /** {@return assertions on E2E latency's distribution} */
   public DistributionAssert e2eLatency() {
     return latency(Metric.E2E_LATENCY);

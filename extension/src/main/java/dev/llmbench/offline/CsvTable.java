@@ -51,6 +51,7 @@ final class CsvTable {
       Map.entry(Metric.ERROR_RATE, Carriage.as("requests, failed", "failed / requests")),
       Map.entry(Metric.TTFT, Carriage.as("mean_/median_/std_/pNN_ttft_ms", "its statistics")),
       Map.entry(Metric.TTFO, Carriage.not("no column names it")),
+      Map.entry(Metric.ITL_PER_TOKEN, Carriage.not("no column names it")),
       Map.entry(Metric.TPOT, Carriage.as("mean_/median_/std_/pNN_tpot_ms", "its statistics")),
       Map.entry(Metric.ITL, Carriage.as("mean_/median_/std_/pNN_itl_ms", "its statistics")),
       Map.entry(Metric.E2E_LATENCY, Carriage.as("mean_/median_/std_/pNN_e2el_ms", "its statistics")),

@@ -158,6 +158,11 @@ record SummaryLevel(String label, LoadShape load, int maxTokens, String source, 
   }
 
   @Override
+  public Distribution itlPerToken() {
+    return latency(Metric.ITL_PER_TOKEN);
+  }
+
+  @Override
   public Distribution e2eLatency() {
     return latency(Metric.E2E_LATENCY);
   }

@@ -54,8 +54,11 @@ public final class TraceSource implements ExactRows {
   private final long[] seenOnce = new long[SEEN_SLOTS];
   /** The prompt being written, kept between rows (its bytes are copied out once): one array per prompt, not two. */
   private final StringBuilder promptText = new StringBuilder();
-  /** What every level sending these rows says of them: rows whose template cost reached into a shared block. */
-  private List<String> warnings = List.of();
+  /**
+   * Once aligned: the rows whose template cost reaches into a shared block (#36 item 9), in row order, each with the
+   * tokens it takes off its earlier blocks and its line; and which rows share blocks at all. A level reports those it sent.
+   */
+  private ShortRows shortRows = ShortRows.NONE;
   private MooncakeTrace.Cursor requests;
   private int nextRequest;
   /** Rows the schedule has read and not yet sent, by index: each row is parsed once on the sending thread. */
@@ -207,24 +210,17 @@ public final class TraceSource implements ExactRows {
   public TraceSource aligned(ExactText text) {
     int shortest = text.overhead() + 1;
     int blockSize = trace.blockSize();
-    int shortRows = 0;
-    int sharing = 0;
-    int leastBorrowed = Integer.MAX_VALUE;
-    int mostBorrowed = 0;
-    List<Integer> lines = new java.util.ArrayList<>();
+    ShortRows.Builder found = new ShortRows.Builder();
     try (MooncakeTrace.Cursor c = trace.cursor()) {
-      for (TraceRow r = c.next(); r != null; r = c.next()) {
+      int index = 0;
+      for (TraceRow r = c.next(); r != null; r = c.next(), index++) {
         // What the server adds comes off the end of the row's last block; when that block is shorter, the rest comes off
         // the block before it, a full block the row shares by id with rows that send it whole (#36 item 9).
         int blockCount = (r.inputLength() + blockSize - 1) / blockSize;
         int last = r.inputLength() - (blockCount - 1) * blockSize;
-        if (r.hashIds().length > 0) sharing++;
+        if (r.hashIds().length > 0) found.sharing.set(index);
         if (r.hashIds().length > 1 && blockCount > 1 && last < text.overhead() && r.inputLength() >= shortest) {
-          int borrowed = Math.min(text.overhead() - last, r.inputLength() - last - 1);
-          shortRows++;
-          leastBorrowed = Math.min(leastBorrowed, borrowed);
-          mostBorrowed = Math.max(mostBorrowed, borrowed);
-          if (lines.size() < 5) lines.add(r.line());
+          found.add(index, Math.min(text.overhead() - last, r.inputLength() - last - 1), r.line());
         }
         if (r.inputLength() < shortest) {
           throw new TokenCountException(trace.file() + " line " + r.line() + ", field \"input_length\": " + r.inputLength()
@@ -235,20 +231,75 @@ public final class TraceSource implements ExactRows {
       }
     }
     TraceSource aligned = new TraceSource(trace, timeScale, text);
-    if (shortRows > 0) {
-      aligned.warnings = List.of(shortRows + " of the " + sharing + " rows of " + trace.file().getFileName() + " that share blocks "
-          + "have a last block shorter than what the server adds (" + text.overhead() + " tokens: its chat template and the "
-          + "lead word, counted by " + text.method() + "): each takes the rest, " + (leastBorrowed == mostBorrowed
-          ? leastBorrowed : leastBorrowed + "-" + mostBorrowed) + " tokens, off the end of its earlier full blocks, so it shares "
-          + "that many tokens fewer with the rows that send those blocks whole (lines " + lines.stream().map(String::valueOf)
-          .collect(java.util.stream.Collectors.joining(", ")) + (shortRows > lines.size() ? ", ..." : "") + ")");
-    }
+    aligned.shortRows = found.build(text.overhead() + " tokens: its chat template and the lead word, counted by " + text.method());
     return aligned;
   }
 
+  /** What a level that sent every row would say: the whole file's short rows. */
   @Override
   public List<String> warnings() {
-    return warnings;
+    java.util.BitSet all = new java.util.BitSet();
+    all.set(0, trace.rows());
+    return warnings(all);
+  }
+
+  /**
+   * The rows this level sent ({@code sent}, by index) whose last block is shorter than what the server adds: their count
+   * among the rows it sent that share blocks, the tokens they took off a shared block, and their lines (the first 5);
+   * nothing when it sent none.
+   */
+  @Override
+  public List<String> warnings(java.util.BitSet sent) {
+    ShortRows s = shortRows;
+    int count = 0;
+    int least = Integer.MAX_VALUE;
+    int most = 0;
+    List<Integer> lines = new java.util.ArrayList<>();
+    for (int i = 0; i < s.index.length; i++) {
+      if (!sent.get(s.index[i])) continue;
+      count++;
+      least = Math.min(least, s.borrowed[i]);
+      most = Math.max(most, s.borrowed[i]);
+      if (lines.size() < 5) lines.add(s.line[i]);
+    }
+    if (count == 0) return List.of();
+    java.util.BitSet sharing = (java.util.BitSet) s.sharing.clone();
+    sharing.and(sent);
+    return List.of(count + " of the " + sharing.cardinality() + " rows of " + trace.file().getFileName() + " this level sent "
+        + "that share blocks have a last block shorter than what the server adds (" + s.adds + "): each takes the rest, "
+        + (least == most ? least : least + "-" + most) + " tokens, off the end of its earlier full blocks, so it shares that "
+        + "many tokens fewer with the rows that send those blocks whole (lines " + lines.stream().map(String::valueOf)
+        .collect(java.util.stream.Collectors.joining(", ")) + (count > lines.size() ? ", ..." : "") + ")");
+  }
+
+  /** Rows whose last block is shorter than what the server adds: row index, tokens taken, line; in row order. */
+  private record ShortRows(int[] index, int[] borrowed, int[] line, java.util.BitSet sharing, String adds) {
+    static final ShortRows NONE = new ShortRows(new int[0], new int[0], new int[0], new java.util.BitSet(), "");
+
+    /** Filled in one pass over the file. */
+    static final class Builder {
+      final java.util.BitSet sharing = new java.util.BitSet();
+      private int[] index = new int[8];
+      private int[] borrowed = new int[8];
+      private int[] line = new int[8];
+      private int n;
+
+      void add(int row, int tokens, int at) {
+        if (n == index.length) {
+          index = java.util.Arrays.copyOf(index, 2 * n);
+          borrowed = java.util.Arrays.copyOf(borrowed, 2 * n);
+          line = java.util.Arrays.copyOf(line, 2 * n);
+        }
+        index[n] = row;
+        borrowed[n] = tokens;
+        line[n++] = at;
+      }
+
+      ShortRows build(String adds) {
+        return new ShortRows(java.util.Arrays.copyOf(index, n), java.util.Arrays.copyOf(borrowed, n),
+            java.util.Arrays.copyOf(line, n), sharing, adds);
+      }
+    }
   }
 
   /** Once aligned: by what, what the server adds, and how far the checked samples were off; each row's target is its own. */

@@ -291,6 +291,33 @@ public final class RequestTrace {
     return f.endNanos - f.startNanos;
   }
 
+  /**
+   * The output tokens each token chunk after the first carried, in order, or null when not known. From the server's
+   * per-chunk usage (each chunk's count less the one before); without it, one each when the tokens after the first
+   * chunk (all but its count, known from per-chunk usage or the tokenize route, or one when the reply's tokens are as
+   * many as its chunks) are as many as the chunks after it: every token chunk carries at least one.
+   */
+  public int[] laterChunkTokens() {
+    int c = f.tokens.count();
+    if (c < 2) return null;
+    int[] out = new int[c - 1];
+    boolean each = true;
+    for (int i = 1; i < c && each; i++) {
+      int now = f.tokens.usage(i);
+      int before = f.tokens.usage(i - 1);
+      each = before > 0 && now > before;
+      if (each) out[i - 1] = now - before;
+    }
+    if (each) return out;
+    Usage u = usage();
+    Integer total = u == null ? null : u.completionTokens();
+    if (total == null) return null;
+    int first = f.firstChunkTokens > 0 ? f.firstChunkTokens : total == c ? 1 : -1;
+    if (first < 0 || total - first != c - 1) return null;
+    java.util.Arrays.fill(out, 1);
+    return out;
+  }
+
   /** Gives each gap between successive token chunks, in order (vLLM's ITL). */
   public void forEachItlNanos(LongConsumer gap) {
     f.tokens.forEachGap(gap);

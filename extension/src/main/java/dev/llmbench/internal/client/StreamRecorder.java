@@ -184,6 +184,8 @@ public final class StreamRecorder {
    */
   void chunkUsage(int completion) {
     if (tokens.count() == 1 && b.firstChunkTokens < 0 && completion > 0) b.firstChunkTokens = completion;
+    // Every chunk's count too: what each later chunk carried is its count less the one before (the per-token ITL).
+    if (completion > 0) tokens.usage(completion);
   }
 
   void timing(String name, double value) {

@@ -15,17 +15,20 @@ final class TokenChunks {
   /** A chunk that carried reasoning. */
   static final int REASONING = 2;
 
-  static final TokenChunks NONE = new TokenChunks(new long[0], new long[0], -1, -1, 0);
+  static final TokenChunks NONE = new TokenChunks(new long[0], new long[0], null, -1, -1, 0);
 
   private final long[] nanos;
   private final long[] kinds;
+  /** Output tokens so far at each chunk, as the server's per-chunk usage said (-1 where it did not); null when it never did. */
+  private final int[] usage;
   private final int firstContent;
   private final int firstReasoning;
   private final int reasoningChunks;
 
-  private TokenChunks(long[] nanos, long[] kinds, int firstContent, int firstReasoning, int reasoningChunks) {
+  private TokenChunks(long[] nanos, long[] kinds, int[] usage, int firstContent, int firstReasoning, int reasoningChunks) {
     this.nanos = nanos;
     this.kinds = kinds;
+    this.usage = usage;
     this.firstContent = firstContent;
     this.firstReasoning = firstReasoning;
     this.reasoningChunks = reasoningChunks;
@@ -47,6 +50,11 @@ final class TokenChunks {
   /** Gives each gap between successive chunks, in order. */
   void forEachGap(LongConsumer gap) {
     for (int i = 1; i < nanos.length; i++) gap.accept(nanos[i] - nanos[i - 1]);
+  }
+
+  /** Output tokens so far at chunk {@code i}, as its event's usage said; -1 when it carried none. */
+  int usage(int i) {
+    return usage == null ? -1 : usage[i];
   }
 
   /** {@link #CONTENT} and/or {@link #REASONING} bits of chunk {@code i}. */
@@ -73,6 +81,7 @@ final class TokenChunks {
   static final class Appender {
     private long[] nanos;
     private long[] kinds;
+    private int[] usage; // null until an event's usage is given
     private int n;
     private int firstContent = -1;
     private int firstReasoning = -1;
@@ -94,6 +103,11 @@ final class TokenChunks {
         int size = Math.max(8, nanos.length + (nanos.length >> 1));
         nanos = Arrays.copyOf(nanos, size);
         kinds = Arrays.copyOf(kinds, (size + 31) >>> 5);
+        if (usage != null) {
+          int from = usage.length;
+          usage = Arrays.copyOf(usage, size);
+          Arrays.fill(usage, from, size, -1);
+        }
       }
       nanos[n] = at;
       kinds[n >>> 5] |= (long) kind << ((n & 31) << 1);
@@ -105,11 +119,21 @@ final class TokenChunks {
       n++;
     }
 
+    /** The last chunk's event also said the output tokens so far ({@code continuous_usage_stats}). */
+    void usage(int completion) {
+      if (n == 0) return;
+      if (usage == null) {
+        usage = new int[nanos.length];
+        Arrays.fill(usage, -1);
+      }
+      usage[n - 1] = completion;
+    }
+
     /** The chunks so far, copied: adding more afterwards does not change them. */
     TokenChunks freeze() {
       if (n == 0) return NONE;
-      return new TokenChunks(Arrays.copyOf(nanos, n), Arrays.copyOf(kinds, (n + 31) >>> 5), firstContent, firstReasoning,
-          reasoningChunks);
+      return new TokenChunks(Arrays.copyOf(nanos, n), Arrays.copyOf(kinds, (n + 31) >>> 5),
+          usage == null ? null : Arrays.copyOf(usage, n), firstContent, firstReasoning, reasoningChunks);
     }
   }
 }

@@ -269,8 +269,12 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
 
   /** The level's notes and what its prompts say of themselves (a dataset's rows that began with the model's turn). */
   private List<String> withPrompts(List<String> notes) {
-    List<String> said = new java.util.ArrayList<>(plan.workload().prompts().warnings());
+    // Which rows this level sent (a request of aligned rows keeps its row's index): a row's warning is the level's own.
+    java.util.BitSet sent = new java.util.BitSet();
+    for (RequestMetrics m : metrics()) if (m.trace().requestIndex() >= 0) sent.set(m.trace().requestIndex());
+    List<String> said = new java.util.ArrayList<>(plan.workload().prompts().warnings(sent));
     firstChunksUnknown().ifPresent(said::add);
+    chunkTokensUnknown().ifPresent(said::add);
     if (said.isEmpty()) return notes;
     List<String> all = new java.util.ArrayList<>(notes);
     all.addAll(said);
@@ -291,6 +295,19 @@ public final class MeasuredLevel extends LevelStatistics implements SweepLevelRe
         + "how many the first chunk held (no usage per chunk) nor counted it (no tokenize route): their TPOT and output "
         + "tok/s per user are estimates that count one token in the first chunk (too low and too high by up to (k - 1) / "
         + "(output tokens - 1) for k tokens there)");
+  }
+
+  /**
+   * Requests whose usage says some chunk carried several tokens while the server did not say how many each did (no
+   * per-chunk usage, and more tokens after the first chunk than chunks): their ITL per token is not given.
+   */
+  private Optional<String> chunkTokensUnknown() {
+    long n = metrics().stream().filter(m -> m.itlPerTokenUnknown() && m.trace().usage() != null
+        && m.trace().usage().completionTokens() != null && m.trace().usage().completionTokens() > m.trace().tokenChunks())
+        .count();
+    if (n == 0) return Optional.empty();
+    return Optional.of(n + " of " + succeeded() + " requests carried more tokens than chunks and the server did not say how "
+        + "many each chunk held (no usage per chunk): their ITL per token is not given (ITL, per chunk, is)");
   }
 
   @Override

@@ -199,6 +199,14 @@ public final class PromptSource {
     return out;
   }
 
+  /** What a level that sent requests {@code sent} (by index) says of its prompts: as {@link #warnings()}, rows by the level's. */
+  public List<String> warnings(java.util.BitSet sent) {
+    List<String> out = new java.util.ArrayList<>();
+    dataset().ifPresent(d -> out.addAll(d.warnings()));
+    if (rows != null) out.addAll(rows.warnings(sent));
+    return out;
+  }
+
   /** Whether requests come from {@link RowSource}: they set their own {@code max_tokens} and keep prompts apart by namespace. */
   public boolean hasRows() {
     return rows != null;

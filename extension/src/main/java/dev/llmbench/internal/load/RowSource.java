@@ -40,6 +40,14 @@ public interface RowSource {
     return java.util.List.of();
   }
 
+  /**
+   * What a level that sent the rows in {@code sent} (by index, from 0) says of them: by default what every level says
+   * ({@link #warnings()}); rows known one by one (a trace's short last blocks) count only those the level sent.
+   */
+  default java.util.List<String> warnings(java.util.BitSet sent) {
+    return warnings();
+  }
+
   default Optional<LoadRunner.Arrivals> arrivals() {
     return Optional.empty();
   }

@@ -49,6 +49,7 @@ public abstract class LevelStatistics {
   private final SampleDistribution ttfo;
   private final SampleDistribution tpot;
   private final SampleDistribution itl;
+  private final SampleDistribution itlPerToken;
   private final SampleDistribution e2e;
   private final SampleDistribution queueTime;
   private final SampleDistribution toolCallTtft;
@@ -76,6 +77,7 @@ public abstract class LevelStatistics {
     this.ttfo = SampleDistribution.of(flat(ok, r -> r.ttfo().stream().toList()));
     this.tpot = SampleDistribution.of(flat(ok, r -> r.tpot().stream().toList()));
     this.itl = itls(ok);
+    this.itlPerToken = itlsPerToken(ok);
     this.e2e = SampleDistribution.of(ok.stream().map(RequestMetrics::e2eLatency).toList());
     this.queueTime = SampleDistribution.of(requests.stream().map(RequestMetrics::queueTime).toList());
     this.toolCallTtft = SampleDistribution.ofNanos(ok.stream().mapToLong(r -> r.trace().toolCallTtftNanos()).filter(t -> t >= 0)
@@ -127,6 +129,16 @@ public abstract class LevelStatistics {
     int[] at = {0};
     for (RequestMetrics r : ok) r.trace().forEachItlNanos(gap -> gaps[at[0]++] = gap);
     return SampleDistribution.ofNanos(gaps);
+  }
+
+  /** ITL per token of the successful requests whose chunks' tokens are known ({@link RequestMetrics#itlsPerToken}). */
+  private static SampleDistribution itlsPerToken(List<RequestMetrics> ok) {
+    int n = 0;
+    for (RequestMetrics r : ok) n += r.forEachItlPerTokenNanos(v -> {});
+    double[] values = new double[n];
+    int[] at = {0};
+    for (RequestMetrics r : ok) r.forEachItlPerTokenNanos(v -> values[at[0]++] = v);
+    return SampleDistribution.ofNanos(values);
   }
 
   private static Optional<DecodeRates> decodeRates(List<RequestMetrics> ok) {
@@ -299,6 +311,11 @@ public abstract class LevelStatistics {
 
   public SampleDistribution itl() {
     return itl;
+  }
+
+  /** ITL per token: each chunk's gap over the tokens it carried, once a token; see {@link RequestMetrics#itlsPerToken}. */
+  public SampleDistribution itlPerToken() {
+    return itlPerToken;
   }
 
   public SampleDistribution e2eLatency() {

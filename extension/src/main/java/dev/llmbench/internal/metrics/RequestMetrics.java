@@ -88,6 +88,43 @@ public record RequestMetrics(
     return gaps;
   }
 
+  /**
+   * ITL per token: each gap after the first token chunk over the tokens its chunk carried, once for each of those tokens
+   * (as vLLM PR #28183 proposed from {@code continuous_usage_stats}), so that their mean is the decode time per token
+   * after the first chunk. Empty for a failed request, or when the tokens of some chunk are not known
+   * ({@link RequestTrace#laterChunkTokens}).
+   */
+  public List<Duration> itlsPerToken() {
+    List<Duration> out = new ArrayList<>();
+    forEachItlPerTokenNanos(gap -> out.add(Duration.ofNanos(Math.round(gap))));
+    return out;
+  }
+
+  /** Gives each value of {@link #itlsPerToken()}, in nanoseconds, without boxing; returns how many. */
+  public int forEachItlPerTokenNanos(java.util.function.DoubleConsumer value) {
+    int[] tokens = perTokenKnown();
+    if (tokens == null) return 0;
+    int n = 0;
+    for (int i = 0; i < tokens.length; i++) {
+      double each = (double) (trace.tokenNanos(i + 1) - trace.tokenNanos(i)) / tokens[i];
+      for (int k = 0; k < tokens[i]; k++) value.accept(each);
+      n += tokens[i];
+    }
+    return n;
+  }
+
+  /**
+   * Whether this successful request of several token chunks leaves its ITL per token out: the tokens of some chunk are
+   * not known (no per-chunk usage, and more tokens after the first chunk than chunks).
+   */
+  public boolean itlPerTokenUnknown() {
+    return trace.succeeded() && trace.tokenChunks() >= 2 && trace.laterChunkTokens() == null;
+  }
+
+  private int[] perTokenKnown() {
+    return trace.succeeded() ? trace.laterChunkTokens() : null;
+  }
+
   @Override
   public Instant startedAt() {
     return trace.startedAt();

@@ -3,6 +3,7 @@ package dev.llmbench.internal.report;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import dev.llmbench.EndpointInfo;
+import dev.llmbench.Metric;
 import dev.llmbench.SweepLevelResult;
 import dev.llmbench.internal.analysis.ClientCheck;
 import dev.llmbench.internal.analysis.LevelWarnings;
@@ -70,6 +71,15 @@ public final class ConsoleTable {
       l.decodeRates().ifPresent(d -> out.append(String.format(Locale.ROOT, "; decode %.1f tok/s client vs %.1f server timings",
           d.client(), d.server())));
       out.append('\n');
+    }
+    for (SweepLevelResult l : levels) {
+      // Beside ITL (per chunk) when chunks carried several tokens: then the two differ, else it would repeat the row.
+      Distribution d = l.itlPerToken();
+      if (d.isEmpty() || d.count() == l.itl().count()) continue;
+      out.append(rowLabel(l)).append(" | ").append(Metric.ITL_PER_TOKEN.heading()).append(": mean=")
+          .append(msCell(d.mean().orElse(null))).append(" median=").append(msCell(d.percentile(50).orElse(null)))
+          .append(" p99=").append(msCell(d.percentile(99).orElse(null))).append(!d.supports(99) ? "*" : "")
+          .append(" (each chunk's gap over the tokens it carried; ITL is per chunk)\n");
     }
     for (SweepLevelResult l : levels) {
       for (LevelReading r : Features.readings(LevelReading.Place.DEPLOYMENT)) {

@@ -109,6 +109,8 @@ public final class ResultJson {
       Map.entry(Metric.TPOT, Carriage.as("*_tpot_ms; requests[].tpot_ms", "from the records")),
       Map.entry(Metric.ITL, Carriage.as("*_itl_ms, itls; requests[].chunk_arrivals_ms (llmbench.report.chunk-timings)",
           "from the records' chunk arrivals; without them, spread evenly (RunFolder.spread)")),
+      Map.entry(Metric.ITL_PER_TOKEN, Carriage.not("written (llmbench.*_itl_per_token_ms), not read back: the records keep no "
+          + "chunk's tokens")),
       Map.entry(Metric.E2E_LATENCY, Carriage.as("*_e2el_ms, latencies; requests[].e2e_ms", "from the records")),
       Map.entry(Metric.QUEUE_TIME, Carriage.as("llmbench.*_queue_ms; requests[].queue_ms", "from the records")),
       // The replies feature writes these under its own key too (replies.*), for people; readers derive them from the records.
@@ -213,7 +215,7 @@ public final class ResultJson {
       own.put("slo", r.serviceLevels().toString());
       own.put(Metric.SLO_ATTAINMENT.key(), r.sloAttainment());
     }
-    for (Metric m : List.of(Metric.TTFO, Metric.QUEUE_TIME)) stats(own, m, r);
+    for (Metric m : List.of(Metric.TTFO, Metric.QUEUE_TIME, Metric.ITL_PER_TOKEN)) stats(own, m, r);
     ArrayNode warnings = own.putArray("warnings");
     r.warnings().forEach(warnings::add);
     r.serverMetrics().ifPresent(sm -> own.set(SERVER_METRICS, MAPPER.valueToTree(sm)));

@@ -72,6 +72,7 @@ public final class VllmResultFiles {
       Map.entry(Metric.ERROR_RATE, Carriage.as("completed, failed", "failed / (completed + failed)")),
       Map.entry(Metric.TTFT, Carriage.as("mean_/median_/std_/pNN_ttft_ms", "its statistics")),
       Map.entry(Metric.TTFO, Carriage.not("vLLM does not tell reasoning from content")),
+      Map.entry(Metric.ITL_PER_TOKEN, Carriage.not("vLLM's itls are per chunk")),
       Map.entry(Metric.TPOT, Carriage.as("mean_/median_/std_/pNN_tpot_ms", "its statistics")),
       Map.entry(Metric.ITL, Carriage.as("mean_/median_/std_/pNN_itl_ms", "its statistics")),
       Map.entry(Metric.E2E_LATENCY, Carriage.as("mean_/median_/std_/pNN_e2el_ms", "its statistics")),
