@@ -38,10 +38,13 @@ final class RunOverview {
       List<MeasuredLevel> levels = s.levels();
       long requests = levels.stream().mapToLong(MeasuredLevel::requestCount).sum();
       long failed = levels.stream().mapToLong(MeasuredLevel::failed).sum();
-      Optional<MeasuredLevel> peak = levels.stream().filter(l -> l.succeeded() > 0)
-          .max(Comparator.comparingDouble(l -> l.outputThroughput().perSecond()));
-      String headline = peak.map(l -> String.format(Locale.ROOT, "peak %.1f tok/s at %s", l.outputThroughput().perSecond(),
-          l.label()) + l.ttft().percentile(50).map(t -> ", TTFT p50 " + Formats.duration(t)).orElse("")
+      // Embeddings produce no output tokens: their peak is in embedded texts per second (as their own table says).
+      boolean embeddings = !levels.isEmpty() && levels.stream().allMatch(MeasuredLevel::isEmbeddings);
+      Optional<MeasuredLevel> peak = levels.stream().filter(l -> l.succeeded() > 0).max(Comparator.comparingDouble(l ->
+          embeddings ? l.inputThroughput().perSecond() : l.outputThroughput().perSecond()));
+      String headline = peak.map(l -> (embeddings ? "peak " + l.inputThroughput() + " at " + l.label()
+          : String.format(Locale.ROOT, "peak %.1f tok/s at %s", l.outputThroughput().perSecond(), l.label()))
+          + l.ttft().percentile(50).map(t -> ", TTFT p50 " + Formats.duration(t)).orElse("")
           + l.tpot().percentile(50).map(t -> ", Median TPOT " + Formats.duration(t)).orElse("")).orElse("no request completed");
       List<String> answer = SweepAnswer.of(s).answer();
       return new Row(s.title(), folder, s.verdict(), levels.size(), requests, failed, headline,
