@@ -32,9 +32,9 @@ class EmbeddingsSweepTests {
   void eachLevelReportsLatencyInputsAndTokensPerSecondAndNoStreamingFigures() throws java.io.IOException {
     BenchKit.Run run = BenchKit.run(BatchTestCases.class);
     assertThat(run).passed("C=1", "C=3", "noScalingFindings (after the sweep)");
-    // No output tokens: the run's overview gives the sweep's peak in requests per second, not "peak 0.0 tok/s".
+    // No output tokens: the run's overview gives the sweep's peak in embedded texts per second, not "peak 0.0 tok/s".
     String overview = java.nio.file.Files.readString(run.reportDir().resolve("index.html"));
-    assertThat(overview).containsPattern("<td>peak [0-9.]+ req/s at C=[13]</td>").doesNotContain("tok/s at C=");
+    assertThat(overview).containsPattern("<td>peak [0-9.]+ inputs/s at C=[13]</td>").doesNotContain("tok/s at C=");
   }
 
   @Test

@@ -38,13 +38,12 @@ final class RunOverview {
       List<MeasuredLevel> levels = s.levels();
       long requests = levels.stream().mapToLong(MeasuredLevel::requestCount).sum();
       long failed = levels.stream().mapToLong(MeasuredLevel::failed).sum();
-      // A sweep whose replies carry no output tokens (embeddings) peaks in requests per second, not a 0.0 tok/s.
-      boolean tokens = levels.stream().anyMatch(l -> l.outputThroughput().perSecond() > 0);
-      Optional<MeasuredLevel> peak = levels.stream().filter(l -> l.succeeded() > 0).max(Comparator.comparingDouble(
-          l -> tokens ? l.outputThroughput().perSecond() : l.requestThroughput().perSecond()));
-      String headline = peak.map(l -> (tokens
-          ? String.format(Locale.ROOT, "peak %.1f tok/s at %s", l.outputThroughput().perSecond(), l.label())
-          : "peak " + Formats.rate(l.requestThroughput().perSecond()) + " req/s at " + l.label())
+      // Embeddings produce no output tokens: their peak is in embedded texts per second (as their own table says).
+      boolean embeddings = !levels.isEmpty() && levels.stream().allMatch(MeasuredLevel::isEmbeddings);
+      Optional<MeasuredLevel> peak = levels.stream().filter(l -> l.succeeded() > 0).max(Comparator.comparingDouble(l ->
+          embeddings ? l.inputThroughput().perSecond() : l.outputThroughput().perSecond()));
+      String headline = peak.map(l -> (embeddings ? "peak " + l.inputThroughput() + " at " + l.label()
+          : String.format(Locale.ROOT, "peak %.1f tok/s at %s", l.outputThroughput().perSecond(), l.label()))
           + l.ttft().percentile(50).map(t -> ", TTFT p50 " + Formats.duration(t)).orElse("")
           + l.tpot().percentile(50).map(t -> ", Median TPOT " + Formats.duration(t)).orElse("")).orElse("no request completed");
       List<String> answer = SweepAnswer.of(s).answer();

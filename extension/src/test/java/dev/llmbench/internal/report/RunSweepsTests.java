@@ -36,6 +36,22 @@ class RunSweepsTests {
     assertThat(first.read().get(0).headline()).isEqualTo(RunOverview.Row.of(summary("FirstForkTest"), "x").headline());
   }
 
+  /** An embeddings sweep produces no output tokens: its headline is its peak of embedded texts per second, not 0 tok/s. */
+  @Test
+  void anEmbeddingsSweepsHeadlineIsItsInputsPerSecond() {
+    MeasuredLevel one = Levels.closed(1).request(Traces.at(0).content(20, 40).embeddings(8).build())
+        .request(Traces.at(50).content(70, 90).embeddings(8).build()).build();
+    MeasuredLevel two = Levels.closed(2).request(Traces.at(0).content(20, 30).embeddings(8).build())
+        .request(Traces.at(0).content(20, 30).embeddings(8).build()).build();
+    SweepRun sweep = new SweepRun("a.EmbeddingsTest", "sweep", Listeners.none());
+    sweep.measured(one);
+    sweep.measured(two);
+    assertThat(one.isEmbeddings()).as("the fixture's levels are embeddings").isTrue();
+    assertThat(two.inputThroughput().perSecond()).as("C=2 is the faster").isGreaterThan(one.inputThroughput().perSecond());
+    assertThat(RunOverview.Row.of(SweepSummary.of(sweep, List.of(one, two)), "x").headline())
+        .startsWith("peak " + two.inputThroughput() + " at C=2").contains(" inputs/s at C=2").doesNotContain("tok/s");
+  }
+
   /** Surefire starts each fork through {@code sh -c}: the run is the build's process above it, which every fork shares. */
   @Test
   void theRunIsTheBuildProcessAboveThisJvmNotAShell() {
