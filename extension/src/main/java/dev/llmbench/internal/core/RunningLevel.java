@@ -88,6 +88,9 @@ public final class RunningLevel implements LoadRunner.Observer {
   /** Where the level stands now. */
   public LevelProgress progress() {
     long now = System.nanoTime();
+    // Sent before done: read the other way, a request that ends and is replaced between the two reads counts twice
+    // (2 in flight at C=1).
+    int sentSoFar = sent.get();
     int done;
     List<long[]> window;
     synchronized (this) {
@@ -116,7 +119,7 @@ public final class RunningLevel implements LoadRunner.Observer {
         });
     Map<String, Integer> failures = new TreeMap<>();
     failed.forEach((k, v) -> failures.put(k, v.get()));
-    return new LevelProgress(plan.label(), elapsed, done, failures, Math.max(0, sent.get() - done), outputTokens.get(),
+    return new LevelProgress(plan.label(), elapsed, done, failures, Math.max(0, sentSoFar - done), outputTokens.get(),
         doneOf, left, ROLLING, median(window, 1), median(window, 2));
   }
 
