@@ -57,6 +57,18 @@ final class Diagnosis {
     Optional<Double> waiting = Figures.gauge(hi, Figures.WAITING);
     preemption(hi, c);
     String gpus = GpuDiagnosis.read(hi, waiting, c);
+    // The server's own gauges outrank the shape of the timings: a server that ran fewer than C at once while others
+    // waited is bound by its batch or slot limit, though each step slows as that smaller batch fills.
+    Optional<Double> running = Figures.gauge(hi, Figures.RUNNING);
+    if (hi.concurrency() > 0 && running.isPresent() && running.get() < 0.9 * hi.concurrency()
+        && waiting.filter(w -> w > 0).isPresent()) {
+      queueing(hi, waiting, ttft, c);
+      if (tpotRose) decodeBound(facts, c);
+      return new Bound("the server ran at most " + Formats.number(running.get()) + " of the " + hi.concurrency()
+          + " requests at once while up to " + Formats.number(waiting.get()) + " waited (its gauges at " + hi.label()
+          + "), so it is bound by its batch or slot limit" + (tpotRose ? "; each decode step also slowed as that batch "
+          + "filled (" + tpot + ")" : ", each decode step keeping its pace (" + tpot + ")") + gpus, c);
+    }
     if (tpotRose) {
       decodeBound(facts, c);
       if (ttftRose) queueing(hi, waiting, ttft, c);

@@ -250,6 +250,22 @@ class FindingsTests {
     assertThat(causes(allRan)).contains("arrivals waiting for the next step, and prefill");
   }
 
+  /**
+   * A 2-slot server at C=8: its steps slow as its batch of 2 fills, but the bound is the slots, which its gauges show
+   * (llama-server -np 2 read as memory-bound before, by the newuser trial).
+   */
+  @Test
+  void aServerRunningFewerThanCWhileOthersWaitIsBoundByItsSlotsThoughItsStepsSlowed() {
+    SweepLevelResult c1 = closed(1, 10, 100, 1000).build();
+    SweepLevelResult c8 = closed(8, 3, 3100, 8000).server(new dev.llmbench.server.ServerMetrics("llamacpp", Map.of(),
+        Map.of("llamacpp:requests_processing", 2.0, "llamacpp:requests_deferred", 6.0), 10)).build();
+    Finding f = only(of(c1, c8), FindingKind.SCALING);
+    assertThat(f.summary()).contains("scaling efficiency 13%; the server ran at most 2 of the 8 requests at once while up to 6 waited (its gauges "
+        + "at C=8), so it is bound by its batch or slot limit; each decode step also slowed as that batch filled (TPOT "
+        + "47.4 to 257.9 ms)").doesNotContain("not by how many requests it batches");
+    assertThat(causes(f).get(0)).isEqualTo("a batch or slot limit below C");
+  }
+
   @Test
   void aLevelsOwnFindingsCanBeAssertedOn() {
     SweepLevelResult cold = Levels.closed(2).maxTokens(20).requests(10, i -> i < 2 ? request(0, 100, 1500, 20)
