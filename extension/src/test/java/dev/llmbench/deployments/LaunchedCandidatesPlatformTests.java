@@ -47,6 +47,7 @@ class LaunchedCandidatesPlatformTests {
         "stop fixed-20ms");
     // The answer: each candidate's speed, and beside it what it cost to start.
     String table = Files.readString(run.sweepDir(TwoProfiles.class, "sweep").resolve("table.txt"));
+    assertThat(table).startsWith("verdict: PASSED (measured on the embedded simulator (profile 'instant'), not a real server)\n");
     assertThat(table).containsPattern("time to ready \\(launch to ready, each restart and autoscale pays it\\): "
         + "profile-instant \\d+\\.\\d\\d s; profile-fixed-20ms \\d+\\.\\d\\d s");
   }
@@ -74,6 +75,8 @@ class LaunchedCandidatesPlatformTests {
     void sweep(SweepLevelResult level, DeploymentLevels atThisLoad) {
       // The server answering is the candidate's own: each profile serves a model of its own name.
       assertThat(level.endpoint().model()).isEqualTo(level.endpoint().deployment().orElseThrow().replace("profile-", ""));
+      // The embedded engine launched as a process is the simulator still, and said so (it names itself in /version).
+      assertThat(level.endpoint().embedded()).contains(level.endpoint().model());
     }
   }
 }

@@ -61,6 +61,9 @@ final class ReadinessWait {
   private final RunningServer launched;
   /** The log followed for startup phases, or null. */
   private final ServerLog startupLog;
+  /** How the embedded engine's {@code /version} begins, before its profile's name. */
+  static final String EMBEDDED_VERSION = "llmbench-embedded/";
+
   private final Optional<String> embeddedProfile;
   private final List<ReadinessProbe> probes;
   /** One probe per route the tests will use, in the order of {@link EndpointRoute}. */
@@ -125,7 +128,12 @@ final class ReadinessWait {
     ServerStartup startup = startup();
     // Timed after the wait, so that it measures the network and not a server still loading.
     Optional<RoundTrip> roundTrip = RoundTrips.measure(health, state.healthRoute, config.networkSamples());
-    EndpointInfo info = new EndpointInfo(url, state.model, config.api(), embeddedProfile, serverVersion(), waited,
+    Optional<String> version = serverVersion();
+    // The embedded engine launched as a process of its own (a candidate, scripts/embedded-engine.sh) is the
+    // simulator too, and every report must say so: it names itself in its version.
+    Optional<String> simulator = embeddedProfile.or(() -> version.filter(v -> v.startsWith(EMBEDDED_VERSION))
+        .map(v -> v.substring(EMBEDDED_VERSION.length())));
+    EndpointInfo info = new EndpointInfo(url, state.model, config.api(), simulator, version, waited,
         log.lines(), startup, roundTrip, Optional.empty());
     return new Outcome(info, refusals(state));
   }
