@@ -35,6 +35,13 @@ class SweepVerdictTests {
     assertThat(pages.allureLevel("C=2").path("status").asText()).isEqualTo("failed");
   }
 
+  /** A level's assertion that names the level first (as the SLO and p99 checks do) names it once in the verdict. */
+  @Test
+  void aLevelsFailureThatStartsWithItsLabelNamesItOnce(@TempDir Path results) throws IOException {
+    Pages pages = Pages.of(LabelledFailureTestCases.class, results);
+    pages.assertVerdict("failed", List.of("C=1 failed: 2 of 4 requests too slow"));
+  }
+
   @Test
   void aFailedAfterSweepCheckFailsTheSweepOnEveryPage(@TempDir Path results) throws IOException {
     Pages pages = Pages.of(FailedAfterSweepTestCases.class, results);
@@ -179,6 +186,17 @@ class SweepVerdictTests {
     @Warmup(requests = 0)
     void sweep(SweepLevelResult r) {
       if (r.concurrency() == 2) throw new AssertionError("too slow at C=2\nsecond line");
+    }
+  }
+
+  @LlmEndpoint(embeddedProfile = "instant")
+  static class LabelledFailureTestCases {
+    @ConcurrencySweep(1)
+    @Workload(maxTokens = 4)
+    @Measurement(requests = 4)
+    @Warmup(requests = 0)
+    void sweep(SweepLevelResult r) {
+      throw new AssertionError("C=1: 2 of 4 requests too slow");
     }
   }
 

@@ -49,7 +49,10 @@ record SweepVerdict(Status status, List<String> reasons, Optional<String> simula
     boolean broken = false;
     for (SweepRun.TestFailure f : sweep.failures()) {
       broken |= !f.isAssertion();
-      reasons.add(f.test() + (f.isAssertion() ? " failed: " : " broke: ") + firstLine(f.failure()));
+      // A level's failure often starts with its own label ("C=16: 2 SLO violation(s) ..."): said once.
+      String line = firstLine(f.failure());
+      if (line.startsWith(f.test() + ": ")) line = line.substring(f.test().length() + 2);
+      reasons.add(f.test() + (f.isAssertion() ? " failed: " : " broke: ") + line);
     }
     if (!sweep.isSearch()) {
       Map<ServiceLevels, List<String>> missed = new LinkedHashMap<>();
