@@ -124,35 +124,50 @@ public final class GivenSettings {
 
   /** Each {@code llmbench.*} key (any case) given to the run, with where it came from, sorted by key. */
   static Map<String, String> configurationKeys(ExtensionContext context) {
+    return configurationKeys(engineParameterKeys(context.getRoot()));
+  }
+
+  /** The same, given the engine's configuration parameters' keys when they could be reached. */
+  static Map<String, String> configurationKeys(Optional<Set<String>> engineKeys) {
     Map<String, String> sources = new LinkedHashMap<>();
     Set<String> all = new TreeSet<>(System.getProperties().stringPropertyNames());
-    Properties file = platformProperties();
+    PlatformFile platform = platformProperties();
+    Properties file = platform.properties();
     all.addAll(file.stringPropertyNames());
-    engineParameterKeys(context.getRoot()).ifPresent(all::addAll);
+    engineKeys.ifPresent(all::addAll);
     for (String key : all) {
       if (!key.toLowerCase(Locale.ROOT).startsWith(PREFIX)) continue;
       sources.put(key, System.getProperty(key) != null ? "system property"
-          : file.getProperty(key) != null ? "junit-platform.properties key" : "configuration parameter");
+          : file.getProperty(key) != null ? "junit-platform.properties key" + platform.where() : "configuration parameter");
     }
     return sources;
   }
 
+  /**
+   * The {@code junit-platform.properties} JUnit reads and where it is, said beside its keys: a copy left in
+   * {@code target/test-classes} after the source file was deleted still counts until the next clean build.
+   */
+  private record PlatformFile(Properties properties, String where) {}
+
   /** {@code junit-platform.properties} at the class path's root, as the JUnit Platform reads it (the first found). */
-  private static Properties platformProperties() {
+  private static PlatformFile platformProperties() {
     Properties p = new Properties();
+    String where = "";
     try {
       ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
           .orElse(GivenSettings.class.getClassLoader());
       Enumeration<URL> files = loader.getResources("junit-platform.properties");
       if (files.hasMoreElements()) {
-        try (InputStream in = files.nextElement().openStream()) {
+        URL url = files.nextElement();
+        where = " (" + ("file".equals(url.getProtocol()) ? url.getPath() : url) + ")";
+        try (InputStream in = url.openStream()) {
           p.load(in);
         }
       }
     } catch (IOException | RuntimeException e) {
       // Unreadable here means unreadable for JUnit too: it reports that itself.
     }
-    return p;
+    return new PlatformFile(p, where);
   }
 
   /**

@@ -48,4 +48,20 @@ class GivenSettingsTests {
         "configuration parameter llmbench.sweep.request (did you mean llmbench.sweep.requests?)",
         "environment variable llmbench_base_url (did you mean LLMBENCH_BASE_URL?)");
   }
+
+  /** A key from junit-platform.properties says which file it came from (a stale copy in target/ keeps failing a run). */
+  @Test
+  void aPlatformPropertiesKeyNamesItsFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = dir.resolve("junit-platform.properties");
+    java.nio.file.Files.writeString(file, "llmbench.baseurl=http://127.0.0.1:1\n");
+    Thread thread = Thread.currentThread();
+    ClassLoader original = thread.getContextClassLoader();
+    try (java.net.URLClassLoader only = new java.net.URLClassLoader(new java.net.URL[] {dir.toUri().toURL()}, null)) {
+      thread.setContextClassLoader(only);
+      assertThat(GivenSettings.configurationKeys(Optional.empty())).containsEntry("llmbench.baseurl",
+          "junit-platform.properties key (" + file.toUri().toURL().getPath() + ")");
+    } finally {
+      thread.setContextClassLoader(original);
+    }
+  }
 }
