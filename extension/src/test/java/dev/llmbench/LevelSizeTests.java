@@ -2,39 +2,38 @@ package dev.llmbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmbench.engine.EmbeddedLlmServer;
-import dev.llmbench.engine.PerformanceProfile;
 import dev.llmbench.result.StopReason;
 import dev.llmbench.testkit.BenchKit;
+import dev.llmbench.testkit.StubEngine;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
  * A closed-loop level of automatic size, on a real server, sends its count and then goes on until its output
- * throughput is known to the precision (llmbench.sweep.target-ci-half-width), or a cap: whole runs against an engine
- * of their own at a URL, which LLMBench treats as a real server (the extension's pom sets the count alone for its
- * other tests; these set the precision themselves).
+ * throughput is known to the precision (llmbench.sweep.target-ci-half-width), or a cap: whole runs against a stub
+ * server at a URL, which LLMBench treats as a real server (the embedded engine at a URL names itself in /version and is
+ * the simulator; the extension's pom sets the count alone for its other tests; these set the precision themselves).
  */
 class LevelSizeTests {
 
-  private static void runAgainstOwnEngine(PerformanceProfile profile, Class<?> fixture, String target, String... levels) {
-    try (EmbeddedLlmServer server = EmbeddedLlmServer.start(profile, 0, Duration.ZERO)) {
-      assertThat(BenchKit.run(fixture, "llmbench.base-url", server.baseUrl().toString(),
-          "llmbench.sweep.target-ci-half-width", target)).passed(levels);
+  private static void runAgainstServer(Duration tokenTime, Class<?> fixture, String target, String... levels) {
+    try (StubEngine server = StubEngine.builder().tokenTime(tokenTime).start()) {
+      assertThat(BenchKit.run(fixture, "llmbench.base-url", server.url(), "llmbench.sweep.target-ci-half-width", target))
+          .passed(levels);
     }
   }
 
   @Test
   void aLevelAlreadyPreciseAtItsCountSendsThatCountAlone() {
-    // Every request of the 20 ms profile takes its 8 steps: over 10 requests the interval is within ±50% however busy
+    // Every request of 20 ms tokens takes its 8 steps: over 10 requests the interval is within ±50% however busy
     // the machine (±5% it is not, beside 8 other builds on 2 cores: that level went on to 33 requests).
-    runAgainstOwnEngine(PerformanceProfile.FIXED_20MS, PreciseTestCases.class, "0.5", "C=2");
+    runAgainstServer(Duration.ofMillis(20), PreciseTestCases.class, "0.5", "C=2");
   }
 
   @Test
   void aLevelThatNeverGetsThereGoesOnPastItsCountToACapAndSaysSoInAWarning() {
     // ±0.01% is beyond any reading of a localhost server on a shared machine: the level runs to a cap.
-    runAgainstOwnEngine(PerformanceProfile.INSTANT, UnreachableTestCases.class, "0.0001", "C=4");
+    runAgainstServer(Duration.ofMillis(1), UnreachableTestCases.class, "0.0001", "C=4");
   }
 
   // ----- fixtures
