@@ -1,12 +1,10 @@
 package dev.llmbench.drift;
 
-import dev.llmbench.Workload;
+import dev.llmbench.internal.load.OnceEachSource;
 import dev.llmbench.internal.load.PlanContext;
 import dev.llmbench.internal.load.PromptSource;
 import dev.llmbench.internal.load.RequestExtras;
-import dev.llmbench.internal.load.StopRule;
 import dev.llmbench.internal.load.WorkloadSource;
-import dev.llmbench.result.LoadShape;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -16,7 +14,7 @@ import java.util.OptionalInt;
  * keeps its replies whole (an eval), it brings no prompts: it compares that source's replies, and only asks each
  * request for its logprobs.
  */
-final class DriftInput implements WorkloadSource {
+final class DriftInput extends OnceEachSource {
 
   private static final String REFUSAL = "@Drift sends each of its prompts once, greedy, with its own max_tokens: remove "
       + "@Trace, @Dataset, @SharedPrefix, @ExactInputTokens and @Workload's prompt, prompts, inputTokens, inputLength, "
@@ -35,10 +33,7 @@ final class DriftInput implements WorkloadSource {
     plan = DriftSettings.of(context.extension()).orElseThrow();
     brings = all.stream().noneMatch(s -> s != this && s.bringsPrompts());
     if (!brings) return;
-    Workload w = context.workload();
-    if (w.inputTokens().length > 0 || !w.prompt().isBlank() || !w.prompts().equals("builtin") || w.maxTokens().length > 1) {
-      throw new IllegalArgumentException(REFUSAL);
-    }
+    if (shapesPrompts(context.workload())) throw new IllegalArgumentException(REFUSAL);
   }
 
   @Override
@@ -47,31 +42,28 @@ final class DriftInput implements WorkloadSource {
   }
 
   @Override
-  public boolean takes(Beside beside) {
-    return beside == Beside.REQUEST_COUNT || beside == Beside.DURATION_OR_TARGET;
+  protected int size() {
+    return plan.prompts().size();
   }
 
   @Override
-  public String refusal(Beside beside) {
+  protected String level() {
+    return "a drift level";
+  }
+
+  @Override
+  protected String item() {
+    return "prompt";
+  }
+
+  @Override
+  protected String refusal() {
     return REFUSAL;
   }
 
   @Override
   public PromptSource prompts() {
     return plan.source();
-  }
-
-  @Override
-  public int requests(LoadShape load, int otherwise) {
-    return plan.prompts().size();
-  }
-
-  @Override
-  public void checkLevel(String label, LoadShape load, StopRule stop) {
-    if (!(stop instanceof StopRule.Count c && c.requests() <= plan.prompts().size())) {
-      throw new IllegalArgumentException(label + ": a drift level sends each of its " + plan.prompts().size() + " prompts "
-          + "once: leave @Measurement automatic, or ask for at most that many requests");
-    }
   }
 
   @Override
@@ -86,6 +78,6 @@ final class DriftInput implements WorkloadSource {
 
   @Override
   public <T> Optional<T> as(Class<T> type) {
-    return type.isInstance(plan) ? Optional.of(type.cast(plan)) : WorkloadSource.super.as(type);
+    return type.isInstance(plan) ? Optional.of(type.cast(plan)) : super.as(type);
   }
 }
