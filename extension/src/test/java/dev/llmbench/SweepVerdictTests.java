@@ -104,8 +104,8 @@ class SweepVerdictTests {
         + "[llmbench] overview of every sweep: " + page.toAbsolutePath() + "\n");
     String html = Files.readString(page);
     assertThat(html).contains("<div class=\"verdict failed\"><h2>2 sweeps: 1 passed, 1 failed</h2>");
-    int second = html.indexOf("<a href=\"" + folder + ".second/index.html\">TwoSweepsTestCases.second</a>");
-    int first = html.indexOf("<a href=\"" + folder + ".first/index.html\">TwoSweepsTestCases.first</a>");
+    int second = html.indexOf("<a href=\"" + folder + ".second/index.html\">TwoSweepsTestCases.<wbr>second</a>");
+    int first = html.indexOf("<a href=\"" + folder + ".first/index.html\">TwoSweepsTestCases.<wbr>first</a>");
     assertThat(second).as("the failed sweep's row, first").isPositive().isLessThan(first);
     assertThat(html).contains("<td>C=1 failed: no answer</td><td>1</td><td>2 (0)</td><td>peak ");
     // Each link leads to the sweep's own page.

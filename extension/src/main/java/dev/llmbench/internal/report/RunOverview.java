@@ -94,7 +94,7 @@ final class RunOverview {
     StringBuilder h = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>LLMBench: ")
         .append(HtmlSummary.esc(count(rows))).append("</title>").append(HtmlSummary.STYLE)
         // A row per sweep with its reasons and answer: the page takes the window's width.
-        .append("<style>body{max-width:none}table.overview td:first-child{max-width:16em;overflow-wrap:anywhere}table.overview td:nth-child(3),table.overview td:nth-child(7){min-width:18em}</style>")
+        .append("<style>body{max-width:none}table.overview td:first-child{min-width:14em}table.overview td:nth-child(3),table.overview td:nth-child(7){min-width:18em}</style>")
         .append("</head><body>");
     boolean allPassed = rows.stream().allMatch(r -> r.verdict().passed());
     h.append("<h2>LLMBench run</h2><div class=\"verdict ").append(allPassed ? "passed" : "failed").append("\"><h2>")
@@ -112,7 +112,7 @@ final class RunOverview {
     for (Row r : ordered(rows)) {
       String status = r.verdict().status().label();
       h.append("<tr class=\"").append(status).append("\"><td><a href=\"").append(HtmlSummary.esc(r.folder()))
-          .append("/index.html\">").append(HtmlSummary.esc(r.title())).append("</a></td><td class=\"")
+          .append("/index.html\">").append(HtmlSummary.esc(r.title()).replace(".", ".<wbr>")).append("</a></td><td class=\"")
           .append(r.verdict().passed() ? "" : "warn").append("\"><b>").append(status).append("</b>")
           .append(r.verdict().simulator().map(p -> "<br><span class=\"simulator\">simulator</span>").orElse(""))
           .append("</td><td>").append(HtmlSummary.esc(String.join("; ", r.verdict().reasons()))).append("</td><td>")

@@ -30,8 +30,8 @@ class RunSweepsTests {
 
     String page = Files.readString(RunSweeps.page(root));
     assertThat(page).contains("<h2>2 sweeps: 2 passed</h2>")
-        .contains("<a href=\"a.FirstForkTest.sweep/index.html\">FirstForkTest.sweep</a>")
-        .contains("<a href=\"a.SecondForkTest.sweep/index.html\">SecondForkTest.sweep</a>").doesNotContain("EarlierTest");
+        .contains("<a href=\"a.FirstForkTest.sweep/index.html\">FirstForkTest.<wbr>sweep</a>")
+        .contains("<a href=\"a.SecondForkTest.sweep/index.html\">SecondForkTest.<wbr>sweep</a>").doesNotContain("EarlierTest");
     assertThat(first.read()).extracting(RunOverview.Row::title).containsExactly("FirstForkTest.sweep", "SecondForkTest.sweep");
     assertThat(first.read().get(0).headline()).isEqualTo(RunOverview.Row.of(summary("FirstForkTest"), "x").headline());
   }
