@@ -1,6 +1,5 @@
 package dev.llmbench.agents;
 
-import dev.llmbench.SweepLevelResult;
 import dev.llmbench.Workload;
 import dev.llmbench.internal.core.LevelContext;
 import dev.llmbench.internal.core.MeasuredLevel;
@@ -9,6 +8,7 @@ import dev.llmbench.internal.junit.Annotations;
 import dev.llmbench.internal.junit.ConfigurationErrors;
 import dev.llmbench.internal.junit.InjectingResolver;
 import dev.llmbench.internal.junit.LevelMeasurement;
+import dev.llmbench.internal.junit.ProbeInvocation;
 import dev.llmbench.internal.junit.Lookahead;
 import dev.llmbench.internal.junit.RunState;
 import dev.llmbench.internal.junit.SweepExtension;
@@ -29,11 +29,8 @@ import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
-import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.InvocationInterceptor;
-import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -149,33 +146,24 @@ final class AgentCapacityExtension implements TestTemplateInvocationContextProvi
   }
 
   /** One probe: measured and reported as a sweep's level, then judged against every tier; the method does not run. */
-  private record Probe(SweepRun sweep, TierSearch search, LevelPlan level, int agents, int number)
-      implements BeforeTestExecutionCallback, InjectingResolver, InvocationInterceptor {
+  private record Probe(SweepRun sweep, TierSearch search, LevelPlan level, int agents, int number) implements ProbeInvocation {
 
     @Override
-    public void beforeTestExecution(ExtensionContext context) {
+    public MeasuredLevel measure(ExtensionContext context) {
       MeasuredLevel result = LevelMeasurement.measure(context, new LevelContext(sweep, level, ServiceLevels.none(),
           PERCENTILES, Optional.empty()), number, number, Optional.empty());
       search.record(agents, result);
-      context.getStore(NAMESPACE).put(SweepLevelResult.class, result);
-      sweep.measured(result);
+      return result;
     }
 
     @Override
-    public List<Class<?>> injects() {
-      return List.of(AgentCapacities.class, SweepLevelResult.class);
-    }
-
-    /** The method does not run for a probe; JUnit resolves its parameters all the same. */
-    @Override
-    public Object resolve(Class<?> type, ExtensionContext context) {
-      return type == AgentCapacities.class ? search.found() : context.getStore(NAMESPACE).get(SweepLevelResult.class);
+    public Class<?> answerType() {
+      return AgentCapacities.class;
     }
 
     @Override
-    public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
-        ExtensionContext extensionContext) {
-      invocation.skip();
+    public Object answer() {
+      return search.found();
     }
   }
 

@@ -11,6 +11,7 @@ import dev.llmbench.internal.format.Formats;
 import dev.llmbench.internal.junit.ConfigurationErrors;
 import dev.llmbench.internal.junit.InjectingResolver;
 import dev.llmbench.internal.junit.LevelMeasurement;
+import dev.llmbench.internal.junit.ProbeInvocation;
 import dev.llmbench.internal.junit.Lookahead;
 import dev.llmbench.internal.junit.RunState;
 import dev.llmbench.internal.junit.SweepExtension;
@@ -31,8 +32,6 @@ import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.InvocationInterceptor;
-import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -204,34 +203,26 @@ final class CapacityExtension implements TestTemplateInvocationContextProvider {
 
   /** One probe: measured and reported as a sweep level, then recorded in the search; the method does not run. */
   private record Probe(SweepRun sweep, SweepPlanner.Probes plan, Target target, LevelPlan level, double load, int number)
-      implements BeforeTestExecutionCallback, InjectingResolver, InvocationInterceptor {
+      implements ProbeInvocation {
 
     @Override
-    public void beforeTestExecution(ExtensionContext context) {
+    public MeasuredLevel measure(ExtensionContext context) {
       // The suite's facts, with the deployment's own price: what the probe's tokens cost.
       MeasuredLevel result = LevelMeasurement.measure(context, new LevelContext(sweep, level, plan.slo(), plan.percentiles(),
           SweepExtension.facts(SweepPlanner.facts(context), target.deployment)), number, number, target.deployment);
       target.probes.add(result);
       target.search.record(load, SloCheck.meets(result, plan.slo()));
-      context.getStore(NAMESPACE).put(SweepLevelResult.class, result);
-      sweep.measured(result);
+      return result;
     }
 
     @Override
-    public List<Class<?>> injects() {
-      return List.of(Capacity.class, SweepLevelResult.class);
-    }
-
-    /** The method does not run for a probe; JUnit resolves its parameters all the same. */
-    @Override
-    public Object resolve(Class<?> type, ExtensionContext context) {
-      return type == Capacity.class ? target.capacity(plan) : context.getStore(NAMESPACE).get(SweepLevelResult.class);
+    public Class<?> answerType() {
+      return Capacity.class;
     }
 
     @Override
-    public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
-        ExtensionContext extensionContext) {
-      invocation.skip();
+    public Object answer() {
+      return target.capacity(plan);
     }
 
     @Override
